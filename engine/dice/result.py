@@ -1,0 +1,48 @@
+"""The result of one dice command, as data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class RollKind(str, Enum):
+    RATING = "rating"  # K40+12@10 (威力表)
+    SUM = "sum"  # 2D6+10, 2D6>=12 (加算ロール)
+    TRANSCENDENT = "transcendent"  # 2D6@10+15>=30 (超越判定)
+    GROWTH = "growth"  # Gr (成長)
+    DRUID = "druid"  # Dru[4,7,13]+10
+
+
+@dataclass(frozen=True, slots=True)
+class RollResult:
+    """One rolled command.
+
+    ``text`` is BCDice's result text, byte for byte. ``total`` is None where BCDice
+    prints no total (a rating roll that is an automatic failure, growth rolls).
+    ``rands`` lists every die as (sides, value) in the order rolled.
+    """
+
+    kind: RollKind
+    command: str
+    text: str
+    total: int | None
+    critical: bool = False
+    fumble: bool = False
+    success: bool = False
+    failure: bool = False
+    secret: bool = False
+    rands: tuple[tuple[int, int], ...] = ()
+    comment: str = ""
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """The face values rolled, in order."""
+        return tuple(value for _, value in self.rands)
+
+    @property
+    def damage(self) -> int:
+        """The number a damage roll deals: the total, or 0 for an automatic failure (F-DICE-1)."""
+        if self.fumble and self.kind is RollKind.RATING:
+            return 0
+        return self.total if self.total is not None else 0

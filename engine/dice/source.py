@@ -1,0 +1,78 @@
+"""Dice sources: where every die the engine rolls comes from.
+
+No module of the engine touches global randomness; a source is always passed in.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Protocol
+
+from engine.errors import EngineError
+
+
+class DiceError(EngineError):
+    """A dice command or a dice source could not be used (bad input, script exhausted ...)."""
+
+
+class DiceSource(Protocol):
+    """Anything that rolls one die with ``sides`` faces and returns 1..sides."""
+
+    def roll(self, sides: int) -> int: ...
+
+
+class SeededDice:
+    """Pseudo-random dice from a seed (reproducible for one seed)."""
+
+    __slots__ = ("_random", "seed")
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self._random = random.Random(seed)
+
+    def roll(self, sides: int) -> int:
+        # int(random() * n) + 1 is uniform enough for dice and far faster than randint.
+        return int(self._random.random() * sides) + 1
+
+
+class ScriptedDice:
+    """Dice that take their values from a list, in order.
+
+    Running out is an error that says so (``dice.script_exhausted``); a value that
+    does not fit the die (a 7 on a d6) is refused (``dice.script_bad_value``).
+    """
+
+    __slots__ = ("_values", "position")
+
+    def __init__(self, values: Iterable[int]) -> None:
+        self._values = list(values)
+        self.position = 0
+
+    @property
+    def remaining(self) -> int:
+        return len(self._values) - self.position
+
+    def roll(self, sides: int) -> int:
+        if self.position >= len(self._values):
+            raise DiceError("dice.script_exhausted", used=self.position)
+        value = self._values[self.position]
+        if not 1 <= value <= sides:
+            raise DiceError("dice.script_bad_value", value=value, sides=sides, index=self.position + 1)
+        self.position += 1
+        return value
+
+
+class RecordingDice:
+    """Wraps a source and records every die rolled through it as (sides, value)."""
+
+    __slots__ = ("rolls", "source")
+
+    def __init__(self, source: DiceSource) -> None:
+        self.source = source
+        self.rolls: list[tuple[int, int]] = []
+
+    def roll(self, sides: int) -> int:
+        value = self.source.roll(sides)
+        self.rolls.append((sides, value))
+        return value
