@@ -1,0 +1,122 @@
+"""One entry point for every dice command: normalise, recognise, roll."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Protocol
+
+from engine.dice.arith import ParseFailure
+from engine.dice.rating import parse_rating
+from engine.dice.result import RollKind, RollResult
+from engine.dice.source import DiceError, DiceSource
+from engine.dice.sums import parse_sum
+from engine.dice.sw_commands import parse_druid, parse_growth, parse_transcendent
+
+MAX_LENGTH = 200
+
+#: BCDice's SwordWorld2.5 prefixes: a command that starts so is the game system's own.
+_SYSTEM_PREFIX = re.compile(r"(S)?(H?K|OHK|GR|2D6?@\d+|FT|TT|DRU|ABT)")
+#: Tables of the rulebooks' prose, which Toride does not copy.
+_PROSE_TABLES = ("FT", "TT", "ABT")
+#: The fort rules write ``R40+12/©10`` for ``K40+12@10``.
+_FORT_NOTATION = re.compile(r"\A(S?(?:H|OH)?)R(?=\d)")
+_WHITESPACE = re.compile(r"[ \t\u3000]")
+
+
+class _Rollable(Protocol):
+    def roll(self, dice: DiceSource, command: str, secret: bool, comment: str) -> RollResult: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedCommand:
+    """A recognised command, ready to roll as often as wanted."""
+
+    command: str
+    comment: str
+    secret: bool
+    kind: RollKind
+    body: _Rollable
+
+    def roll(self, dice: DiceSource) -> RollResult:
+        return self.body.roll(dice, self.command, self.secret, self.comment)
+
+
+def split_comment(text: str) -> tuple[str, str]:
+    """``K20+5 首切り`` → (``K20+5``, ``首切り``): text after the first space is a comment."""
+    text = text.strip(" \t\u3000\r\n")
+    m = _WHITESPACE.search(text)
+    if not m:
+        return text, ""
+    return text[: m.start()], text[m.end() :].strip(" \t\u3000")
+
+
+def normalise(command: str) -> str:
+    """Full-width to half-width (``Ｋ２０＋５`` → ``K20+5``), the fort notation, upper case."""
+    command = unicodedata.normalize("NFKC", command).upper()
+    command = command.replace("/©", "@").replace("©", "@")
+    return _FORT_NOTATION.sub(lambda m: m.group(1) + "K", command, count=1)
+
+
+@lru_cache(maxsize=4096)
+def _compile(command: str) -> tuple[RollKind, bool, _Rollable]:
+    m = _SYSTEM_PREFIX.match(command)
+    if m:
+        secret = m.group(1) is not None
+        body = command[1:] if secret else command
+        if body in _PROSE_TABLES:
+            raise DiceError("dice.table_not_included", table=body)
+        try:
+            if body.startswith("DRU["):
+                return RollKind.DRUID, secret, parse_druid(body)
+            if body.startswith("GR"):
+                return RollKind.GROWTH, secret, parse_growth(body)
+            if body.startswith("2D"):
+                return RollKind.TRANSCENDENT, secret, parse_transcendent(body)
+            if "K" in body[:3]:
+                rating = parse_rating(body)
+                rating.check()
+                return RollKind.RATING, secret, rating
+        except ParseFailure:
+            pass
+    secret = command.startswith("S")
+    try:
+        return RollKind.SUM, secret, parse_sum(command[1:] if secret else command)
+    except ParseFailure:
+        pass
+    raise DiceError("dice.unknown_command", command=command)
+
+
+def parse_command(text: str) -> ParsedCommand:
+    """Recognise one command line (a comment may follow a space). Raises DiceError."""
+    raw, comment = split_comment(text)
+    if not raw:
+        raise DiceError("dice.empty_command")
+    if len(raw) > MAX_LENGTH:
+        raise DiceError("dice.too_long", limit=MAX_LENGTH, length=len(raw))
+    command = normalise(raw)
+    kind, secret, body = _compile(command)
+    return ParsedCommand(command, comment, secret, kind, body)
+
+
+def roll(text: str, dice: DiceSource) -> RollResult:
+    """Roll one BCDice SwordWorld2.5 command with dice from ``dice``."""
+    return parse_command(text).roll(dice)
+
+
+def bcdice_text(error: DiceError) -> str | None:
+    """BCDice's own output for the refusals it prints as a result (its Japanese text, verbatim).
+
+    These strings are part of BCDice's result format, like ``自動的失敗``; every other refusal
+    is rendered by the front-ends' message catalogues.
+    """
+    v = error.values
+    if error.key == "dice.infinite_critical":
+        return f"C値を{v['min_critical']}以上にしてください"
+    if error.key == "dice.keynumber_exceeds":
+        return f"キーナンバーは{v['key_max']}までです"
+    if error.key == "dice.transcendent_critical_too_small":
+        return f"({v['expression']}) ＞ クリティカル値が小さすぎます。{v['minimum']}以上を指定してください。"
+    return None
