@@ -46,7 +46,7 @@ class Event:
 
 
 S = TypeVar("S")
-C = TypeVar("C")
+C = TypeVar("C", contravariant=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class RollKind(str, Enum):
+class RollKind(StrEnum):
     RATING = "rating"  # K40+12@10 (威力表)
     SUM = "sum"  # 2D6+10, 2D6>=12 (加算ロール)
     TRANSCENDENT = "transcendent"  # 2D6@10+15>=30 (超越判定)

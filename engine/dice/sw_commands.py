@@ -5,14 +5,24 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.dice.arith import Cursor, ParseFailure, Round, format_modifier, parse_add, parse_modifier, tokenize
+from engine.dice.arith import (
+    Cursor,
+    ParseFailure,
+    Round,
+    format_modifier,
+    parse_add,
+    parse_modifier,
+    tokenize,
+)
 from engine.dice.result import RollKind, RollResult
 from engine.dice.source import DiceError, DiceSource
 
 MAX_GROWTH = 5_000  # two dice each: BCDice's limit of 10,000 dice per command
 
 
-def _parse_suffix(cur: Cursor, rounding: Round, allow_critical: bool) -> tuple[int | None, int, str | None, int | None]:
+def _parse_suffix(
+    cur: Cursor, rounding: Round, allow_critical: bool
+) -> tuple[int | None, int, str | None, int | None]:
     """BCDice's Command::Parser tail: ``@crit`` and ``+bonus`` in either order, then ``>=target``."""
     critical: int | None = None
     modifier = 0

@@ -9,7 +9,8 @@ KEY_MAX = 100
 
 
 def _load() -> tuple[tuple[int, ...], ...]:
-    raw = json.loads(resources.files("engine.dice").joinpath("data/sw25_rating_table.json").read_text("utf-8"))
+    data = resources.files("engine.dice").joinpath("data/sw25_rating_table.json")
+    raw = json.loads(data.read_text("utf-8"))
     rows: list[tuple[int, ...]] = []
     for key in range(KEY_MAX + 1):
         values = raw[str(key)]
