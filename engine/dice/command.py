@@ -89,8 +89,12 @@ def _compile(command: str) -> tuple[RollKind, bool, _Rollable]:
     raise DiceError("dice.unknown_command", command=command)
 
 
+@lru_cache(maxsize=4096)
 def parse_command(text: str) -> ParsedCommand:
-    """Recognise one command line (a comment may follow a space). Raises DiceError."""
+    """Recognise one command line (a comment may follow a space). Raises DiceError.
+
+    Cached: the same text (a unit's strike, the cannon's ``K40+12@10``) is parsed once.
+    """
     raw, comment = split_comment(text)
     if not raw:
         raise DiceError("dice.empty_command")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 
 class RollKind(StrEnum):
@@ -14,13 +14,15 @@ class RollKind(StrEnum):
     DRUID = "druid"  # Dru[4,7,13]+10
 
 
-@dataclass(frozen=True, slots=True)
-class RollResult:
+class RollResult(NamedTuple):
     """One rolled command.
 
     ``text`` is BCDice's result text, byte for byte. ``total`` is None where BCDice
     prints no total (a rating roll that is an automatic failure, growth rolls).
     ``rands`` lists every die as (sides, value) in the order rolled.
+
+    A named tuple rather than a dataclass: it is immutable and about eight times faster to
+    build, which matters to a planner that rolls millions of them.
     """
 
     kind: RollKind

@@ -243,8 +243,15 @@ class _SumParser:
     def cmp(self) -> str | None:
         cur = self.cur
         a, b = cur.peek(), cur.peek(1)
-        pairs = {(">", "="): ">=", ("=", ">"): ">=", ("<", "="): "<=", ("=", "<"): "<=",
-                 ("<", ">"): "<>", ("!", "="): "<>", ("=", "="): "="}
+        pairs = {
+            (">", "="): ">=",
+            ("=", ">"): ">=",
+            ("<", "="): "<=",
+            ("=", "<"): "<=",
+            ("<", ">"): "<>",
+            ("!", "="): "<>",
+            ("=", "="): "=",
+        }
         if isinstance(a, str) and isinstance(b, str) and (a, b) in pairs:
             cur.pos += 2
             return pairs[(a, b)]

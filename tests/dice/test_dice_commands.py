@@ -66,8 +66,16 @@ class TestComparisons:
 
     @pytest.mark.parametrize(
         ("command", "verdict"),
-        [("2D6>7", "失敗"), ("2D6>6", "成功"), ("2D6<=7", "成功"), ("2D6<7", "失敗"),
-         ("2D6=7", "成功"), ("2D6<>7", "失敗"), ("2D6=>7", "成功"), ("2D6!=7", "失敗")],
+        [
+            ("2D6>7", "失敗"),
+            ("2D6>6", "成功"),
+            ("2D6<=7", "成功"),
+            ("2D6<7", "失敗"),
+            ("2D6=7", "成功"),
+            ("2D6<>7", "失敗"),
+            ("2D6=>7", "成功"),
+            ("2D6!=7", "失敗"),
+        ],
     )
     def test_every_operator(self, command: str, verdict: str) -> None:
         r = roll(command, ScriptedDice([3, 4]))

@@ -1,0 +1,52 @@
+"""The ``toride`` command line: ``roll``, ``bench``, ``console``, ``db`` and ``run``.
+
+Each subcommand registers its parser through a small ``add_*_parser(sub)`` function of the
+module that implements it; the imports stay light so that ``toride roll`` starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from bot.roll_cli import add_roll_parser
+
+
+def _add_bench_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("bench", help="run a benchmark and print its numbers")
+    p.add_argument("what", choices=["dice"], help="what to measure")
+    p.add_argument("--seconds", type=float, default=1.0, help="time per measured command (default 1)")
+
+    def run(args: argparse.Namespace) -> int:
+        from bot.bench import bench_dice
+
+        bench_dice(seconds=args.seconds)
+        return 0
+
+    p.set_defaults(func=run)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="toride", description="Toride (砦): Sword World 2.5 dice and fort battles"
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    add_roll_parser(sub)
+    _add_bench_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 2
+    result: int = func(args)
+    return result
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
