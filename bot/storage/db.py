@@ -1,0 +1,90 @@
+"""The database: URL, engine with the SQLite pragmas, and schema upgrades by alembic."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+ENV_URL = "TORIDE_DATABASE_URL"
+DEFAULT_FILE = "toride.db"
+#: execution option that makes a SQLite transaction take the write lock at BEGIN
+WRITE_OPTION = "toride_write"
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+
+
+def database_url(explicit: str | None = None) -> str:
+    """``explicit``, else ``TORIDE_DATABASE_URL``, else a SQLite file in the working directory.
+
+    A bare path (``battles.db``) is taken as a SQLite file.
+    """
+    url = explicit or os.environ.get(ENV_URL) or DEFAULT_FILE
+    if "://" not in url:
+        url = f"sqlite+aiosqlite:///{url}"
+    return url
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def is_sqlite(engine: AsyncEngine) -> bool:
+    return engine.dialect.name == "sqlite"
+
+
+def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
+    """An async engine for ``url``; SQLite: WAL, foreign keys, busy timeout, BEGIN IMMEDIATE for writes."""
+    url = database_url(url)
+    engine = create_async_engine(url, json_serializer=_dumps, **kwargs)
+    if is_sqlite(engine):
+        _sqlite_setup(engine)
+    return engine
+
+
+def _sqlite_setup(engine: AsyncEngine) -> None:
+    sync_engine = engine.sync_engine
+
+    @event.listens_for(sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # We emit BEGIN ourselves (below), so the driver must not.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        # WAL + NORMAL: a commit survives the process being killed (the OS holds the WAL);
+        # only a power cut may lose the last commits.
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(sync_engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        if conn.get_execution_options().get(WRITE_OPTION):
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            conn.exec_driver_sql("BEGIN")
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    if connection is not None:
+        cfg.attributes["connection"] = connection
+    return cfg
+
+
+def _upgrade_sync(connection: Connection, revision: str) -> None:
+    command.upgrade(alembic_config(connection), revision)
+
+
+async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
+    """Bring the schema up to ``revision`` (the app does this at start; ``toride db upgrade`` by hand)."""
+    async with engine.begin() as conn:
+        await conn.run_sync(_upgrade_sync, revision)

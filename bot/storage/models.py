@@ -1,0 +1,117 @@
+"""The tables: battles (one running per channel), their append-only event log, guild settings."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+#: battle status values
+RUNNING = "running"
+ENDED = "ended"
+
+#: event row status values: live, taken back by /gm undo, or dropped by a new action after an undo
+LIVE = "live"
+UNDONE = "undone"
+DISCARDED = "discarded"
+
+#: event row kinds: an action changes the state; a note (undo, redo) only records who did what
+ACTION = "action"
+NOTE = "note"
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class Battle(Base):
+    __tablename__ = "battles"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    guild_id: Mapped[str] = mapped_column(String(64))
+    channel_id: Mapped[str] = mapped_column(String(64))
+    ruleset: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16), default=RUNNING)
+    #: bumped by every write; a write names the version it read (optimistic check)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    #: the rule set's export document of the current state
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    started_by: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (
+        Index("ix_battles_guild_channel", "guild_id", "channel_id"),
+        # one running battle per channel; ended ones are kept
+        Index(
+            "uq_battles_running_channel",
+            "guild_id",
+            "channel_id",
+            unique=True,
+            sqlite_where=text("status = 'running'"),
+            postgresql_where=text("status = 'running'"),
+        ),
+    )
+
+
+class BattleEvent(Base):
+    """One stored command: who, what was typed, what happened (with dice), and the state after it."""
+
+    __tablename__ = "battle_events"
+
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
+    )
+    battle_id: Mapped[int] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16), default=ACTION)
+    status: Mapped[str] = mapped_column(String(16), default=LIVE)
+    actor: Mapped[str] = mapped_column(String(64))
+    command_text: Mapped[str] = mapped_column(Text)
+    command: Mapped[dict[str, Any]] = mapped_column(JSON)
+    events: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    #: the export document after this action (what undo and redo restore); null for notes
+    state_after: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("battle_id", "seq", name="uq_battle_events_battle_seq"),
+        Index("ix_battle_events_battle_status", "battle_id", "status"),
+    )
+
+
+class GuildSettings(Base):
+    __tablename__ = "guild_settings"
+
+    guild_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    language: Mapped[str] = mapped_column(String(8), default="ja")
+    gm_role_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    co_gms: Mapped[list[str]] = mapped_column(JSON, default=list)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
