@@ -1,0 +1,133 @@
+"""Console text from views. Every sentence comes from the catalogues (``bot.i18n``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bot.i18n import t
+from bot.views import (
+    ErrorView,
+    EventsView,
+    ExportView,
+    LogEntry,
+    LogView,
+    NoticeView,
+    RollView,
+    StatusView,
+    Summary,
+    UndoView,
+    View,
+)
+from engine.ruleset import Event
+
+StatusRenderer = Callable[[StatusView, str], str]
+SummaryRenderer = Callable[[Summary, str], list[str]]
+
+#: per rule set: the status screen, and the lines a summary adds after its events (fort HP ...)
+STATUS: dict[str, StatusRenderer] = {}
+SUMMARY: dict[str, SummaryRenderer] = {}
+
+
+def value_text(value: Any, lang: str) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return t("render.yes" if value else "render.no", lang)
+    if isinstance(value, list | tuple):
+        return t("render.list_sep", lang).join(value_text(v, lang) for v in value) or "-"
+    if isinstance(value, Mapping):
+        return " ".join(f"{k}={value_text(v, lang)}" for k, v in value.items())
+    return str(value)
+
+
+def values_text(values: Mapping[str, Any], lang: str) -> dict[str, str]:
+    return {k: value_text(v, lang) for k, v in values.items()}
+
+
+def dice_text(dice: tuple[tuple[int, int], ...] | list[Any]) -> str:
+    return ",".join(str(v) for _, v in dice)
+
+
+def event_line(event: Event, lang: str) -> str:
+    line = t(event.kind, lang, **values_text(event.data, lang))
+    if event.dice:
+        line += " " + t("render.dice", lang, dice=dice_text(event.dice))
+    return line
+
+
+def render(view: View, lang: str) -> str:
+    if isinstance(view, ErrorView):
+        return t("render.refused", lang, reason=t(view.key, lang, **values_text(view.values, lang)))
+    if isinstance(view, EventsView):
+        return _events(view, lang)
+    if isinstance(view, StatusView):
+        renderer = STATUS.get(view.ruleset)
+        if renderer is None:
+            return json.dumps(view.document, ensure_ascii=False, indent=2)
+        return renderer(view, lang)
+    if isinstance(view, ExportView):
+        return json.dumps(view.document, ensure_ascii=False, indent=2)
+    if isinstance(view, LogView):
+        if not view.entries:
+            return t("render.log_empty", lang)
+        lines = [t("render.log_header", lang, count=len(view.entries))]
+        for entry in view.entries:
+            lines.extend(_log_entry(entry, lang))
+        return "\n".join(lines)
+    if isinstance(view, UndoView):
+        key = "render.redone" if view.redo else "render.undone"
+        lines = [t(key, lang, count=len(view.entries))]
+        for entry in view.entries:
+            lines.append(
+                "  " + t("render.log_entry", lang, seq=entry.seq, actor=entry.actor, text=entry.text)
+            )
+        return "\n".join(lines)
+    if isinstance(view, RollView):
+        key = "roll.secret_result" if view.secret else "roll.result"
+        text = f"{view.text}  {view.comment}" if view.comment else view.text
+        return t(key, lang, actor=view.actor, text=text)
+    if isinstance(view, NoticeView):
+        return t(view.key, lang, **values_text(view.values, lang))
+    raise TypeError(f"no text renderer for {type(view).__name__}")
+
+
+def _log_entry(entry: LogEntry, lang: str) -> list[str]:
+    head = t("render.log_entry", lang, seq=entry.seq, actor=entry.actor, text=entry.text)
+    if entry.status == "undone":
+        head += " " + t("render.log_undone", lang)
+    return [head] + ["    " + event_line(e, lang) for e in entry.events]
+
+
+def _events(view: EventsView, lang: str) -> str:
+    lines = [event_line(e, lang) for e in view.events]
+    if not lines:
+        lines.append(t("render.no_events", lang))
+    for summary in view.summaries:
+        lines.append("")
+        lines.extend(summary_lines(view.ruleset, summary, lang))
+    return "\n".join(lines)
+
+
+def summary_lines(ruleset: str, summary: Summary, lang: str) -> list[str]:
+    if summary.kind == "round":
+        lines = [t("summary.round", lang, round=value_text(summary.round, lang))]
+    else:
+        lines = [t("summary.final", lang)]
+    lines.extend("  " + event_line(e, lang) for e in summary.events)
+    extra = SUMMARY.get(ruleset)
+    if extra is not None:
+        lines.extend(extra(summary, lang))
+    return lines
+
+
+def hp_bar(hp: int, max_hp: int, width: int = 20) -> str:
+    """``[██████████░░░░░░░░░░]``: the filled part is hp / max_hp of the width (not below 0)."""
+    if max_hp <= 0:
+        filled = 0
+    else:
+        filled = max(0, min(width, round(width * hp / max_hp)))
+        if hp > 0 and filled == 0:
+            filled = 1
+    return "[" + "█" * filled + "░" * (width - filled) + "]"

@@ -1,0 +1,86 @@
+"""The registry of rule sets the service can run (``fort``; ``sengensho`` later).
+
+A ``RulesetBinding`` joins a pure engine ``Ruleset`` to what the bot needs around it: how to
+store its commands, when a battle is over, which events close a round (for summaries), and
+builders for commands shared by every rule set (``/gm set``). Its command specs are
+registered in ``bot.commands`` by the module that defines the binding.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.commands import Builder
+from engine.ruleset import Ruleset
+
+#: modules that define the built-in rule sets (imported on first use)
+BUILTIN = ("bot.rulesets.fort",)
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetBinding:
+    ruleset: Ruleset[Any, Any]
+    #: the command group of its lifecycle commands (``fort``, ``sg``)
+    group: str
+    #: is the battle over (so the channel is free for a new one)?
+    is_over: Callable[[Any], bool]
+    #: the engine command as JSON for the log
+    command_to_json: Callable[[Any], dict[str, Any]]
+    #: the state a start command is applied to
+    new_state: Callable[[], Any] = lambda: None
+    #: builders for shared commands (``gm set``) by path
+    builders: Mapping[str, Builder] = field(default_factory=dict)
+    #: event kinds that close a round (a round summary follows) or the battle (the final summary)
+    round_end_kinds: frozenset[str] = frozenset()
+    battle_end_kinds: frozenset[str] = frozenset()
+
+    @property
+    def name(self) -> str:
+        return self.ruleset.name
+
+    @property
+    def export_format(self) -> str:
+        return self.ruleset.export_format
+
+
+_REGISTRY: dict[str, RulesetBinding] = {}
+_loaded = False
+
+
+def register(binding: RulesetBinding) -> None:
+    _REGISTRY[binding.name] = binding
+
+
+def load_builtin() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for module in BUILTIN:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as error:
+            # the rule set's engine is not installed in this tree (yet)
+            if error.name is None or not error.name.startswith(("engine.", "bot.rulesets.")):
+                raise
+
+
+def get(name: str) -> RulesetBinding | None:
+    load_builtin()
+    return _REGISTRY.get(name)
+
+
+def by_format(export_format: str) -> RulesetBinding | None:
+    load_builtin()
+    for binding in _REGISTRY.values():
+        if binding.export_format == export_format:
+            return binding
+    return None
+
+
+def all_bindings() -> Mapping[str, RulesetBinding]:
+    load_builtin()
+    return dict(_REGISTRY)

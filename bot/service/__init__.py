@@ -1,0 +1,5 @@
+"""The service: one call per command, front-end → service → engine (see ARCHITECTURE.md)."""
+
+from bot.service.battles import Actor, BattleService, Invocation, Where
+
+__all__ = ["Actor", "BattleService", "Invocation", "Where"]

@@ -1,0 +1,517 @@
+"""BattleService: load the channel's battle, check permissions, apply the engine, store, answer a view.
+
+Commands for one channel never interleave: an ``asyncio.Lock`` per channel in this process, and
+a version check in the database against other processes (the loser reloads and retries, and
+after a few tries answers ``service.battle_changed``). State and log row are committed in one
+transaction, and the reply is built only after the commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from bot import rulesets
+from bot.commands import BuildContext, CommandSpec, Kind, convert, lookup
+from bot.rulesets import RulesetBinding
+from bot.service import history
+from bot.storage import repository as repo
+from bot.storage.db import WRITE_OPTION, is_sqlite
+from bot.storage.models import ACTION, ENDED, NOTE, RUNNING
+from bot.views import (
+    ErrorView,
+    EventsView,
+    ExportView,
+    LogView,
+    NoticeView,
+    RollView,
+    StatusView,
+    UndoView,
+    View,
+)
+from engine.dice import DiceSource, RecordingDice, ScriptedDice, SeededDice
+from engine.errors import EngineError
+from engine.ruleset import Event
+
+RETRIES = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    guild: str
+    channel: str
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who runs the command. ``manage_channels`` and ``roles`` come from Discord (GM rights)."""
+
+    id: str
+    manage_channels: bool = False
+    roles: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Invocation:
+    """A command as the front-end received it: path (``unit add``), raw options, the text as typed."""
+
+    path: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    text: str = ""
+
+
+@dataclass(slots=True)
+class Live:
+    """A channel's running battle as this process last saw it."""
+
+    head: repo.BattleHead
+    binding: RulesetBinding
+    state: Any
+    document: dict[str, Any]
+
+
+class _Refused(Exception):
+    def __init__(self, key: str, **values: Any) -> None:
+        super().__init__(key)
+        self.view = ErrorView(key=key, values=values)
+
+
+class BattleService:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        dice: DiceSource | None = None,
+        *,
+        retries: int = RETRIES,
+    ) -> None:
+        self.engine = engine
+        self._dice = dice if dice is not None else SeededDice()
+        self._retries = retries
+        self._locks: dict[tuple[str, str], asyncio.Lock] = {}
+        self._live: dict[tuple[str, str], Live] = {}
+        # SQLite has one writer at a time: queue writers here rather than in its busy handler.
+        self._write_lock: asyncio.Lock | None = asyncio.Lock() if is_sqlite(engine) else None
+        #: how many writes lost the version check (for tests and the benchmark)
+        self.conflicts = 0
+
+    # -----------------------------------------------------------------------------------------
+    # entry point
+
+    async def execute(self, where: Where, actor: Actor, invocation: Invocation) -> View:
+        """Run one command; every refusal is an ``ErrorView`` and changes nothing."""
+        try:
+            spec = lookup(invocation.path)
+            options = convert(spec, invocation.options)
+            if spec.kind is Kind.ROLL:
+                return self._roll(actor, options)
+            async with self._channel_lock(where):
+                return await self._run(where, actor, invocation, spec, options)
+        except _Refused as refused:
+            return refused.view
+        except EngineError as error:
+            return ErrorView(key=error.key, values=dict(error.values))
+
+    def dice_source(self) -> DiceSource:
+        """Where this service's dice come from (a seeded source, or the console's script)."""
+        return self._dice
+
+    async def language(self, guild: str) -> str:
+        async with self.engine.connect() as conn:
+            return (await repo.get_settings(conn, guild)).language
+
+    async def set_language(self, guild: str, language: str) -> None:
+        async with self._write() as conn:
+            current = await repo.get_settings(conn, guild)
+            await repo.put_settings(conn, repo.Settings(guild, language, current.gm_role_id, current.co_gms))
+
+    # -----------------------------------------------------------------------------------------
+
+    def _channel_lock(self, where: Where) -> asyncio.Lock:
+        key = (where.guild, where.channel)
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        return lock
+
+    @contextlib.asynccontextmanager
+    async def _write(self) -> AsyncIterator[AsyncConnection]:
+        lock = self._write_lock if self._write_lock is not None else contextlib.nullcontext()
+        async with lock, self.engine.connect() as conn:
+            await conn.execution_options(**{WRITE_OPTION: True})
+            async with conn.begin():
+                yield conn
+
+    def _roll(self, actor: Actor, options: Mapping[str, Any]) -> View:
+        from engine.dice import roll
+
+        dice = self.dice_source()
+        mark = _mark(dice)
+        try:
+            result = roll(options["expr"], RecordingDice(dice))
+        except EngineError:
+            _restore(dice, mark)
+            raise
+        return RollView(
+            ephemeral=False,
+            actor=actor.id,
+            command=options["expr"],
+            text=result.text,
+            secret=bool(options["secret"]) or result.secret,
+            comment=result.comment,
+            rands=result.rands,
+        )
+
+    async def _run(
+        self, where: Where, actor: Actor, invocation: Invocation, spec: CommandSpec, options: dict[str, Any]
+    ) -> View:
+        dice = self.dice_source()
+        mark = _mark(dice)
+        for attempt in range(self._retries):
+            try:
+                return await self._once(where, actor, invocation, spec, options, dice, fresh=attempt > 0)
+            except repo.VersionConflict:
+                self.conflicts += 1
+                self._live.pop((where.guild, where.channel), None)
+                _restore(dice, mark)
+            except BaseException:
+                _restore(dice, mark)
+                raise
+        return ErrorView(key="service.battle_changed")
+
+    async def _once(
+        self,
+        where: Where,
+        actor: Actor,
+        invocation: Invocation,
+        spec: CommandSpec,
+        options: dict[str, Any],
+        dice: DiceSource,
+        *,
+        fresh: bool,
+    ) -> View:
+        kind = spec.kind
+        if kind is Kind.START:
+            return await self._start(where, actor, invocation, spec, options, dice)
+        if kind is Kind.IMPORT:
+            return await self._import(where, actor, invocation, spec, options)
+        if kind in (Kind.GM_ADD, Kind.GM_REMOVE):
+            return await self._gm_list(where, actor, spec, options)
+        if kind in (Kind.UNDO, Kind.REDO):
+            return await self._undo_redo(where, actor, invocation, spec, options)
+        # commands on the running battle: writes trust the cache (the version check guards it),
+        # reads check the version first
+        live = await self._load(where, fresh=fresh or kind is not Kind.ENGINE)
+        if live is None:
+            raise _Refused("service.no_battle")
+        self._check_ruleset(spec, live)
+        if kind is Kind.STATUS:
+            gms = (live.head.started_by, *(await self._settings(where.guild)).co_gms)
+            return StatusView(ruleset=live.binding.name, document=live.document, gms=gms)
+        if kind is Kind.EXPORT:
+            return ExportView(
+                ruleset=live.binding.name,
+                document=live.document,
+                filename=f"{live.binding.name}-{where.channel}-{live.head.id}.json",
+            )
+        if kind is Kind.LOG:
+            async with self.engine.connect() as conn:
+                rows = await repo.log(conn, live.head.id, options["last"])
+            return LogView(entries=tuple(history.entry(r) for r in rows))
+        return await self._engine_command(where, actor, invocation, spec, options, dice, live)
+
+    # -----------------------------------------------------------------------------------------
+    # loading and permissions
+
+    async def _load(self, where: Where, *, fresh: bool) -> Live | None:
+        key = (where.guild, where.channel)
+        cached = self._live.get(key)
+        if cached is not None and not fresh:
+            return cached
+        async with self.engine.connect() as conn:
+            head = await repo.running_head(conn, where.guild, where.channel)
+            if head is None:
+                self._live.pop(key, None)
+                return None
+            if cached is not None and cached.head == head:
+                return cached
+            document = await repo.load_state(conn, head.id)
+        live = self._materialise(head, document)
+        self._live[key] = live
+        return live
+
+    def _materialise(self, head: repo.BattleHead, document: dict[str, Any]) -> Live:
+        binding = rulesets.get(head.ruleset)
+        if binding is None:
+            raise _Refused("service.unknown_ruleset", ruleset=head.ruleset)
+        return Live(head, binding, binding.ruleset.import_(document), document)
+
+    def _check_ruleset(self, spec: CommandSpec, live: Live) -> None:
+        if spec.ruleset is not None and spec.ruleset != live.binding.name:
+            raise _Refused("service.wrong_ruleset", command="/" + spec.path, running=live.binding.group)
+
+    async def _settings(self, guild: str) -> repo.Settings:
+        async with self.engine.connect() as conn:
+            return await repo.get_settings(conn, guild)
+
+    async def _is_gm(self, where: Where, actor: Actor, started_by: str | None) -> bool:
+        if actor.manage_channels or (started_by is not None and actor.id == started_by):
+            return True
+        current = await self._settings(where.guild)
+        return actor.id in current.co_gms or (
+            current.gm_role_id is not None and current.gm_role_id in actor.roles
+        )
+
+    async def _require_gm(
+        self, where: Where, actor: Actor, spec: CommandSpec, started_by: str | None
+    ) -> bool:
+        is_gm = await self._is_gm(where, actor, started_by)
+        if spec.gm and not is_gm:
+            raise _Refused("service.gm_only", command="/" + spec.path)
+        return is_gm
+
+    # -----------------------------------------------------------------------------------------
+    # commands
+
+    def _build(
+        self, spec: CommandSpec, binding: RulesetBinding, options: dict[str, Any], ctx: BuildContext
+    ) -> Any:
+        build = spec.build if spec.build is not None else binding.builders.get(spec.path)
+        if build is None:
+            raise _Refused("service.not_supported", command="/" + spec.path, ruleset=binding.group)
+        return build(options, ctx)
+
+    async def _start(
+        self,
+        where: Where,
+        actor: Actor,
+        invocation: Invocation,
+        spec: CommandSpec,
+        options: dict[str, Any],
+        dice: DiceSource,
+    ) -> View:
+        binding = self._binding(spec.ruleset)
+        if await self._load(where, fresh=True) is not None:
+            raise _Refused("service.battle_running")
+        command = self._build(spec, binding, options, BuildContext(invoker=actor.id, is_gm=True))
+        recorder = RecordingDice(dice)
+        outcome = binding.ruleset.apply(binding.new_state(), command, recorder)
+        events = tuple(outcome.events)
+        return await self._create(
+            where, actor, invocation, binding, outcome.state, events, binding.command_to_json(command)
+        )
+
+    async def _import(
+        self, where: Where, actor: Actor, invocation: Invocation, spec: CommandSpec, options: dict[str, Any]
+    ) -> View:
+        document: dict[str, Any] = options["file"]
+        binding = rulesets.by_format(str(document.get("format", "")))
+        expected = self._binding(spec.ruleset) if spec.ruleset else None
+        if binding is None or (expected is not None and binding is not expected):
+            raise _Refused(
+                "service.import_format",
+                format=str(document.get("format", "-")),
+                expected=expected.export_format if expected else "-",
+            )
+        if await self._load(where, fresh=True) is not None:
+            raise _Refused("service.battle_running")
+        state = binding.ruleset.import_(document)
+        event = Event("service.imported", {"format": binding.export_format})
+        command = {"command": "import", "document": document}
+        return await self._create(where, actor, invocation, binding, state, (event,), command)
+
+    async def _create(
+        self,
+        where: Where,
+        actor: Actor,
+        invocation: Invocation,
+        binding: RulesetBinding,
+        state: Any,
+        events: tuple[Event, ...],
+        command_json: dict[str, Any],
+    ) -> View:
+        document = binding.ruleset.export(state)
+        over = binding.is_over(state)
+        row = repo.NewRow(
+            kind=ACTION,
+            actor=actor.id,
+            command_text=invocation.text or "/" + invocation.path,
+            command=command_json,
+            events=[e.to_json() for e in events],
+            state_after=document,
+        )
+        try:
+            async with self._write() as conn:
+                battle_id = await repo.create_battle(
+                    conn,
+                    guild=where.guild,
+                    channel=where.channel,
+                    ruleset=binding.name,
+                    started_by=actor.id,
+                    state=document,
+                    status=ENDED if over else RUNNING,
+                    row=row,
+                )
+        except repo.ChannelBusy:
+            raise _Refused("service.battle_running") from None
+        head = repo.BattleHead(battle_id, binding.name, ENDED if over else RUNNING, 1, actor.id)
+        if not over:
+            self._live[(where.guild, where.channel)] = Live(head, binding, state, document)
+        return EventsView(
+            ruleset=binding.name,
+            command=row.command_text,
+            actor=actor.id,
+            seq=1,
+            events=events,
+            ended=over,
+        )
+
+    def _binding(self, name: str | None) -> RulesetBinding:
+        binding = rulesets.get(name or "")
+        if binding is None:
+            raise _Refused("service.unknown_ruleset", ruleset=name or "-")
+        return binding
+
+    async def _engine_command(
+        self,
+        where: Where,
+        actor: Actor,
+        invocation: Invocation,
+        spec: CommandSpec,
+        options: dict[str, Any],
+        dice: DiceSource,
+        live: Live,
+    ) -> View:
+        is_gm = await self._require_gm(where, actor, spec, live.head.started_by)
+        binding = live.binding
+        command = self._build(spec, binding, options, BuildContext(invoker=actor.id, is_gm=is_gm))
+        recorder = RecordingDice(dice)
+        outcome = binding.ruleset.apply(live.state, command, recorder)
+        events = tuple(outcome.events)
+        document = binding.ruleset.export(outcome.state)
+        over = binding.is_over(outcome.state)
+        row = repo.NewRow(
+            kind=ACTION,
+            actor=actor.id,
+            command_text=invocation.text or "/" + invocation.path,
+            command=binding.command_to_json(command),
+            events=[e.to_json() for e in events],
+            state_after=document,
+        )
+        key = (where.guild, where.channel)
+        async with self._write() as conn:
+            version = await repo.write(
+                conn, live.head, state=document, status=ENDED if over else RUNNING, row=row, discard_redo=True
+            )
+        head = repo.BattleHead(
+            live.head.id, binding.name, ENDED if over else RUNNING, version, live.head.started_by
+        )
+        if over:
+            self._live.pop(key, None)
+        else:
+            self._live[key] = Live(head, binding, outcome.state, document)
+        summaries = await history.summaries(self.engine, binding, head.id, version, events, document)
+        return EventsView(
+            ruleset=binding.name,
+            command=row.command_text,
+            actor=actor.id,
+            seq=version,
+            events=events,
+            summaries=summaries,
+            ended=over,
+        )
+
+    async def _undo_redo(
+        self, where: Where, actor: Actor, invocation: Invocation, spec: CommandSpec, options: dict[str, Any]
+    ) -> View:
+        redo = spec.kind is Kind.REDO
+        async with self.engine.connect() as conn:
+            head = await repo.latest_head(conn, where.guild, where.channel)
+        if head is None:
+            raise _Refused("service.no_battle")
+        await self._require_gm(where, actor, spec, head.started_by)
+        binding = self._binding(head.ruleset)
+        steps: int = options["steps"]
+        key = (where.guild, where.channel)
+        async with self._write() as conn:
+            if redo:
+                rows = await repo.undone_actions(conn, head.id, steps)
+                if not rows:
+                    raise _Refused("service.nothing_to_redo")
+                restored = rows[-1]
+                changed = rows
+            else:
+                # the first action (start, import) stays: it is the battle itself
+                rows = await repo.live_actions(conn, head.id, steps + 1)
+                changed = [r for r in rows[:steps] if r.seq != 1]
+                if not changed:
+                    raise _Refused("service.nothing_to_undo")
+                restored = rows[len(changed)]
+            assert restored.state_after is not None
+            document = restored.state_after
+            state = binding.ruleset.import_(document)
+            over = binding.is_over(state)
+            await repo.set_status(conn, head.id, [r.seq for r in changed], "live" if redo else "undone")
+            note = Event(
+                "service.redone" if redo else "service.undone",
+                {"steps": len(changed), "seqs": [r.seq for r in changed]},
+            )
+            row = repo.NewRow(
+                kind=NOTE,
+                actor=actor.id,
+                command_text=invocation.text or "/" + invocation.path,
+                command={"command": spec.path, "steps": steps},
+                events=[note.to_json()],
+                state_after=None,
+            )
+            try:
+                version = await repo.write(
+                    conn, head, state=document, status=ENDED if over else RUNNING, row=row, discard_redo=False
+                )
+            except Exception:
+                self._live.pop(key, None)
+                raise
+        if over:
+            self._live.pop(key, None)
+        else:
+            new_head = repo.BattleHead(head.id, binding.name, RUNNING, version, head.started_by)
+            self._live[key] = Live(new_head, binding, state, document)
+        return UndoView(
+            redo=redo,
+            entries=tuple(history.entry(r) for r in changed),
+            document=document,
+            ruleset=binding.name,
+        )
+
+    async def _gm_list(self, where: Where, actor: Actor, spec: CommandSpec, options: dict[str, Any]) -> View:
+        live = await self._load(where, fresh=True)
+        await self._require_gm(where, actor, spec, live.head.started_by if live else None)
+        user: str = options["user"]
+        async with self._write() as conn:
+            current = await repo.get_settings(conn, where.guild)
+            if spec.kind is Kind.GM_ADD:
+                if user in current.co_gms:
+                    raise _Refused("gm.already", user=user)
+                co_gms = (*current.co_gms, user)
+            else:
+                if user not in current.co_gms:
+                    raise _Refused("gm.not_cogm", user=user)
+                co_gms = tuple(u for u in current.co_gms if u != user)
+            await repo.put_settings(
+                conn, repo.Settings(where.guild, current.language, current.gm_role_id, co_gms)
+            )
+        return NoticeView(key="gm.added" if spec.kind is Kind.GM_ADD else "gm.removed", values={"user": user})
+
+
+def _mark(dice: DiceSource) -> int | None:
+    return dice.position if isinstance(dice, ScriptedDice) else None
+
+
+def _restore(dice: DiceSource, mark: int | None) -> None:
+    """A refused or retried command gives its scripted dice back."""
+    if mark is not None and isinstance(dice, ScriptedDice):
+        dice.position = mark

@@ -1,0 +1,79 @@
+"""The log as views, and the round and final summaries built from it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.rulesets import RulesetBinding
+from bot.storage import repository as repo
+from bot.views import LogEntry, Summary
+from engine.ruleset import Event
+
+#: how far back a round summary looks for the previous round's end
+_PAGE = 100
+
+
+def events_of(row: repo.EventRow) -> tuple[Event, ...]:
+    return tuple(Event.from_json(e) for e in row.events)
+
+
+def entry(row: repo.EventRow) -> LogEntry:
+    return LogEntry(
+        seq=row.seq,
+        actor=row.actor,
+        text=row.command_text,
+        kind=row.kind,
+        status=row.status,
+        events=events_of(row),
+        at=row.created_at,
+    )
+
+
+async def summaries(
+    engine: AsyncEngine,
+    binding: RulesetBinding,
+    battle_id: int,
+    seq: int,
+    events: tuple[Event, ...],
+    document: dict[str, Any],
+) -> tuple[Summary, ...]:
+    """The summaries ``events`` close: a round summary when a round ended, the final one at the end."""
+    kinds = {e.kind for e in events}
+    out: list[Summary] = []
+    round_end = next((e for e in events if e.kind in binding.round_end_kinds), None)
+    if round_end is not None:
+        earlier = await _round_so_far(engine, binding, battle_id, seq)
+        upto = events.index(round_end) + 1
+        number = round_end.data.get("round")
+        out.append(
+            Summary(
+                kind="round",
+                round=int(number) if isinstance(number, int) else None,
+                events=(*earlier, *events[:upto]),
+                document=document,
+            )
+        )
+    if kinds & binding.battle_end_kinds:
+        out.append(Summary(kind="final", round=None, events=events, document=document))
+    return tuple(out)
+
+
+async def _round_so_far(
+    engine: AsyncEngine, binding: RulesetBinding, battle_id: int, seq: int
+) -> list[Event]:
+    """Events of live actions before ``seq`` back to the previous round's end (not included)."""
+    async with engine.connect() as conn:
+        rows = await repo.live_actions(conn, battle_id, _PAGE + 1)
+    collected: list[Event] = []
+    for row in rows:  # newest first
+        if row.seq >= seq:
+            continue
+        row_events = events_of(row)
+        ends = [i for i, e in enumerate(row_events) if e.kind in binding.round_end_kinds]
+        if ends:
+            collected[:0] = row_events[ends[-1] + 1 :]
+            break
+        collected[:0] = row_events
+    return collected

@@ -1,0 +1,116 @@
+"""Reply views: what the service answers, as data. Renderers (console text, Discord embeds) read them.
+
+No view holds a sentence: text comes from the catalogues, keyed by ``key`` / event ``kind``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from engine.ruleset import Event
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    #: only the invoker should see it (Discord: ephemeral)
+    ephemeral: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorView(View):
+    """A refused command: nothing changed. ``key``/``values`` say what was wrong."""
+
+    key: str = ""
+    values: dict[str, Any] = field(default_factory=dict)
+    ephemeral: bool = True
+
+    @property
+    def ok(self) -> bool:
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """A round summary (``kind='round'``) or the final one (``'final'``): what happened, with dice."""
+
+    kind: str
+    round: int | None
+    events: tuple[Event, ...]
+    document: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class EventsView(View):
+    """A command that changed the battle: its events (with dice), and summaries it closed."""
+
+    ruleset: str = ""
+    command: str = ""
+    actor: str = ""
+    seq: int = 0
+    events: tuple[Event, ...] = ()
+    summaries: tuple[Summary, ...] = ()
+    ended: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StatusView(View):
+    ruleset: str = ""
+    document: dict[str, Any] = field(default_factory=dict)
+    gms: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    seq: int
+    actor: str
+    text: str
+    kind: str
+    status: str
+    events: tuple[Event, ...]
+    at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LogView(View):
+    entries: tuple[LogEntry, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ExportView(View):
+    ruleset: str = ""
+    document: dict[str, Any] = field(default_factory=dict)
+    filename: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class UndoView(View):
+    """Undo (``redo=False``) or redo: which actions were taken back or put back."""
+
+    redo: bool = False
+    entries: tuple[LogEntry, ...] = ()
+    document: dict[str, Any] = field(default_factory=dict)
+    ruleset: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RollView(View):
+    actor: str = ""
+    command: str = ""
+    text: str = ""
+    secret: bool = False
+    comment: str = ""
+    rands: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeView(View):
+    """A one-sentence answer (``gm.added`` ...)."""
+
+    key: str = ""
+    values: dict[str, Any] = field(default_factory=dict)
