@@ -10,6 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from bot.console.app import add_console_parser, add_db_parser
 from bot.roll_cli import add_roll_parser
 
 
@@ -34,6 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_roll_parser(sub)
     _add_bench_parser(sub)
+    add_console_parser(sub)
+    add_db_parser(sub)
     return parser
 
 

@@ -1,0 +1,1 @@
+"""The offline console: ``toride console`` (see COMMANDS.md, "The console")."""

@@ -1,0 +1,157 @@
+"""``toride console``: read lines (a terminal with history and completion, or a pipe), print replies."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TextIO
+
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+
+from bot.commands import commands, norm_word
+from bot.console.session import ConsoleSession, Quit
+from bot.i18n import DEFAULT_LANG, LANGUAGES, t
+from bot.service import BattleService
+from bot.storage import database_url, open_database
+from engine.dice import DiceSource, ScriptedDice, SeededDice
+from engine.errors import EngineError
+
+HISTORY = Path.home() / ".toride_history"
+
+
+class CommandCompleter(Completer):
+    """Completes ``/group sub`` from the command table, then its option names and choices."""
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
+        text = document.text_before_cursor
+        if text.startswith("@"):
+            _, _, text = text.partition(" ")
+        table = commands()
+        word = document.get_word_before_cursor(WORD=True)
+        if not text.startswith("/"):
+            return
+        head = text[1:]
+        spec = None
+        for path in sorted(table, key=len, reverse=True):
+            if head.startswith(path + " "):
+                spec = table[path]
+                break
+        if spec is None:
+            for path in sorted(table):
+                if path.startswith(norm_word(head)) or (" " + path).startswith(" " + head):
+                    yield Completion("/" + path + " ", start_position=-len(text))
+            return
+        if ":" in word:
+            name, _, value = word.partition(":")
+            opt = spec.option(norm_word(name))
+            if opt is not None:
+                for choice in (*opt.choices, *(("true", "false") if opt.type.value == "bool" else ())):
+                    if choice.startswith(value):
+                        yield Completion(f"{name}:{choice}", start_position=-len(word))
+            return
+        used = {part.partition(":")[0] for part in text.split() if ":" in part}
+        for opt in spec.options:
+            if opt.name not in used and opt.name.startswith(word):
+                yield Completion(opt.name + ":", start_position=-len(word))
+
+
+def add_console_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("console", help="play battles offline with the bot's commands")
+    p.add_argument("--db", help="database file or URL (default: TORIDE_DATABASE_URL, else ./toride.db)")
+    p.add_argument("--dice", help="every die the bot rolls takes the next number of this list: 3,4,6,...")
+    p.add_argument("--seed", type=int, default=None, help="seed for random dice")
+    p.add_argument("--channel", default="console", help="the channel name (one battle per channel)")
+    p.add_argument("--lang", choices=list(LANGUAGES), default=DEFAULT_LANG, help="language of the replies")
+    p.add_argument("--user", default="gm", help="who acts when a line has no @name (default gm)")
+    p.set_defaults(func=run_console)
+
+
+def add_db_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("db", help="database maintenance")
+    dbsub = p.add_subparsers(dest="db_command", metavar="ACTION", required=True)
+    up = dbsub.add_parser("upgrade", help="bring the database schema up to date (alembic)")
+    up.add_argument("--db", help="database file or URL (default: TORIDE_DATABASE_URL, else ./toride.db)")
+    up.set_defaults(func=run_db_upgrade)
+
+
+def run_db_upgrade(args: argparse.Namespace) -> int:
+    async def go() -> None:
+        engine = await open_database(args.db)
+        await engine.dispose()
+
+    asyncio.run(go())
+    print(database_url(args.db))
+    return 0
+
+
+def dice_source(args: argparse.Namespace) -> DiceSource:
+    if args.dice is not None:
+        from bot.roll_cli import parse_dice_list
+
+        return ScriptedDice(parse_dice_list(args.dice))
+    return SeededDice(args.seed)
+
+
+def run_console(args: argparse.Namespace) -> int:
+    try:
+        dice = dice_source(args)
+    except EngineError as error:
+        print(t(error.key, args.lang, **error.values), file=sys.stderr)
+        return 2
+    return asyncio.run(console_main(args, dice))
+
+
+async def console_main(args: argparse.Namespace, dice: DiceSource, stdin: TextIO | None = None) -> int:
+    engine = await open_database(args.db)
+    try:
+        service = BattleService(engine, dice)
+        session = ConsoleSession(service, channel=args.channel, lang=args.lang, user=args.user)
+        source = stdin or sys.stdin
+        if source.isatty() and sys.stdout.isatty():
+            await _interactive(session, args)
+        else:
+            await _lines(session, source)
+    finally:
+        await engine.dispose()
+    return 0
+
+
+async def _lines(session: ConsoleSession, source: TextIO) -> None:
+    loop = asyncio.get_running_loop()
+    while True:
+        line = await loop.run_in_executor(None, source.readline)
+        if not line:
+            return
+        try:
+            reply = await session.handle(line)
+        except Quit:
+            return
+        if reply is not None:
+            # printed (and flushed) only after the service committed it
+            print(reply.text, flush=True)
+
+
+async def _interactive(session: ConsoleSession, args: argparse.Namespace) -> None:
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.history import FileHistory
+
+    prompt: PromptSession[str] = PromptSession(
+        history=FileHistory(str(HISTORY)), completer=CommandCompleter(), complete_while_typing=True
+    )
+    print(t("console.welcome", session.lang, channel=args.channel, db=database_url(args.db)))
+    while True:
+        try:
+            line = await prompt.prompt_async(f"{session.user}@{args.channel}> ")
+        except (EOFError, KeyboardInterrupt):
+            break
+        try:
+            reply = await session.handle(line)
+        except Quit:
+            break
+        if reply is not None:
+            print(reply.text, flush=True)
+    print(t("console.bye", session.lang))

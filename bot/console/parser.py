@@ -1,0 +1,87 @@
+"""One console line → who acts and which command: ``@alice /unit add name:"ゴブリン 隊" hp:20``.
+
+The option syntax is Discord's: ``option:value`` or ``option:"two words"``. Full-width input
+(``／ｆｏｒｔ　ｓｔａｔｕｓ``, ``ｈｐ：２０``) is accepted. Which words form the command is
+decided with the command table (``/roll`` has one word, ``/fort start`` two).
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+
+from bot.commands import UserError, commands, nfkc, norm_word
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    user: str | None
+    path: str
+    options: dict[str, str] = field(default_factory=dict)
+    text: str = ""
+
+
+def split_user(text: str) -> tuple[str | None, str]:
+    """``@alice /fort status`` → ("alice", "/fort status")."""
+    stripped = text.strip()
+    if nfkc(stripped[:1]) == "@":
+        head, _, rest = stripped.partition(" ")
+        user = nfkc(head)[1:]
+        if not user:
+            raise UserError("console.bad_user")
+        return user, rest.strip()
+    return None, stripped
+
+
+def parse_line(text: str) -> Line | None:
+    """The parsed line, or None for a blank line or a comment (``#``)."""
+    user, rest = split_user(text)
+    if not rest or rest.startswith("#"):
+        if user is not None and not rest:
+            raise UserError("console.no_command")
+        return None
+    if nfkc(rest[:1]) != "/":
+        raise UserError("console.not_a_command", text=rest)
+    try:
+        tokens = _tokens(rest[1:])
+    except ValueError:
+        raise UserError("console.unclosed_quote") from None
+    words: list[str] = []
+    while tokens and ":" not in nfkc(tokens[0]):
+        words.append(norm_word(tokens.pop(0)))
+    table = commands()
+    path = ""
+    for size in (2, 1):
+        candidate = " ".join(words[:size])
+        if len(words) >= size and candidate in table:
+            path = candidate
+            extra = words[size:]
+            break
+    else:
+        raise UserError("command.unknown", command="/" + " ".join(words))
+    if extra:
+        raise UserError("console.stray_words", words=" ".join(extra), command="/" + path)
+    options: dict[str, str] = {}
+    for token in tokens:
+        normal = token if ":" in token else token.replace("：", ":", 1)
+        name, sep, value = normal.partition(":")
+        if not sep or not name.strip():
+            raise UserError("console.bad_option", token=token)
+        key = norm_word(name)
+        if key in options:
+            raise UserError("command.duplicate_option", option=key)
+        options[key] = value
+    return Line(user=user, path=path, options=options, text=("/" + rest[1:]).strip())
+
+
+def _tokens(text: str) -> list[str]:
+    """Split on spaces (full-width too); ``"..."`` (also “...” and ＂...＂) keeps spaces in a value."""
+    for quote in ("“", "”", "＂"):
+        text = text.replace(quote, '"')
+    lexer = shlex.shlex(text, posix=True)
+    lexer.whitespace_split = True
+    lexer.whitespace = " \t\r\n\u3000"
+    lexer.quotes = '"'
+    lexer.escape = ""
+    lexer.commenters = ""
+    return list(lexer)
