@@ -1,0 +1,138 @@
+"""The schema by migrations equals the models; pragmas; one running battle per channel; version check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import inspect, text
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.storage import repository as repo
+from bot.storage.db import WRITE_OPTION, alembic_config, upgrade
+from bot.storage.models import ACTION, ENDED, RUNNING, Base
+
+
+def _diff(conn: Connection) -> list[Any]:
+    context = MigrationContext.configure(conn, opts={"compare_type": True})
+    return list(compare_metadata(context, Base.metadata))
+
+
+def _row(n: int = 1) -> repo.NewRow:
+    return repo.NewRow(
+        ACTION, "gm", f"/x {n}", {"n": n}, [{"kind": "x", "data": {"n": n}, "dice": [[6, n]]}], {"n": n}
+    )
+
+
+async def test_migrations_build_the_models_schema(raw_engine: AsyncEngine) -> None:
+    await upgrade(raw_engine)
+    async with raw_engine.connect() as conn:
+        assert await conn.run_sync(_diff) == []
+        tables = await conn.run_sync(lambda c: set(inspect(c).get_table_names()))
+    assert {"battles", "battle_events", "guild_settings", "alembic_version"} <= tables
+    # upgrading again is a no-op
+    await upgrade(raw_engine)
+
+
+async def test_downgrade_and_upgrade_again(raw_engine: AsyncEngine) -> None:
+    await upgrade(raw_engine)
+
+    def down(conn: Connection) -> set[str]:
+        command.downgrade(alembic_config(conn), "base")
+        return set(inspect(conn).get_table_names())
+
+    async with raw_engine.begin() as conn:
+        assert await conn.run_sync(down) <= {"alembic_version"}
+    await upgrade(raw_engine)
+    async with raw_engine.connect() as conn:
+        assert await conn.run_sync(_diff) == []
+
+
+async def test_sqlite_pragmas(raw_engine: AsyncEngine) -> None:
+    if raw_engine.dialect.name != "sqlite":
+        pytest.skip("SQLite only")
+    async with raw_engine.connect() as conn:
+        assert (await conn.execute(text("PRAGMA journal_mode"))).scalar_one() == "wal"
+        assert (await conn.execute(text("PRAGMA foreign_keys"))).scalar_one() == 1
+        assert (await conn.execute(text("PRAGMA busy_timeout"))).scalar_one() == 10000
+
+
+async def _create(conn: Any, channel: str = "c1", status: str = RUNNING) -> int:
+    return await repo.create_battle(
+        conn,
+        guild="g",
+        channel=channel,
+        ruleset="fort",
+        started_by="gm",
+        state={"hp": 1},
+        status=status,
+        row=_row(),
+    )
+
+
+async def test_one_running_battle_per_channel_ended_ones_kept(raw_engine: AsyncEngine) -> None:
+    await upgrade(raw_engine)
+    async with raw_engine.begin() as conn:
+        first = await _create(conn)
+        with pytest.raises(repo.ChannelBusy):
+            await _create(conn)
+        other = await _create(conn, channel="c2")
+        assert other != first
+    async with raw_engine.begin() as conn:
+        head = await repo.running_head(conn, "g", "c1")
+        assert head is not None and head.id == first and head.version == 1
+        await repo.write(conn, head, state={"hp": 0}, status=ENDED, row=_row(2), discard_redo=True)
+        assert await repo.running_head(conn, "g", "c1") is None
+        ended = await repo.latest_head(conn, "g", "c1")
+        assert ended is not None and ended.status == ENDED and ended.version == 2
+        again = await _create(conn)
+        assert (await repo.latest_head(conn, "g", "c1")).id == again  # type: ignore[union-attr]
+    async with raw_engine.connect() as conn:
+        rows = await repo.log(conn, first, 10)
+    assert [(r.seq, r.command_text, r.events[0]["dice"]) for r in rows] == [
+        (1, "/x 1", [[6, 1]]),
+        (2, "/x 2", [[6, 2]]),
+    ]
+
+
+async def test_a_stale_version_writes_nothing(raw_engine: AsyncEngine) -> None:
+    await upgrade(raw_engine)
+    async with raw_engine.begin() as conn:
+        await _create(conn)
+    async with raw_engine.connect() as conn:
+        head = await repo.running_head(conn, "g", "c1")
+    assert head is not None
+    async with raw_engine.begin() as conn:
+        assert (
+            await repo.write(conn, head, state={"hp": 2}, status=RUNNING, row=_row(2), discard_redo=True) == 2
+        )
+    with pytest.raises(repo.VersionConflict):
+        async with raw_engine.begin() as conn:
+            await repo.write(conn, head, state={"hp": 3}, status=RUNNING, row=_row(3), discard_redo=True)
+    async with raw_engine.connect() as conn:
+        assert await repo.load_state(conn, head.id) == {"hp": 2}
+        assert [r.seq for r in await repo.log(conn, head.id, 10)] == [1, 2]
+
+
+async def test_event_rows_need_their_battle(raw_engine: AsyncEngine) -> None:
+    await upgrade(raw_engine)
+    with pytest.raises(IntegrityError):
+        async with raw_engine.connect() as conn:
+            await conn.execution_options(**{WRITE_OPTION: True})
+            async with conn.begin():
+                await repo._insert_row(conn, 999, 1, _row(), repo.utcnow())
+
+
+async def test_settings_round_trip(raw_engine: AsyncEngine) -> None:
+    await upgrade(raw_engine)
+    async with raw_engine.begin() as conn:
+        assert await repo.get_settings(conn, "g") == repo.Settings("g")
+        await repo.put_settings(conn, repo.Settings("g", "en", "42", ("alice",)))
+        await repo.put_settings(conn, repo.Settings("g", "en", "42", ("alice", "bob")))
+    async with raw_engine.connect() as conn:
+        assert await repo.get_settings(conn, "g") == repo.Settings("g", "en", "42", ("alice", "bob"))
