@@ -1,0 +1,425 @@
+"""One frozen dataclass per command of COMMANDS.md that changes a battle, and their JSON form.
+
+Fields hold what the user typed (names, areas, positions as text; numbers as int), so a command
+can be stored in an event log as it was given; the rules parse and validate them when applied.
+``gm_only`` follows the (GM) marks of COMMANDS.md; permissions are the service's business.
+Commands with ``by`` also carry ``invoker``, the invoking user's id: when ``by`` is None the
+actor is the PC that user owns (``fort.actor_required`` if there is none).
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar, Union
+
+from engine.ruleset import RuleError
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    gm_only: ClassVar[bool] = False
+
+
+# --- battle lifecycle -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StartBattle(Command):
+    """``/fort start rounds: [fort_hp:300] [cannons:2] [first:pc|enemy] [title:]``"""
+
+    rounds: int
+    fort_hp: int = 300
+    cannons: int = 2
+    first: str = "pc"
+    title: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class NextTurn(Command):
+    """``/fort next`` (GM)"""
+
+    gm_only: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class EndBattle(Command):
+    """``/fort end [outcome:auto|success|collapse|retreat]`` (GM)"""
+
+    gm_only: ClassVar[bool] = True
+    outcome: str = "auto"
+
+
+# --- PCs ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AddPC(Command):
+    """``/pc add name: [position:top] [hp:] [move:] [owner:]``; the owner defaults to ``invoker``."""
+
+    name: str
+    position: str | None = None
+    hp: int | None = None
+    move: int | None = None
+    owner: str | None = None
+    invoker: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MovePC(Command):
+    """``/pc move name: [position:] [area:]``"""
+
+    name: str
+    position: str | None = None
+    area: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SetPCHP(Command):
+    """``/pc hp name: [delta:] [set:]``"""
+
+    name: str
+    delta: int | None = None
+    set: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RemovePC(Command):
+    """``/pc remove name:``"""
+
+    name: str
+
+
+# --- units and commanders ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AddUnit(Command):
+    """``/unit add name: type: area: hp: fort_damage: [strike:] [defense:] [move:] [arrive_round:]`` (GM)"""
+
+    gm_only: ClassVar[bool] = True
+    name: str
+    type: str
+    area: str
+    hp: int
+    fort_damage: int
+    strike: str | None = None
+    defense: int = 0
+    move: int = 10
+    arrive_round: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveUnit(Command):
+    """``/unit remove unit:`` (GM)"""
+
+    gm_only: ClassVar[bool] = True
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveUnit(Command):
+    """``/unit move unit: to: [force:false] [via:]`` (GM). ``via`` picks one of two equal paths."""
+
+    gm_only: ClassVar[bool] = True
+    unit: str
+    to: str
+    force: bool = False
+    via: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AdvanceUnits(Command):
+    """``/unit advance [unit:]`` (GM)"""
+
+    gm_only: ClassVar[bool] = True
+    unit: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SetUnitHP(Command):
+    """``/unit hp unit: [delta:] [set:]`` (GM)"""
+
+    gm_only: ClassVar[bool] = True
+    unit: str
+    delta: int | None = None
+    set: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UnitAttack(Command):
+    """``/unit attack attacker: target: [hit:true]`` (GM for enemy units; anyone for soldiers)"""
+
+    attacker: str
+    target: str
+    hit: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class UnitBarrage(Command):
+    """``/unit barrage unit: [apply_hp:true]`` (GM). ``apply_hp:false`` only lists the attacks."""
+
+    gm_only: ClassVar[bool] = True
+    unit: str
+    apply_hp: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class AddCommander(Command):
+    """``/commander add name: hp: [area:A2]`` (GM)"""
+
+    gm_only: ClassVar[bool] = True
+    name: str
+    hp: int
+    area: str = "A2"
+
+
+@dataclass(frozen=True, slots=True)
+class SetCommanderHP(Command):
+    """``/commander hp name: [delta:] [set:]``"""
+
+    name: str
+    delta: int | None = None
+    set: int | None = None
+
+
+# --- attacks on units ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AttackSingle(Command):
+    """``/attack single unit: bodies:<1-10> [melee:false] [by:]``"""
+
+    unit: str
+    bodies: int
+    melee: bool = False
+    by: str | None = None
+    invoker: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AttackArea(Command):
+    """``/attack area unit: damage: radius:<1-30> [kind:physical] [targets:] [by:]``
+
+    ``targets`` is the N of 対象：1エリア(半径r)/N (no limit when left out).
+    """
+
+    unit: str
+    damage: int | str
+    radius: int
+    kind: str = "physical"
+    targets: int | None = None
+    by: str | None = None
+    invoker: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AttackPierce(Command):
+    """``/attack pierce from: to: damage: [kind:physical] [resisted:false] [by:]``"""
+
+    from_: str
+    to: str
+    damage: int | str
+    kind: str = "physical"
+    resisted: bool = False
+    by: str | None = None
+    invoker: str | None = None
+
+
+# --- fort and equipment ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Repair(Command):
+    """``/fort repair [by:]``"""
+
+    by: str | None = None
+    invoker: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HealFort(Command):
+    """``/fort heal amount:``"""
+
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Siege(Command):
+    """``/fort siege effect:mattock|meteor|titanfoot|fixed [roll:] [amount:]`` (GM)"""
+
+    gm_only: ClassVar[bool] = True
+    effect: str
+    roll: str | None = None
+    amount: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SetTrap(Command):
+    """``/trap set kind:barricade|mine edge: uses:<1-99>``"""
+
+    kind: str
+    edge: str
+    uses: int
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveTrap(Command):
+    """``/trap remove kind: edge:``"""
+
+    kind: str
+    edge: str
+
+
+@dataclass(frozen=True, slots=True)
+class LoadCannon(Command):
+    """``/cannon load cannon: [check:] [bonus:] [by:]``"""
+
+    cannon: int
+    check: int | None = None
+    bonus: int = 0
+    by: str | None = None
+    invoker: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FireCannon(Command):
+    """``/cannon fire cannon: unit: [by:]``"""
+
+    cannon: int
+    unit: str
+    by: str | None = None
+    invoker: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LoadBallista(Command):
+    """``/ballista load [bolt:] [by:]``"""
+
+    bolt: str | None = None
+    by: str | None = None
+    invoker: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FireBallista(Command):
+    """``/ballista fire unit: [bonus:0] [crit:10] [hit:true] [by:]``"""
+
+    unit: str
+    bonus: int = 0
+    crit: int = 10
+    hit: bool = True
+    by: str | None = None
+    invoker: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GMSet(Command):
+    """``/gm set target: value:`` (GM)"""
+
+    gm_only: ClassVar[bool] = True
+    target: str
+    value: str
+
+
+FortCommand = Union[  # noqa: UP007 - a runtime alias, its members are listed with typing.get_args
+    StartBattle,
+    NextTurn,
+    EndBattle,
+    AddPC,
+    MovePC,
+    SetPCHP,
+    RemovePC,
+    AddUnit,
+    RemoveUnit,
+    MoveUnit,
+    AdvanceUnits,
+    SetUnitHP,
+    UnitAttack,
+    UnitBarrage,
+    AddCommander,
+    SetCommanderHP,
+    AttackSingle,
+    AttackArea,
+    AttackPierce,
+    Repair,
+    HealFort,
+    Siege,
+    SetTrap,
+    RemoveTrap,
+    LoadCannon,
+    FireCannon,
+    LoadBallista,
+    FireBallista,
+    GMSet,
+]
+
+COMMAND_TYPES: dict[str, type[Command]] = {cls.__name__: cls for cls in typing.get_args(FortCommand)}
+
+#: Field names that differ from the option names of COMMANDS.md (Python keywords).
+_OPTION_NAMES = {"from_": "from"}
+
+
+def _allowed_types(hint: Any) -> tuple[Any, ...]:
+    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is Union:
+        return typing.get_args(hint)
+    return (hint,)
+
+
+#: For each command type: its fields as (field name, option name, allowed types, required).
+_SPECS: dict[str, tuple[tuple[str, str, tuple[Any, ...], bool], ...]] = {
+    name: tuple(
+        (
+            f.name,
+            _OPTION_NAMES.get(f.name, f.name),
+            _allowed_types(typing.get_type_hints(cls)[f.name]),
+            f.default is MISSING,
+        )
+        for f in fields(cls)
+    )
+    for name, cls in COMMAND_TYPES.items()
+}
+
+
+def command_to_json(command: Command) -> dict[str, Any]:
+    """A command as a JSON-ready dict: ``{"type": "MoveUnit", "unit": "ゴブリン", "to": "A1", ...}``."""
+    name = type(command).__name__
+    out: dict[str, Any] = {"type": name}
+    for field_name, option, _, _ in _SPECS[name]:
+        out[option] = getattr(command, field_name)
+    return out
+
+
+def _fits(value: Any, allowed: tuple[Any, ...]) -> bool:
+    for t in allowed:
+        if t is type(None) and value is None:
+            return True
+        if t is int and isinstance(value, int) and not isinstance(value, bool):
+            return True
+        if t is bool and isinstance(value, bool):
+            return True
+        if t is str and isinstance(value, str):
+            return True
+    return False
+
+
+def command_from_json(raw: Mapping[str, Any]) -> FortCommand:
+    """The command a ``command_to_json`` dict describes; ``fort.command_invalid`` if it is not one."""
+    if not isinstance(raw, Mapping):
+        raise RuleError("fort.command_invalid", reason="not_an_object")
+    name = raw.get("type")
+    if not isinstance(name, str) or name not in _SPECS:
+        raise RuleError("fort.command_invalid", reason="unknown_type", type=str(name))
+    values: dict[str, Any] = {}
+    for field_name, option, allowed, required in _SPECS[name]:
+        if option not in raw:
+            if required:
+                raise RuleError("fort.command_invalid", reason="missing", type=name, field=option)
+            continue
+        value = raw[option]
+        if not _fits(value, allowed):
+            raise RuleError("fort.command_invalid", reason="wrong_type", type=name, field=option)
+        values[field_name] = value
+    return typing.cast(FortCommand, COMMAND_TYPES[name](**values))

@@ -1,0 +1,305 @@
+"""Export and import in the format of COMMANDS.md (``toride.fort/1``), lossless both ways.
+
+What the documented format lacks goes in extra keys: a PC's ``max_hp``, ``move`` and
+``position_round``; a unit's ``arrived``, ``moved_round``, ``moved_m``, ``held_edge``, ``held_to`` and
+``acted_round``; the ballista's ``bolt``. A scenario file may leave out everything but ``rounds``.
+Import validates everything and refuses with ``fort.import_invalid`` (``reason`` says where and why).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.fort.context import parse_damage_expression
+from engine.fort.lookup import clean_name
+from engine.fort.map import Area, Position, edge_text, fold, parse_area, parse_edge, parse_position
+from engine.fort.rules_turn import MAX_CANNONS, MAX_ROUNDS
+from engine.fort.state import (
+    MAX_SHELLS,
+    PC,
+    Ballista,
+    BattleOutcome,
+    Commander,
+    FortState,
+    Side,
+    Trap,
+    TrapKind,
+    Turn,
+    Unit,
+    UnitType,
+)
+from engine.ruleset import RuleError
+
+FORMAT = "toride.fort/1"
+DEFAULT_FORT_HP = 300
+
+
+def export_state(state: FortState) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "title": state.title,
+        "rounds": state.rounds,
+        "round": state.round,
+        "turn": state.turn.value,
+        "first": state.first.value,
+        "outcome": state.outcome.value if state.outcome else None,
+        "fort": {"hp": state.fort_hp, "max_hp": state.fort_max_hp, "repaired_round": state.repaired_round},
+        "pcs": [
+            {
+                "name": p.name,
+                "area": p.area.value,
+                "position": p.position.value if p.position else None,
+                "hp": p.hp,
+                "owner": p.owner,
+                "max_hp": p.max_hp,
+                "move": p.move,
+                "position_round": p.position_round,
+            }
+            for p in state.pcs
+        ],
+        "units": [
+            {
+                "name": u.name,
+                "type": u.type.value,
+                "side": u.side.value,
+                "area": u.area.value,
+                "hp": u.hp,
+                "max_hp": u.max_hp,
+                "fort_damage": u.fort_damage,
+                "strike": u.strike,
+                "defense": u.defense,
+                "move": u.move,
+                "arrive_round": u.arrive_round,
+                "destroyed": u.destroyed,
+                "arrived": u.arrived,
+                "moved_round": u.moved_round,
+                "moved_m": u.moved_m,
+                "held_edge": edge_text(u.held_edge) if u.held_edge else None,
+                "held_to": u.held_to.value if u.held_to else None,
+                "acted_round": u.acted_round,
+            }
+            for u in state.units
+        ],
+        "commanders": [
+            {"name": c.name, "area": c.area.value, "hp": c.hp, "max_hp": c.max_hp} for c in state.commanders
+        ],
+        "traps": [{"kind": t.kind.value, "edge": edge_text(t.edge), "uses": t.uses} for t in state.traps],
+        "cannons": [{"shells": s} for s in state.cannons],
+        "ballista": {
+            "loaded": state.ballista.loaded,
+            "magic_bolt_used": state.ballista.magic_bolt_used,
+            "bolt": state.ballista.bolt,
+        },
+        "confused_round": state.confused_round,
+    }
+
+
+class _Invalid(Exception):
+    pass
+
+
+_MISSING = object()
+
+
+class _Doc:
+    """Typed reads from one JSON object, with its path for the refusal's reason."""
+
+    def __init__(self, raw: Any, path: str) -> None:
+        if not isinstance(raw, Mapping):
+            raise _Invalid(f"{path}: not_an_object")
+        self.raw, self.path = raw, path
+
+    def _get(self, key: str, default: Any) -> Any:
+        value = self.raw.get(key, _MISSING)
+        if value is _MISSING or (value is None and default is not _MISSING):
+            if default is _MISSING:
+                raise _Invalid(f"{self.path}.{key}: missing")
+            return default
+        return value
+
+    def int_(self, key: str, default: Any = _MISSING, lo: int | None = None, hi: int | None = None) -> Any:
+        value = self._get(key, default)
+        if value is None and default is None:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise _Invalid(f"{self.path}.{key}: not_an_integer")
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise _Invalid(f"{self.path}.{key}: out_of_range")
+        return value
+
+    def str_(self, key: str, default: Any = _MISSING) -> Any:
+        value = self._get(key, default)
+        if value is None and default is None:
+            return None
+        if not isinstance(value, str):
+            raise _Invalid(f"{self.path}.{key}: not_a_string")
+        return value
+
+    def bool_(self, key: str, default: Any = _MISSING) -> bool:
+        value = self._get(key, default)
+        if not isinstance(value, bool):
+            raise _Invalid(f"{self.path}.{key}: not_a_boolean")
+        return value
+
+    def list_(self, key: str) -> list[_Doc]:
+        value = self.raw.get(key)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            raise _Invalid(f"{self.path}.{key}: not_a_list")
+        return [_Doc(v, f"{self.path}.{key}[{i}]") for i, v in enumerate(value)]
+
+    def obj_(self, key: str) -> _Doc:
+        return _Doc(self.raw.get(key) or {}, f"{self.path}.{key}")
+
+    def enum_(self, key: str, values: tuple[str, ...], default: Any = _MISSING) -> Any:
+        value = self.str_(key, default)
+        if value is None:
+            return None
+        if fold(value) not in values:
+            raise _Invalid(f"{self.path}.{key}: not_one_of_{'|'.join(values)}")
+        return fold(value)
+
+
+def import_state(document: Mapping[str, Any]) -> FortState:
+    try:
+        return _read(_Doc(document, "$"))
+    except _Invalid as invalid:
+        raise RuleError("fort.import_invalid", reason=str(invalid)) from None
+    except RuleError as error:
+        raise RuleError("fort.import_invalid", reason=f"{error.key}: {error.values}") from None
+
+
+def _read(d: _Doc) -> FortState:
+    fmt = d.str_("format", None)
+    if fmt is not None and fmt != FORMAT:
+        raise _Invalid(f"$.format: not_{FORMAT}")
+    rounds = d.int_("rounds", _MISSING, 1, MAX_ROUNDS)
+    round_ = d.int_("round", 1, 1, rounds)
+    first = Side(d.enum_("first", ("pc", "enemy"), "pc"))
+    turn = Turn(d.enum_("turn", ("pc", "enemy", "ended"), first.value))
+    outcome_text = d.enum_("outcome", ("success", "collapse", "retreat"), None)
+    fort = d.obj_("fort")
+    hp = fort.int_("hp", DEFAULT_FORT_HP)
+    max_hp = fort.int_("max_hp", max(DEFAULT_FORT_HP, hp), 1)
+    if hp > max_hp:
+        raise _Invalid("$.fort.hp: above_max_hp")
+    keys: set[str] = set()
+
+    def name_of(doc: _Doc) -> tuple[str, str]:
+        name, key = clean_name(doc.str_("name"))
+        if key in keys:
+            raise _Invalid(f"{doc.path}.name: name_taken")
+        keys.add(key)
+        return name, key
+
+    pcs = tuple(_pc(p, *name_of(p)) for p in d.list_("pcs"))
+    units = tuple(_unit(u, *name_of(u), round_, turn, first) for u in d.list_("units"))
+    commanders = []
+    for c in d.list_("commanders"):
+        name, key = name_of(c)
+        c_max = c.int_("max_hp", c.int_("hp"), 1)
+        c_hp = c.int_("hp", _MISSING, None, c_max)
+        commanders.append(Commander(name, key, parse_area(c.str_("area", "A2")), c_hp, c_max))
+    traps = tuple(
+        Trap(
+            TrapKind(t.enum_("kind", ("barricade", "mine"))),
+            parse_edge(t.str_("edge")),
+            t.int_("uses", _MISSING, 0),
+        )
+        for t in d.list_("traps")
+    )
+    cannon_docs = d.list_("cannons") if "cannons" in d.raw else None
+    cannons = (
+        (0, 0) if cannon_docs is None else tuple(c.int_("shells", 0, 0, MAX_SHELLS) for c in cannon_docs)
+    )
+    if len(cannons) > MAX_CANNONS:
+        raise _Invalid("$.cannons: too_many")
+    b = d.obj_("ballista")
+    ballista = Ballista(b.bool_("loaded", False), b.bool_("magic_bolt_used", False), b.str_("bolt", None))
+    return FortState(
+        title=d.str_("title", ""),
+        rounds=rounds,
+        round=round_,
+        turn=turn,
+        first=first,
+        fort_hp=hp,
+        fort_max_hp=max_hp,
+        repaired_round=fort.int_("repaired_round", None, 1),
+        pcs=pcs,
+        units=units,
+        commanders=tuple(commanders),
+        traps=traps,
+        cannons=cannons,
+        ballista=ballista,
+        confused_round=d.int_("confused_round", None, 1),
+        outcome=BattleOutcome(outcome_text) if outcome_text else None,
+    )
+
+
+def _pc(p: _Doc, name: str, key: str) -> PC:
+    area = parse_area(p.str_("area", "F0"))
+    position_text = p.str_("position", None)
+    position: Position | None = None
+    if area is Area.F0:
+        position = parse_position(position_text) if position_text is not None else Position.TOP
+    elif position_text is not None:
+        raise _Invalid(f"{p.path}.position: only_at_f0")
+    hp = p.int_("hp", None)
+    max_hp = p.int_("max_hp", hp)
+    if hp is not None and max_hp is not None and hp > max_hp:
+        raise _Invalid(f"{p.path}.hp: above_max_hp")
+    return PC(
+        name,
+        key,
+        p.str_("owner", None),
+        area,
+        position,
+        hp,
+        max_hp,
+        p.int_("move", None, 0),
+        p.int_("position_round", None, 1),
+    )
+
+
+def _unit(u: _Doc, name: str, key: str, round_: int, turn: Turn, first: Side) -> Unit:
+    utype = UnitType(u.enum_("type", tuple(t.value for t in UnitType)))
+    side = u.enum_("side", ("pc", "enemy"), None)
+    if side is not None and (side == "pc") != (utype is UnitType.SOLDIER):
+        raise _Invalid(f"{u.path}.side: does_not_match_type")
+    max_hp = u.int_("max_hp", u.int_("hp"), 1)
+    hp = u.int_("hp", _MISSING, None, max_hp)
+    strike_text = u.str_("strike", None)
+    strike = parse_damage_expression(strike_text).command if strike_text is not None else None
+    if utype is UnitType.RAM and strike is None:
+        raise _Invalid(f"{u.path}.strike: ram_needs_strike")
+    arrive_round = u.int_("arrive_round", None, 1)
+    done = (
+        arrive_round is None
+        or arrive_round < round_
+        or turn is Turn.ENDED
+        or (arrive_round == round_ and first is Side.ENEMY and turn is Turn.PC)
+    )
+    held_edge_text = u.str_("held_edge", None)
+    held_to = u.str_("held_to", None)
+    return Unit(
+        name,
+        key,
+        utype,
+        parse_area(u.str_("area")),
+        hp,
+        max_hp,
+        u.int_("fort_damage", 0, 0),
+        strike,
+        u.int_("defense", 0, 0),
+        u.int_("move", 10, 0),
+        arrive_round,
+        u.bool_("arrived", done),
+        u.bool_("destroyed", hp <= 0),
+        u.int_("moved_round", None, 1),
+        u.int_("moved_m", 0, 0),
+        parse_edge(held_edge_text) if held_edge_text else None,
+        parse_area(held_to) if held_to else None,
+        u.int_("acted_round", None, 1),
+    )

@@ -1,0 +1,270 @@
+"""``/gm set target: value:``: the GM overrides any value, within the invariants of the state.
+
+Targets: ``fort.hp``, ``fort.max_hp``, ``fort.repaired_round``, ``round``, ``rounds``, ``turn``, ``first``,
+``title``, ``outcome``, ``confused_round``, ``cannons`` (how many), ``cannon.<n>.shells``,
+``ballista.loaded``, ``ballista.magic_bolt_used``, ``ballista.bolt``, ``trap.<kind>.<edge>.uses``,
+``unit.<name>.<hp|max_hp|area|fort_damage|strike|defense|move|type|arrive_round|arrived|destroyed>``,
+``pc.<name>.<position|area|hp|max_hp|move|owner>``, ``commander.<name>.<hp|max_hp|area>``.
+Every ruling of the engine can be overridden here (the GM can always undo a result).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from engine.fort.commands import GMSet
+from engine.fort.context import Context, parse_damage_expression
+from engine.fort.lookup import find_commander, find_pc, find_unit, set_commander, set_pc, set_unit
+from engine.fort.map import Area, edge_text, fold, parse_area, parse_edge, parse_position
+from engine.fort.rules_characters import check_confusion
+from engine.fort.rules_equipment import parse_trap_kind
+from engine.fort.rules_fort import finish
+from engine.fort.rules_roster import parse_unit_type
+from engine.fort.rules_turn import MAX_CANNONS, MAX_ROUNDS, parse_side
+from engine.fort.state import MAX_SHELLS, BattleOutcome, FortState, Turn, UnitType
+from engine.ruleset import RuleError
+
+_NONE = ("none", "null", "-", "")
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+class _Bad(Exception):
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+def _int(text: str, minimum: int | None = None, maximum: int | None = None) -> int:
+    try:
+        value = int(unicodedata.normalize("NFKC", text).strip())
+    except ValueError:
+        raise _Bad("not_an_integer") from None
+    if minimum is not None and value < minimum:
+        raise _Bad("too_small")
+    if maximum is not None and value > maximum:
+        raise _Bad("too_large")
+    return value
+
+
+def _opt_int(text: str, minimum: int | None = None) -> int | None:
+    return None if fold(text) in _NONE else _int(text, minimum)
+
+
+def _bool(text: str) -> bool:
+    folded = fold(text)
+    if folded in _TRUE:
+        return True
+    if folded in _FALSE:
+        return False
+    raise _Bad("not_a_boolean")
+
+
+def _opt_text(text: str) -> str | None:
+    return None if fold(text) in _NONE else unicodedata.normalize("NFKC", text).strip()
+
+
+def _plain(v: Any) -> Any:
+    return v.value if hasattr(v, "value") else v
+
+
+def gm_set(ctx: Context, state: FortState, cmd: GMSet) -> FortState:
+    """Applies one override; ``fort.gm_set_invalid`` (with a reason) if the value does not fit."""
+    target = unicodedata.normalize("NFKC", cmd.target).strip()
+    try:
+        before, after, new = _apply(state, target, cmd.value)
+    except _Bad as bad:
+        raise RuleError(
+            "fort.gm_set_invalid", target=cmd.target, value=cmd.value, reason=bad.reason
+        ) from None
+    except RuleError as error:
+        if error.key.endswith("_unknown"):
+            raise
+        raise RuleError("fort.gm_set_invalid", target=cmd.target, value=cmd.value, reason=error.key) from None
+    ctx.emit("battle.gm_set", {"target": target, "before": _plain(before), "after": _plain(after)})
+    new = check_confusion(ctx, state, new)
+    if new.fort_hp <= 0 and not new.ended:
+        new = finish(ctx, new, BattleOutcome.COLLAPSE, "collapse")
+    return new
+
+
+def _apply(state: FortState, target: str, value: str) -> tuple[Any, Any, FortState]:
+    head, _, rest = target.partition(".")
+    head = fold(head)
+    if head == "unit" and "." in rest:
+        name, _, attr = rest.rpartition(".")
+        return _unit(state, find_unit(state, name), fold(attr), value)
+    if head == "pc" and "." in rest:
+        name, _, attr = rest.rpartition(".")
+        return _pc(state, find_pc(state, name), fold(attr), value)
+    if head == "commander" and "." in rest:
+        name, _, attr = rest.rpartition(".")
+        return _commander(state, find_commander(state, name), fold(attr), value)
+    if head == "trap" and rest.count(".") == 2:
+        kind_text, edge_text_, attr = rest.split(".")
+        if fold(attr) != "uses":
+            raise RuleError("fort.gm_set_target_unknown", target=target)
+        kind, edge = parse_trap_kind(kind_text), parse_edge(edge_text_)
+        for i, t in enumerate(state.traps):
+            if t.kind is kind and t.edge == edge:
+                traps = (*state.traps[:i], replace(t, uses=_int(value, 0)), *state.traps[i + 1 :])
+                return t.uses, traps[i].uses, replace(state, traps=traps)
+        raise RuleError("fort.trap_unknown", kind=kind.value, edge=edge_text(edge))
+    if head == "cannon" and rest.count(".") == 1:
+        number, attr = rest.split(".")
+        n = _int(number) - 1
+        if fold(attr) != "shells" or not 0 <= n < len(state.cannons):
+            raise RuleError("fort.cannon_unknown", cannon=number, cannons=len(state.cannons))
+        shells = _int(value, 0, MAX_SHELLS)
+        return (
+            state.cannons[n],
+            shells,
+            replace(state, cannons=(*state.cannons[:n], shells, *state.cannons[n + 1 :])),
+        )
+    setter = _TOP.get(fold(target))
+    if setter is None:
+        raise RuleError("fort.gm_set_target_unknown", target=target)
+    return setter(state, value)
+
+
+def _fort_max(s: FortState, v: str) -> tuple[Any, Any, FortState]:
+    m = _int(v, 1)
+    return s.fort_max_hp, m, replace(s, fort_max_hp=m, fort_hp=min(s.fort_hp, m))
+
+
+def _cannons(s: FortState, v: str) -> tuple[Any, Any, FortState]:
+    n = _int(v, 0, MAX_CANNONS)
+    return len(s.cannons), n, replace(s, cannons=(s.cannons + (0,) * n)[:n])
+
+
+def _outcome(s: FortState, v: str) -> tuple[Any, Any, FortState]:
+    o = (
+        None
+        if fold(v) in _NONE
+        else BattleOutcome(fold(v))
+        if fold(v) in ("success", "collapse", "retreat")
+        else None
+    )
+    if o is None and fold(v) not in _NONE:
+        raise _Bad("not_an_outcome")
+    return s.outcome, o, replace(s, outcome=o)
+
+
+def _turn(s: FortState, v: str) -> tuple[Any, Any, FortState]:
+    if fold(v) not in ("pc", "enemy", "ended"):
+        raise _Bad("not_a_turn")
+    return s.turn, Turn(fold(v)), replace(s, turn=Turn(fold(v)))
+
+
+_TOP: dict[str, Callable[[FortState, str], tuple[Any, Any, FortState]]] = {
+    "fort.hp": lambda s, v: (
+        s.fort_hp,
+        _int(v, None, s.fort_max_hp),
+        replace(s, fort_hp=_int(v, None, s.fort_max_hp)),
+    ),
+    "fort.max_hp": _fort_max,
+    "fort.repaired_round": lambda s, v: (
+        s.repaired_round,
+        _opt_int(v, 1),
+        replace(s, repaired_round=_opt_int(v, 1)),
+    ),
+    "round": lambda s, v: (s.round, _int(v, 1, s.rounds), replace(s, round=_int(v, 1, s.rounds))),
+    "rounds": lambda s, v: (
+        s.rounds,
+        _int(v, s.round, MAX_ROUNDS),
+        replace(s, rounds=_int(v, s.round, MAX_ROUNDS)),
+    ),
+    "turn": _turn,
+    "first": lambda s, v: (s.first, parse_side(v), replace(s, first=parse_side(v))),
+    "title": lambda s, v: (s.title, v, replace(s, title=v)),
+    "outcome": _outcome,
+    "confused_round": lambda s, v: (
+        s.confused_round,
+        _opt_int(v, 1),
+        replace(s, confused_round=_opt_int(v, 1)),
+    ),
+    "cannons": _cannons,
+    "ballista.loaded": lambda s, v: (
+        s.ballista.loaded,
+        _bool(v),
+        replace(s, ballista=replace(s.ballista, loaded=_bool(v))),
+    ),
+    "ballista.magic_bolt_used": lambda s, v: (
+        s.ballista.magic_bolt_used,
+        _bool(v),
+        replace(s, ballista=replace(s.ballista, magic_bolt_used=_bool(v))),
+    ),
+    "ballista.bolt": lambda s, v: (
+        s.ballista.bolt,
+        _opt_text(v),
+        replace(s, ballista=replace(s.ballista, bolt=_opt_text(v))),
+    ),
+}
+
+
+def _unit(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, FortState]:
+    u = state.units[i]
+    if attr == "hp":
+        hp = _int(value, None, u.max_hp)
+        new = replace(u, hp=hp, destroyed=hp <= 0)
+    elif attr == "max_hp":
+        m = _int(value, 1)
+        new = replace(u, max_hp=m, hp=min(u.hp, m))
+    elif attr == "area":
+        new = replace(u, area=parse_area(value), held_edge=None, held_to=None)
+    elif attr in ("fort_damage", "defense", "move"):
+        fields: dict[str, Any] = {attr: _int(value, 0)}
+        new = replace(u, **fields)
+    elif attr == "strike":
+        text = _opt_text(value)
+        new = replace(u, strike=parse_damage_expression(text).command if text else None)
+    elif attr == "type":
+        new = replace(u, type=parse_unit_type(value))
+    elif attr == "arrive_round":
+        new = replace(u, arrive_round=_opt_int(value, 1))
+    elif attr in ("arrived", "destroyed"):
+        flags: dict[str, Any] = {attr: _bool(value)}
+        new = replace(u, **flags)
+    else:
+        raise RuleError("fort.gm_set_target_unknown", target=f"unit.{u.name}.{attr}")
+    if new.type is UnitType.RAM and new.strike is None:
+        raise _Bad("ram_needs_strike")
+    return getattr(u, attr), getattr(new, attr), set_unit(state, i, new)
+
+
+def _pc(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, FortState]:
+    p = state.pcs[i]
+    if attr == "position":
+        if p.area is not Area.F0:
+            raise _Bad("position_only_at_f0")
+        new = replace(p, position=parse_position(value))
+    elif attr == "area":
+        area = parse_area(value)
+        position = (p.position or parse_position("outside")) if area is Area.F0 else None
+        new = replace(p, area=area, position=position)
+    elif attr in ("hp", "max_hp", "move"):
+        numbers: dict[str, Any] = {attr: _opt_int(value, 0 if attr != "hp" else None)}
+        new = replace(p, **numbers)
+        if new.hp is not None and new.max_hp is not None and new.hp > new.max_hp:
+            raise _Bad("above_max")
+    elif attr == "owner":
+        new = replace(p, owner=_opt_text(value))
+    else:
+        raise RuleError("fort.gm_set_target_unknown", target=f"pc.{p.name}.{attr}")
+    return getattr(p, attr), getattr(new, attr), set_pc(state, i, new)
+
+
+def _commander(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, FortState]:
+    c = state.commanders[i]
+    if attr == "hp":
+        new = replace(c, hp=_int(value, None, c.max_hp))
+    elif attr == "max_hp":
+        m = _int(value, 1)
+        new = replace(c, max_hp=m, hp=min(c.hp, m))
+    elif attr == "area":
+        new = replace(c, area=parse_area(value))
+    else:
+        raise RuleError("fort.gm_set_target_unknown", target=f"commander.{c.name}.{attr}")
+    return getattr(c, attr), getattr(new, attr), set_commander(state, i, new)

@@ -1,0 +1,154 @@
+"""Finding PCs, units and commanders by name (NFKC + casefold), and who acts (``by:``)."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, replace
+
+from engine.fort.map import Area, Position, fold
+from engine.fort.state import PC, Commander, FortState, Unit, UnitType
+from engine.ruleset import RuleError
+
+
+def name_key(name: str) -> str:
+    return fold(name)
+
+
+def clean_name(name: str) -> tuple[str, str]:
+    """A new name as stored (NFKC, trimmed) and its key; ``fort.name_invalid`` if empty or too long."""
+    key = fold(name)
+    if not key or len(key) > 64:
+        raise RuleError("fort.name_invalid", name=name)
+    return unicodedata.normalize("NFKC", name).strip(), key
+
+
+def ensure_name_free(state: FortState, key: str, name: str) -> None:
+    """Names are unique over PCs, units and commanders together."""
+    if (
+        any(p.key == key for p in state.pcs)
+        or any(u.key == key for u in state.units)
+        or any(c.key == key for c in state.commanders)
+    ):
+        raise RuleError("fort.name_taken", name=name)
+
+
+def find_unit(state: FortState, name: str) -> int:
+    key = name_key(name)
+    for i, u in enumerate(state.units):
+        if u.key == key:
+            return i
+    raise RuleError("fort.unit_unknown", name=name)
+
+
+def unit_on_map(state: FortState, name: str) -> int:
+    """The index of a unit that can act or be targeted: arrived and not destroyed."""
+    i = find_unit(state, name)
+    u = state.units[i]
+    if u.destroyed:
+        raise RuleError("fort.unit_destroyed", name=u.name)
+    if not u.arrived:
+        raise RuleError("fort.unit_not_arrived", name=u.name, arrive_round=u.arrive_round)
+    return i
+
+
+def find_pc(state: FortState, name: str) -> int:
+    key = name_key(name)
+    for i, p in enumerate(state.pcs):
+        if p.key == key:
+            return i
+    raise RuleError("fort.pc_unknown", name=name)
+
+
+def find_commander(state: FortState, name: str) -> int:
+    key = name_key(name)
+    for i, c in enumerate(state.commanders):
+        if c.key == key:
+            return i
+    raise RuleError("fort.commander_unknown", name=name)
+
+
+def set_unit(state: FortState, i: int, unit: Unit) -> FortState:
+    return replace(state, units=(*state.units[:i], unit, *state.units[i + 1 :]))
+
+
+def set_pc(state: FortState, i: int, pc: PC) -> FortState:
+    return replace(state, pcs=(*state.pcs[:i], pc, *state.pcs[i + 1 :]))
+
+
+def set_commander(state: FortState, i: int, commander: Commander) -> FortState:
+    return replace(state, commanders=(*state.commanders[:i], commander, *state.commanders[i + 1 :]))
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who acts: a PC (``pc`` is its index) or a soldier unit (``unit`` is its index)."""
+
+    name: str
+    pc: int | None = None
+    unit: int | None = None
+
+
+def resolve_actor(state: FortState, by: str | None, invoker: str | None) -> Actor:
+    """``by:`` names a PC or a soldier unit; left out, the one PC the invoking user owns."""
+    if by is None:
+        owned = [i for i, p in enumerate(state.pcs) if invoker is not None and p.owner == invoker]
+        if not owned:
+            raise RuleError("fort.actor_required", invoker=invoker)
+        if len(owned) > 1:
+            raise RuleError("fort.actor_ambiguous", pcs=[state.pcs[i].name for i in owned])
+        return Actor(state.pcs[owned[0]].name, pc=owned[0])
+    key = name_key(by)
+    for i, p in enumerate(state.pcs):
+        if p.key == key:
+            return Actor(p.name, pc=i)
+    for i, u in enumerate(state.units):
+        if u.key == key:
+            if u.type is not UnitType.SOLDIER:
+                raise RuleError("fort.actor_not_allowed", name=u.name)
+            if not u.on_map:
+                raise RuleError(
+                    "fort.unit_destroyed" if u.destroyed else "fort.unit_not_arrived", name=u.name
+                )
+            return Actor(u.name, unit=i)
+    raise RuleError("fort.actor_unknown", name=by)
+
+
+def require_pc_actor(state: FortState, actor: Actor) -> PC:
+    """Attacks on units are made by PCs; a soldier unit fights with ▶ユニット攻撃 (/unit attack)."""
+    if actor.pc is None:
+        raise RuleError("fort.actor_not_pc", name=actor.name)
+    pc = state.pcs[actor.pc]
+    if pc.area is Area.F0 and pc.position is Position.INSIDE:
+        raise RuleError("fort.actor_inside", name=pc.name)
+    return pc
+
+
+def require_equipment(state: FortState, actor: Actor) -> None:
+    """F-FORT-3, F-UNIT-13: defence equipment is used by a PC at the fort top or a soldier at F0.
+
+    **Ruling (F-UNIT-13):** a soldier unit takes one main action per round.
+    """
+    if actor.pc is not None:
+        pc = state.pcs[actor.pc]
+        if pc.area is not Area.F0 or pc.position is not Position.TOP:
+            raise RuleError(
+                "fort.equipment_not_at_top",
+                name=pc.name,
+                area=pc.area.value,
+                position=pc.position.value if pc.position else None,
+            )
+        return
+    assert actor.unit is not None
+    unit = state.units[actor.unit]
+    if unit.area is not Area.F0:
+        raise RuleError("fort.equipment_soldier_not_at_f0", name=unit.name, area=unit.area.value)
+    if unit.acted_round == state.round:
+        raise RuleError("fort.soldier_already_acted", name=unit.name, round=state.round)
+
+
+def soldier_acted(state: FortState, actor: Actor) -> FortState:
+    """F-UNIT-13: mark a soldier's main action for this round (nothing for a PC)."""
+    if actor.unit is None:
+        return state
+    unit = state.units[actor.unit]
+    return set_unit(state, actor.unit, replace(unit, acted_round=state.round))

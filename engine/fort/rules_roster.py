@@ -1,0 +1,254 @@
+"""PCs, units and commanders joining, moving and changing HP (F-MAP-4, F-MAP-6, F-MAP-7, F-UNIT-1)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.fort.commands import (
+    AddCommander,
+    AddPC,
+    AddUnit,
+    MovePC,
+    RemovePC,
+    RemoveUnit,
+    SetCommanderHP,
+    SetPCHP,
+    SetUnitHP,
+)
+from engine.fort.context import Context, parse_damage_expression
+from engine.fort.lookup import (
+    clean_name,
+    ensure_name_free,
+    find_commander,
+    find_pc,
+    find_unit,
+    set_pc,
+    set_unit,
+)
+from engine.fort.map import Area, Position, distance, fold, parse_area, parse_position
+from engine.fort.rules_characters import set_commander_hp
+from engine.fort.state import PC, Commander, FortState, Unit, UnitType
+from engine.ruleset import RuleError
+
+#: F-MAP-6: leaving F0 after a change of position counts as 10 m already moved.
+POSITION_CHANGE_M = 10
+
+
+def _positive(option: str, value: int | None, minimum: int = 1) -> None:
+    if value is not None and value < minimum:
+        raise RuleError("fort.value_invalid", option=option, value=value, minimum=minimum)
+
+
+def add_pc(ctx: Context, state: FortState, cmd: AddPC) -> FortState:
+    """F-MAP-7: a PC joins at F0, at any position (default top), owned by the invoker or ``owner``."""
+    name, key = clean_name(cmd.name)
+    ensure_name_free(state, key, name)
+    position = parse_position(cmd.position) if cmd.position is not None else Position.TOP
+    _positive("hp", cmd.hp, 0)
+    _positive("move", cmd.move, 0)
+    owner = cmd.owner if cmd.owner is not None else cmd.invoker
+    pc = PC(name, key, owner, Area.F0, position, cmd.hp, cmd.hp, cmd.move)
+    ctx.emit(
+        "pc.added", {"pc": name, "owner": owner, "position": position.value, "hp": cmd.hp, "move": cmd.move}
+    )
+    return replace(state, pcs=(*state.pcs, pc))
+
+
+def remove_pc(ctx: Context, state: FortState, cmd: RemovePC) -> FortState:
+    i = find_pc(state, cmd.name)
+    ctx.emit("pc.removed", {"pc": state.pcs[i].name})
+    return replace(state, pcs=state.pcs[:i] + state.pcs[i + 1 :])
+
+
+def move_pc(ctx: Context, state: FortState, cmd: MovePC) -> FortState:
+    """F-MAP-4, F-MAP-6: a PC changes position at F0 (its normal move) or moves between areas.
+
+    Only a PC outside leaves F0; a PC at another position goes outside first, and a PC whose position
+    changed this round (or changes now) counts 10 m already moved. Entering F0 puts a PC outside.
+    **Ruling:** the distance is checked only when the PC's movement is known; otherwise the event
+    carries the extra metres as a reminder.
+    """
+    if cmd.position is None and cmd.area is None:
+        raise RuleError("fort.option_required", options=["position", "area"])
+    i = find_pc(state, cmd.name)
+    pc = state.pcs[i]
+    position = parse_position(cmd.position) if cmd.position is not None else None
+    area = parse_area(cmd.area) if cmd.area is not None else pc.area
+    extra = 0
+    if area is Area.F0 and pc.area is Area.F0:
+        if position is None or position is pc.position:
+            raise RuleError("fort.pc_move_same", pc=pc.name)
+        new = replace(pc, position=position, position_round=state.round)
+        dist = 0
+    elif area is pc.area:
+        raise RuleError("fort.pc_move_same", pc=pc.name)
+    elif area is Area.F0:
+        if position is not None and position is not Position.OUTSIDE:
+            raise RuleError("fort.pc_enter_f0_outside", pc=pc.name, position=position.value)
+        dist = distance(pc.area, area)
+        new = replace(pc, area=area, position=Position.OUTSIDE)
+    else:
+        if position is not None:
+            raise RuleError("fort.position_only_at_f0", pc=pc.name, area=area.value)
+        dist = distance(pc.area, area)
+        if pc.area is Area.F0 and (pc.position is not Position.OUTSIDE or pc.position_round == state.round):
+            extra = POSITION_CHANGE_M
+        new = replace(pc, area=area, position=None)
+    if pc.move is not None and dist + extra > pc.move:
+        raise RuleError("fort.pc_move_too_far", pc=pc.name, distance=dist, extra=extra, move=pc.move)
+    ctx.emit(
+        "pc.moved",
+        {
+            "pc": pc.name,
+            "from": pc.area.value,
+            "to": new.area.value,
+            "from_position": pc.position.value if pc.position else None,
+            "to_position": new.position.value if new.position else None,
+            "distance": dist,
+            "extra_m": extra,
+            "move": pc.move,
+        },
+    )
+    return set_pc(state, i, new)
+
+
+def _hp_option(delta: int | None, set_: int | None, current: int | None) -> int:
+    if (delta is None) == (set_ is None):
+        raise RuleError("fort.hp_option_required", options=["delta", "set"])
+    if set_ is not None:
+        return set_
+    if current is None:
+        raise RuleError("fort.pc_hp_untracked")
+    assert delta is not None
+    return current + delta
+
+
+def set_pc_hp(ctx: Context, state: FortState, cmd: SetPCHP) -> FortState:
+    """A PC's HP, if the group tracks it: ``delta`` never heals above the maximum; ``set`` above the
+    maximum raises the maximum (the group's number wins)."""
+    i = find_pc(state, cmd.name)
+    pc = state.pcs[i]
+    hp = _hp_option(cmd.delta, cmd.set, pc.hp)
+    max_hp = pc.max_hp
+    if cmd.set is not None:
+        max_hp = hp if max_hp is None or hp > max_hp else max_hp
+    elif max_hp is not None and cmd.delta is not None and cmd.delta > 0:
+        hp = min(hp, max(max_hp, pc.hp or 0))
+    ctx.emit(
+        "pc.hp_changed", {"pc": pc.name, "delta": cmd.delta, "set": cmd.set, "before": pc.hp, "after": hp}
+    )
+    return set_pc(state, i, replace(pc, hp=hp, max_hp=max_hp))
+
+
+def parse_unit_type(text: str) -> UnitType:
+    try:
+        return UnitType(fold(text))
+    except ValueError:
+        raise RuleError("fort.unit_type_invalid", type=text, allowed=[t.value for t in UnitType]) from None
+
+
+def add_unit(ctx: Context, state: FortState, cmd: AddUnit) -> FortState:
+    """F-UNIT-1, F-MAP-7: a unit with its stats; enemies start anywhere but F0, soldiers at F0;
+    with ``arrive_round`` it arrives at the end of that round's enemy turn."""
+    name, key = clean_name(cmd.name)
+    ensure_name_free(state, key, name)
+    utype = parse_unit_type(cmd.type)
+    area = parse_area(cmd.area)
+    _positive("hp", cmd.hp)
+    _positive("fort_damage", cmd.fort_damage, 0)
+    _positive("defense", cmd.defense, 0)
+    _positive("move", cmd.move, 0)
+    if cmd.move % 10:
+        raise RuleError("fort.move_not_multiple", move=cmd.move)
+    strike = None
+    if cmd.strike is not None:
+        strike = parse_damage_expression(cmd.strike).command
+    if utype is UnitType.RAM and strike is None:
+        raise RuleError("fort.ram_needs_strike", unit=name)
+    if utype is UnitType.SOLDIER and area is not Area.F0:
+        raise RuleError("fort.soldier_not_at_f0", unit=name, area=area.value)
+    if utype is not UnitType.SOLDIER and area is Area.F0:
+        raise RuleError("fort.enemy_at_f0", unit=name)
+    arrived = True
+    if cmd.arrive_round is not None:
+        if utype is UnitType.SOLDIER:
+            raise RuleError("fort.soldier_reinforcement", unit=name)
+        if cmd.arrive_round > state.rounds or state.enemy_turn_done(cmd.arrive_round):
+            raise RuleError(
+                "fort.arrive_round_invalid",
+                arrive_round=cmd.arrive_round,
+                round=state.round,
+                rounds=state.rounds,
+            )
+        arrived = False
+    unit = Unit(
+        name,
+        key,
+        utype,
+        area,
+        cmd.hp,
+        cmd.hp,
+        cmd.fort_damage,
+        strike,
+        cmd.defense,
+        cmd.move,
+        cmd.arrive_round,
+        arrived,
+    )
+    ctx.emit(
+        "unit.added",
+        {
+            "unit": name,
+            "type": utype.value,
+            "side": unit.side.value,
+            "area": area.value,
+            "hp": cmd.hp,
+            "fort_damage": cmd.fort_damage,
+            "strike": strike,
+            "defense": cmd.defense,
+            "move": cmd.move,
+            "arrive_round": cmd.arrive_round,
+        },
+    )
+    return replace(state, units=(*state.units, unit))
+
+
+def remove_unit(ctx: Context, state: FortState, cmd: RemoveUnit) -> FortState:
+    i = find_unit(state, cmd.unit)
+    ctx.emit("unit.removed", {"unit": state.units[i].name})
+    return replace(state, units=state.units[:i] + state.units[i + 1 :])
+
+
+def set_unit_hp(ctx: Context, state: FortState, cmd: SetUnitHP) -> FortState:
+    """F-UNIT-6: the GM sets a unit's HP (never above maximum); 0 or less destroys it, above 0 revives it."""
+    i = find_unit(state, cmd.unit)
+    unit = state.units[i]
+    hp = min(_hp_option(cmd.delta, cmd.set, unit.hp), unit.max_hp)
+    ctx.emit(
+        "unit.hp_changed",
+        {"unit": unit.name, "delta": cmd.delta, "set": cmd.set, "before": unit.hp, "after": hp},
+    )
+    if hp <= 0 and not unit.destroyed:
+        ctx.emit("unit.destroyed", {"unit": unit.name, "area": unit.area.value})
+    elif hp > 0 and unit.destroyed:
+        ctx.emit("unit.revived", {"unit": unit.name, "area": unit.area.value})
+    return set_unit(state, i, replace(unit, hp=hp, destroyed=hp <= 0))
+
+
+def add_commander(ctx: Context, state: FortState, cmd: AddCommander) -> FortState:
+    """F-UNIT-12, F-MAP-7: a commander is an enemy character with its own HP, anywhere but F0."""
+    name, key = clean_name(cmd.name)
+    ensure_name_free(state, key, name)
+    _positive("hp", cmd.hp)
+    area = parse_area(cmd.area)
+    if area is Area.F0:
+        raise RuleError("fort.enemy_at_f0", unit=name)
+    ctx.emit("commander.added", {"commander": name, "hp": cmd.hp, "area": area.value})
+    return replace(state, commanders=(*state.commanders, Commander(name, key, area, cmd.hp, cmd.hp)))
+
+
+def commander_hp(ctx: Context, state: FortState, cmd: SetCommanderHP) -> FortState:
+    """F-UNIT-12: damage to a commander; at 0 for the last one, the enemy is confused."""
+    i = find_commander(state, cmd.name)
+    hp = _hp_option(cmd.delta, cmd.set, state.commanders[i].hp)
+    return set_commander_hp(ctx, state, i, hp, {"delta": cmd.delta, "set": cmd.set})

@@ -1,0 +1,141 @@
+"""Rounds and turns (F-TURN-1, F-TURN-2), reinforcements (F-MAP-7) and the end (F-END-1, F-END-2)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.fort.commands import EndBattle, StartBattle
+from engine.fort.context import Context
+from engine.fort.map import fold
+from engine.fort.rules_fort import finish, unit_fort_damage
+from engine.fort.state import BattleOutcome, FortState, Side, Turn, UnitType
+from engine.ruleset import RuleError
+
+MAX_ROUNDS = 99
+MAX_CANNONS = 20
+MAX_FORT_HP = 100_000
+END_OUTCOMES = ("auto", "success", "collapse", "retreat")
+
+
+def parse_side(text: str) -> Side:
+    try:
+        return Side(fold(text))
+    except ValueError:
+        raise RuleError("fort.side_invalid", side=text, allowed=[s.value for s in Side]) from None
+
+
+def start_battle(ctx: Context, cmd: StartBattle) -> FortState:
+    """F-TURN-1, F-FORT-1, F-CAN-1: rounds, fort HP (300), cannons (2) and which side goes first, fixed
+    at start."""
+    if not 1 <= cmd.rounds <= MAX_ROUNDS:
+        raise RuleError("fort.rounds_invalid", rounds=cmd.rounds, max=MAX_ROUNDS)
+    if not 1 <= cmd.fort_hp <= MAX_FORT_HP:
+        raise RuleError("fort.fort_hp_invalid", fort_hp=cmd.fort_hp, max=MAX_FORT_HP)
+    if not 0 <= cmd.cannons <= MAX_CANNONS:
+        raise RuleError("fort.cannons_invalid", cannons=cmd.cannons, max=MAX_CANNONS)
+    first = parse_side(cmd.first)
+    state = FortState(
+        title=cmd.title,
+        rounds=cmd.rounds,
+        round=1,
+        turn=Turn(first.value),
+        first=first,
+        fort_hp=cmd.fort_hp,
+        fort_max_hp=cmd.fort_hp,
+        cannons=(0,) * cmd.cannons,
+    )
+    ctx.emit(
+        "battle.started",
+        {
+            "title": cmd.title,
+            "rounds": cmd.rounds,
+            "fort_hp": cmd.fort_hp,
+            "cannons": cmd.cannons,
+            "first": first.value,
+        },
+    )
+    ctx.emit("battle.turn_started", {"round": 1, "side": first.value})
+    return state
+
+
+def enemy_turn_start(ctx: Context, state: FortState) -> FortState:
+    """F-FORT-4, F-TURN-2: each enemy unit at F0 deals its fort damage, once per unit, in unit order,
+    before any movement (a ram rolls its strike)."""
+    for unit in state.units:
+        if unit.on_map and unit.side is Side.ENEMY and unit.area.value == "F0":
+            state = unit_fort_damage(ctx, state, unit, "turn_start")
+            if state.ended:
+                break
+    return state
+
+
+def enemy_turn_end(ctx: Context, state: FortState) -> FortState:
+    """F-MAP-7, F-TURN-2, F-UNIT-12: at the end of the enemy side's turn this round's reinforcements
+    arrive, and confusion ends."""
+    units = list(state.units)
+    for i, unit in enumerate(units):
+        if not unit.arrived and unit.arrive_round is not None and unit.arrive_round <= state.round:
+            units[i] = replace(unit, arrived=True)
+            ctx.emit("unit.arrived", {"unit": unit.name, "area": unit.area.value, "round": state.round})
+    state = replace(state, units=tuple(units))
+    if state.confused_round is not None and state.confused_round <= state.round:
+        ctx.emit("battle.confusion_ended", {"round": state.confused_round})
+        state = replace(state, confused_round=None)
+    ctx.emit(
+        "battle.round_summary",
+        {
+            "round": state.round,
+            "fort_hp": state.fort_hp,
+            "fort_max_hp": state.fort_max_hp,
+            "units_on_map": [u.name for u in state.units if u.on_map and u.side is Side.ENEMY],
+            "cannons": list(state.cannons),
+        },
+    )
+    return state
+
+
+def next_turn(ctx: Context, state: FortState) -> FortState:
+    """F-TURN-1: one side's turn, then the other's; after the last round's second turn, the end."""
+    side = Side(state.turn.value)
+    ctx.emit("battle.turn_ended", {"round": state.round, "side": side.value})
+    if side is Side.ENEMY:
+        state = enemy_turn_end(ctx, state)
+    if side is state.second:
+        if state.round >= state.rounds:
+            return end_of_battle(ctx, state)
+        state = replace(state, round=state.round + 1, turn=Turn(state.first.value))
+    else:
+        state = replace(state, turn=Turn(state.second.value))
+    ctx.emit("battle.turn_started", {"round": state.round, "side": state.turn.value})
+    if state.turn is Turn.ENEMY:
+        state = enemy_turn_start(ctx, state)
+    return state
+
+
+def end_of_battle(ctx: Context, state: FortState) -> FortState:
+    """F-END-1, F-END-2: every enemy unit with HP 1 or more deals its fort damage once more, unit by
+    unit; then HP 1 or more: the defence holds, else collapse."""
+    for unit in state.units:
+        if unit.on_map and unit.hp >= 1 and unit.type is not UnitType.SOLDIER:
+            state = unit_fort_damage(ctx, state, unit, "end")
+            if state.ended:
+                return state
+    outcome = BattleOutcome.SUCCESS if state.fort_hp >= 1 else BattleOutcome.COLLAPSE
+    return finish(ctx, state, outcome, "rounds")
+
+
+def end_battle(ctx: Context, state: FortState, cmd: EndBattle) -> FortState:
+    """F-END-2: the GM ends the battle: ``auto`` as if the rounds were over, or the given outcome; after a
+    collapse the GM may still record ``retreat`` (or another outcome)."""
+    outcome = fold(cmd.outcome)
+    if outcome not in END_OUTCOMES:
+        raise RuleError("fort.outcome_invalid", outcome=cmd.outcome, allowed=list(END_OUTCOMES))
+    if state.ended:
+        if outcome == "auto":
+            raise RuleError("fort.battle_over", outcome=state.outcome.value if state.outcome else None)
+        before = state.outcome.value if state.outcome else None
+        ctx.emit("battle.outcome_set", {"before": before, "after": outcome})
+        return replace(state, outcome=BattleOutcome(outcome))
+    if outcome == "auto":
+        return end_of_battle(ctx, state)
+    return finish(ctx, state, BattleOutcome(outcome), "gm")

@@ -1,0 +1,174 @@
+"""The battle state: immutable values (frozen dataclasses with tuples), replaced, never mutated."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine.fort.map import Area, Edge, Position
+
+
+class Side(StrEnum):
+    PC = "pc"
+    ENEMY = "enemy"
+
+
+class Turn(StrEnum):
+    PC = "pc"
+    ENEMY = "enemy"
+    ENDED = "ended"
+
+
+class BattleOutcome(StrEnum):
+    SUCCESS = "success"
+    COLLAPSE = "collapse"
+    RETREAT = "retreat"
+
+
+class UnitType(StrEnum):
+    NORMAL = "normal"
+    RAM = "ram"
+    FLYING = "flying"
+    SOLDIER = "soldier"
+
+
+class TrapKind(StrEnum):
+    BARRICADE = "barricade"
+    MINE = "mine"
+
+
+class DamageKind(StrEnum):
+    PHYSICAL = "physical"
+    MAGIC = "magic"
+    FIXED = "fixed"
+
+
+#: F-CAN-1: a cannon holds 0 to 5 shells.
+MAX_SHELLS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class PC:
+    """A player character. ``position`` is set at F0 only; HP and movement are tracked if given.
+
+    ``position_round`` is the round in which the PC last changed position (F-MAP-6).
+    """
+
+    name: str
+    key: str
+    owner: str | None
+    area: Area
+    position: Position | None
+    hp: int | None = None
+    max_hp: int | None = None
+    move: int | None = None
+    position_round: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """F-UNIT-1: a unit with its own stats.
+
+    ``arrived`` is False for a reinforcement still waiting for ``arrive_round``. ``moved_round`` and
+    ``moved_m`` count the metres moved in that round; ``held_edge``/``held_to`` remember the barricade
+    that cancelled the last move (F-TRAP-3); ``acted_round`` is the round of a soldier's main action.
+    """
+
+    name: str
+    key: str
+    type: UnitType
+    area: Area
+    hp: int
+    max_hp: int
+    fort_damage: int
+    strike: str | None = None
+    defense: int = 0
+    move: int = 10
+    arrive_round: int | None = None
+    arrived: bool = True
+    destroyed: bool = False
+    moved_round: int | None = None
+    moved_m: int = 0
+    held_edge: Edge | None = None
+    held_to: Area | None = None
+    acted_round: int | None = None
+
+    @property
+    def side(self) -> Side:
+        return Side.PC if self.type is UnitType.SOLDIER else Side.ENEMY
+
+    @property
+    def on_map(self) -> bool:
+        """F-UNIT-6: a destroyed unit has left the map; a reinforcement has not yet arrived."""
+        return self.arrived and not self.destroyed
+
+    @property
+    def flying(self) -> bool:
+        return self.type is UnitType.FLYING
+
+
+@dataclass(frozen=True, slots=True)
+class Commander:
+    """F-UNIT-12: an enemy character with its own HP."""
+
+    name: str
+    key: str
+    area: Area
+    hp: int
+    max_hp: int
+
+
+@dataclass(frozen=True, slots=True)
+class Trap:
+    """F-TRAP-1: a trap on an edge with its uses left (0 = spent)."""
+
+    kind: TrapKind
+    edge: Edge
+    uses: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ballista:
+    """F-BAL-1: loaded or not, with which bolt; the single 〈魔力の太矢〉 used or not."""
+
+    loaded: bool = False
+    magic_bolt_used: bool = False
+    bolt: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FortState:
+    """A whole battle. ``confused_round`` is the round whose enemy turn is confused (F-UNIT-12)."""
+
+    title: str
+    rounds: int
+    round: int
+    turn: Turn
+    first: Side
+    fort_hp: int
+    fort_max_hp: int
+    repaired_round: int | None = None
+    pcs: tuple[PC, ...] = ()
+    units: tuple[Unit, ...] = ()
+    commanders: tuple[Commander, ...] = ()
+    traps: tuple[Trap, ...] = ()
+    cannons: tuple[int, ...] = (0, 0)
+    ballista: Ballista = Ballista()
+    confused_round: int | None = None
+    outcome: BattleOutcome | None = None
+
+    @property
+    def ended(self) -> bool:
+        return self.turn is Turn.ENDED
+
+    @property
+    def second(self) -> Side:
+        return Side.ENEMY if self.first is Side.PC else Side.PC
+
+    def enemy_turn_done(self, round_: int) -> bool:
+        """Whether the enemy side's turn of ``round_`` is over (or the battle is)."""
+        if self.ended or round_ < self.round:
+            return True
+        if round_ > self.round:
+            return False
+        return self.first is Side.ENEMY and self.turn is Turn.PC
