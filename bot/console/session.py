@@ -8,7 +8,8 @@ from pathlib import Path
 from bot.commands import OptType, commands, lookup
 from bot.console.parser import Line, parse_line
 from bot.i18n import t
-from bot.render.text import render, values_text
+from bot.render.common import values_text
+from bot.render.text import render
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.views import View
 from engine.errors import EngineError

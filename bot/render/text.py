@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 from bot.i18n import t
+from bot.render import fort_text
+from bot.render.common import event_line, value_text, values_text
 from bot.views import (
     ErrorView,
     EventsView,
@@ -20,41 +21,13 @@ from bot.views import (
     UndoView,
     View,
 )
-from engine.ruleset import Event
 
 StatusRenderer = Callable[[StatusView, str], str]
 SummaryRenderer = Callable[[Summary, str], list[str]]
 
 #: per rule set: the status screen, and the lines a summary adds after its events (fort HP ...)
-STATUS: dict[str, StatusRenderer] = {}
-SUMMARY: dict[str, SummaryRenderer] = {}
-
-
-def value_text(value: Any, lang: str) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return t("render.yes" if value else "render.no", lang)
-    if isinstance(value, list | tuple):
-        return t("render.list_sep", lang).join(value_text(v, lang) for v in value) or "-"
-    if isinstance(value, Mapping):
-        return " ".join(f"{k}={value_text(v, lang)}" for k, v in value.items())
-    return str(value)
-
-
-def values_text(values: Mapping[str, Any], lang: str) -> dict[str, str]:
-    return {k: value_text(v, lang) for k, v in values.items()}
-
-
-def dice_text(dice: tuple[tuple[int, int], ...] | list[Any]) -> str:
-    return ",".join(str(v) for _, v in dice)
-
-
-def event_line(event: Event, lang: str) -> str:
-    line = t(event.kind, lang, **values_text(event.data, lang))
-    if event.dice:
-        line += " " + t("render.dice", lang, dice=dice_text(event.dice))
-    return line
+STATUS: dict[str, StatusRenderer] = {"fort": fort_text.status}
+SUMMARY: dict[str, SummaryRenderer] = {"fort": fort_text.summary_extra}
 
 
 def render(view: View, lang: str) -> str:
@@ -120,14 +93,3 @@ def summary_lines(ruleset: str, summary: Summary, lang: str) -> list[str]:
     if extra is not None:
         lines.extend(extra(summary, lang))
     return lines
-
-
-def hp_bar(hp: int, max_hp: int, width: int = 20) -> str:
-    """``[██████████░░░░░░░░░░]``: the filled part is hp / max_hp of the width (not below 0)."""
-    if max_hp <= 0:
-        filled = 0
-    else:
-        filled = max(0, min(width, round(width * hp / max_hp)))
-        if hp > 0 and filled == 0:
-            filled = 1
-    return "[" + "█" * filled + "░" * (width - filled) + "]"

@@ -31,6 +31,8 @@ class RulesetBinding:
     command_to_json: Callable[[Any], dict[str, Any]]
     #: the state a start command is applied to
     new_state: Callable[[], Any] = lambda: None
+    #: refuses (raises) a command the invoker may not run on this state (another player's PC ...)
+    authorize: Callable[[Any, Any, str, bool], None] | None = None
     #: builders for shared commands (``gm set``) by path
     builders: Mapping[str, Builder] = field(default_factory=dict)
     #: event kinds that close a round (a round summary follows) or the battle (the final summary)
@@ -62,7 +64,7 @@ def load_builtin() -> None:
     for module in BUILTIN:
         try:
             importlib.import_module(module)
-        except ModuleNotFoundError as error:
+        except ImportError as error:
             # the rule set's engine is not installed in this tree (yet)
             if error.name is None or not error.name.startswith(("engine.", "bot.rulesets.")):
                 raise

@@ -203,8 +203,9 @@ class BattleService:
             return await self._gm_list(where, actor, spec, options)
         if kind in (Kind.UNDO, Kind.REDO):
             return await self._undo_redo(where, actor, invocation, spec, options)
-        # commands on the running battle: writes trust the cache (the version check guards it),
-        # reads check the version first
+        # commands on the channel's battle (the running one, else the last one, which the rules
+        # may still accept a few commands on): writes trust the cache (the version check guards
+        # it), reads check the version first
         live = await self._load(where, fresh=fresh or kind is not Kind.ENGINE)
         if live is None:
             raise _Refused("service.no_battle")
@@ -228,12 +229,13 @@ class BattleService:
     # loading and permissions
 
     async def _load(self, where: Where, *, fresh: bool) -> Live | None:
+        """The channel's latest battle (running, or the last one ended), from the cache if allowed."""
         key = (where.guild, where.channel)
         cached = self._live.get(key)
         if cached is not None and not fresh:
             return cached
         async with self.engine.connect() as conn:
-            head = await repo.running_head(conn, where.guild, where.channel)
+            head = await repo.latest_head(conn, where.guild, where.channel)
             if head is None:
                 self._live.pop(key, None)
                 return None
@@ -243,6 +245,11 @@ class BattleService:
         live = self._materialise(head, document)
         self._live[key] = live
         return live
+
+    async def _refuse_if_running(self, where: Where) -> None:
+        live = await self._load(where, fresh=True)
+        if live is not None and live.head.status == RUNNING:
+            raise _Refused("service.battle_running")
 
     def _materialise(self, head: repo.BattleHead, document: dict[str, Any]) -> Live:
         binding = rulesets.get(head.ruleset)
@@ -295,11 +302,9 @@ class BattleService:
         dice: DiceSource,
     ) -> View:
         binding = self._binding(spec.ruleset)
-        if await self._load(where, fresh=True) is not None:
-            raise _Refused("service.battle_running")
+        await self._refuse_if_running(where)
         command = self._build(spec, binding, options, BuildContext(invoker=actor.id, is_gm=True))
-        recorder = RecordingDice(dice)
-        outcome = binding.ruleset.apply(binding.new_state(), command, recorder)
+        outcome = binding.ruleset.apply(binding.new_state(), command, dice)
         events = tuple(outcome.events)
         return await self._create(
             where, actor, invocation, binding, outcome.state, events, binding.command_to_json(command)
@@ -317,8 +322,7 @@ class BattleService:
                 format=str(document.get("format", "-")),
                 expected=expected.export_format if expected else "-",
             )
-        if await self._load(where, fresh=True) is not None:
-            raise _Refused("service.battle_running")
+        await self._refuse_if_running(where)
         state = binding.ruleset.import_(document)
         event = Event("service.imported", {"format": binding.export_format})
         command = {"command": "import", "document": document}
@@ -359,8 +363,7 @@ class BattleService:
         except repo.ChannelBusy:
             raise _Refused("service.battle_running") from None
         head = repo.BattleHead(battle_id, binding.name, ENDED if over else RUNNING, 1, actor.id)
-        if not over:
-            self._live[(where.guild, where.channel)] = Live(head, binding, state, document)
+        self._live[(where.guild, where.channel)] = Live(head, binding, state, document)
         return EventsView(
             ruleset=binding.name,
             command=row.command_text,
@@ -389,8 +392,9 @@ class BattleService:
         is_gm = await self._require_gm(where, actor, spec, live.head.started_by)
         binding = live.binding
         command = self._build(spec, binding, options, BuildContext(invoker=actor.id, is_gm=is_gm))
-        recorder = RecordingDice(dice)
-        outcome = binding.ruleset.apply(live.state, command, recorder)
+        if binding.authorize is not None:
+            binding.authorize(live.state, command, actor.id, is_gm)
+        outcome = binding.ruleset.apply(live.state, command, dice)
         events = tuple(outcome.events)
         document = binding.ruleset.export(outcome.state)
         over = binding.is_over(outcome.state)
@@ -410,10 +414,7 @@ class BattleService:
         head = repo.BattleHead(
             live.head.id, binding.name, ENDED if over else RUNNING, version, live.head.started_by
         )
-        if over:
-            self._live.pop(key, None)
-        else:
-            self._live[key] = Live(head, binding, outcome.state, document)
+        self._live[key] = Live(head, binding, outcome.state, document)
         summaries = await history.summaries(self.engine, binding, head.id, version, events, document)
         return EventsView(
             ruleset=binding.name,
@@ -475,11 +476,10 @@ class BattleService:
             except Exception:
                 self._live.pop(key, None)
                 raise
-        if over:
-            self._live.pop(key, None)
-        else:
-            new_head = repo.BattleHead(head.id, binding.name, RUNNING, version, head.started_by)
-            self._live[key] = Live(new_head, binding, state, document)
+        new_head = repo.BattleHead(
+            head.id, binding.name, ENDED if over else RUNNING, version, head.started_by
+        )
+        self._live[key] = Live(new_head, binding, state, document)
         return UndoView(
             redo=redo,
             entries=tuple(history.entry(r) for r in changed),

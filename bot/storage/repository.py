@@ -88,10 +88,7 @@ async def running_head(conn: AsyncConnection, guild: str, channel: str) -> Battl
 
 
 async def latest_head(conn: AsyncConnection, guild: str, channel: str) -> BattleHead | None:
-    """The channel's running battle, else its most recent ended one."""
-    head = await running_head(conn, guild, channel)
-    if head is not None:
-        return head
+    """The channel's latest battle: the running one if any (a running battle is always the latest)."""
     row = (
         await conn.execute(
             select(*_HEAD)

@@ -161,7 +161,11 @@ async def test_undo_reopens_an_ended_battle(engine: AsyncEngine) -> None:
     end = await run(service, GM, "ctr end")
     assert isinstance(end, EventsView) and end.ended
     assert [s.kind for s in end.summaries] == ["final"]
-    assert isinstance(await run(service, GM, "ctr status"), ErrorView)
+    # the last battle stays readable (status, log, export); the rules refuse the rest
+    after = await run(service, GM, "ctr status")
+    assert isinstance(after, StatusView) and after.document["ended"] is True
+    refused = await run(service, GM, "ctr hit", amount="1")
+    assert isinstance(refused, ErrorView) and refused.key == "ctr.over"
     await run(service, GM, "gm undo")
     assert await hp(service) == 10
     assert isinstance(await run(service, GM, "ctr end"), EventsView)

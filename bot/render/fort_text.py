@@ -1,0 +1,154 @@
+"""The fort battle as console text: header, fort HP bar, the five areas as a small map, equipment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import t
+from bot.render.common import hp_bar
+from bot.views import StatusView, Summary
+
+AREAS = ("A2", "A1", "F0", "B1", "B2")
+POSITIONS = ("top", "inside", "outside")
+#: the map of F-MAP-1: the line A2-A1-F0-B1-B2 and the two crossings A1-B1 and A2-B2
+MAP = (
+    "  A2 ── A1 ── F0 ── B1 ── B2",
+    "  │      └──────────┘      │",
+    "  └────────────────────────┘",
+)
+
+
+def _hp(hp: Any, max_hp: Any) -> str:
+    if hp is None:
+        return ""
+    return f" {hp}/{max_hp}" if max_hp is not None else f" {hp}"
+
+
+def _unit(unit: dict[str, Any], lang: str) -> str:
+    text = str(unit["name"]) + _hp(unit.get("hp"), unit.get("max_hp"))
+    kind = unit.get("type", "normal")
+    if kind != "normal":
+        text += " " + t(f"fort.status.type.{kind}", lang)
+    return text
+
+
+def _arrived(unit: dict[str, Any], doc: dict[str, Any]) -> bool:
+    """A reinforcement is on the map once its round's enemy turn is over (or the export says so)."""
+    if "arrived" in unit:
+        return bool(unit["arrived"])
+    return unit.get("arrive_round") is None
+
+
+def _fort_line(doc: dict[str, Any], lang: str) -> str:
+    fort = doc.get("fort", {})
+    hp, max_hp = int(fort.get("hp", 0)), int(fort.get("max_hp", 0))
+    line = t("fort.status.fort_hp", lang, bar=hp_bar(hp, max_hp), hp=hp, max_hp=max_hp)
+    if fort.get("repaired_round") is not None and fort.get("repaired_round") == doc.get("round"):
+        line += " " + t("fort.status.repaired", lang)
+    return line
+
+
+def _header(doc: dict[str, Any], lang: str) -> str:
+    turn = doc.get("turn", "pc")
+    head = t(
+        "fort.status.header",
+        lang,
+        title=doc.get("title") or t("fort.status.untitled", lang),
+        round=doc.get("round"),
+        rounds=doc.get("rounds"),
+        turn=t(f"fort.status.turn.{turn}", lang),
+    )
+    if doc.get("outcome"):
+        head += " " + t(f"fort.status.outcome.{doc['outcome']}", lang)
+    return head
+
+
+def status(view: StatusView, lang: str) -> str:
+    doc = view.document
+    lines = [_header(doc, lang), _fort_line(doc, lang), *MAP]
+    every = doc.get("units", [])
+    units = [u for u in every if not u.get("destroyed") and _arrived(u, doc)]
+    waiting = [u for u in every if not u.get("destroyed") and not _arrived(u, doc)]
+    destroyed = [u for u in every if u.get("destroyed")]
+    sep = t("render.list_sep", lang)
+    for area in AREAS:
+        here: list[str] = [_unit(u, lang) for u in units if u.get("area") == area]
+        here += [
+            c["name"] + _hp(c.get("hp"), c.get("max_hp")) + " " + t("fort.status.commander", lang)
+            for c in doc.get("commanders", [])
+            if c.get("area") == area
+        ]
+        pcs = [p for p in doc.get("pcs", []) if p.get("area") == area]
+        if area == "F0":
+            parts = []
+            for position in POSITIONS:
+                names = [p["name"] + _hp(p.get("hp"), None) for p in pcs if p.get("position") == position]
+                if names:
+                    parts.append(t(f"fort.status.position.{position}", lang) + ": " + sep.join(names))
+            here = parts + here
+        else:
+            here = [p["name"] + _hp(p.get("hp"), None) for p in pcs] + here
+        lines.append(f"{area}: " + (" / ".join(here) if here else "—"))
+    if waiting:
+        lines.append(
+            t(
+                "fort.status.reinforcements",
+                lang,
+                units=sep.join(
+                    t("fort.status.arrives", lang, name=u["name"], round=u["arrive_round"], area=u["area"])
+                    for u in waiting
+                ),
+            )
+        )
+    if destroyed:
+        lines.append(t("fort.status.destroyed", lang, units=sep.join(u["name"] for u in destroyed)))
+    traps = [tr for tr in doc.get("traps", []) if tr.get("uses", 0) > 0]
+    lines.append(
+        t(
+            "fort.status.traps",
+            lang,
+            traps=sep.join(
+                t(f"fort.status.trap.{tr['kind']}", lang, edge=tr["edge"], uses=tr["uses"]) for tr in traps
+            )
+            or "—",
+        )
+    )
+    cannons = doc.get("cannons", [])
+    lines.append(
+        t(
+            "fort.status.cannons",
+            lang,
+            cannons=sep.join(
+                t("fort.status.cannon", lang, n=n, shells=c.get("shells")) for n, c in enumerate(cannons, 1)
+            )
+            or "—",
+        )
+    )
+    ballista = doc.get("ballista", {})
+    lines.append(
+        t(
+            "fort.status.ballista",
+            lang,
+            state=t("fort.status.loaded" if ballista.get("loaded") else "fort.status.unloaded", lang),
+        )
+    )
+    if doc.get("confused_round") is not None:
+        lines.append(t("fort.status.confused", lang, round=doc["confused_round"]))
+    if view.gms:
+        lines.append(t("fort.status.gms", lang, gms=sep.join(view.gms)))
+    return "\n".join(lines)
+
+
+def summary_extra(summary: Summary, lang: str) -> list[str]:
+    """After a summary's events: the fort HP; for the final summary the outcome and who is still up."""
+    doc = summary.document
+    lines: list[str] = []
+    if summary.kind == "final":
+        lines.append("  " + _fort_line(doc, lang))
+        if doc.get("outcome"):
+            lines.append("  " + t(f"fort.status.outcome.{doc['outcome']}", lang))
+        standing = [c["name"] for c in doc.get("commanders", []) if int(c.get("hp", 0)) > 0]
+        if standing:
+            names = t("render.list_sep", lang).join(standing)
+            lines.append("  " + t("fort.summary.warhorn", lang, names=names))
+    return lines

@@ -1,0 +1,186 @@
+"""The fort-defense rule set (engine/fort) in the bot: its slash commands and who may run them.
+
+Every command of COMMANDS.md that changes a battle maps to one engine command class; an
+option's default and whether it is required come from that class's fields, and the (GM) mark
+from its ``gm_only``, so the table cannot drift from the engine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from bot import commands as cmd
+from bot import rulesets
+from bot.commands import BuildContext, CommandSpec, Kind, Option, OptType, UserError
+from engine.fort import FORT
+from engine.fort import commands as fc
+from engine.fort.lookup import name_key, resolve_actor
+from engine.fort.state import FortState, UnitType
+from engine.ruleset import RuleError
+
+GROUP = "fort"
+AREAS = ("A2", "A1", "F0", "B1", "B2")
+POSITIONS = ("top", "inside", "outside")
+DAMAGE_KINDS = ("physical", "magic", "fixed")
+OUTCOMES = ("auto", "success", "collapse", "retreat")
+TRAPS = ("barricade", "mine")
+
+#: option name → field name where they differ (Python keywords)
+_FIELDS = {"from": "from_"}
+
+
+def _o(name: str, type_: OptType = OptType.STR, **kw: Any) -> Option:
+    return Option(name, type_, **kw)
+
+
+def _spec(
+    group: str, name: str, cls: type[fc.Command], *options: Option, kind: Kind = Kind.ENGINE
+) -> CommandSpec:
+    """The command ``/group name`` building ``cls``: required-ness and defaults come from its fields."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    full: list[Option] = []
+    for opt in options:
+        field = fields[_FIELDS.get(opt.name, opt.name)]
+        required = field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
+        default = None if required else field.default
+        full.append(dataclasses.replace(opt, required=required, default=default))
+
+    def build(values: Mapping[str, Any], ctx: BuildContext) -> fc.Command:
+        kwargs = {_FIELDS.get(k, k): v for k, v in values.items()}
+        if "invoker" in fields:
+            kwargs["invoker"] = ctx.invoker
+        return cls(**kwargs)
+
+    return CommandSpec(group, name, kind, tuple(full), gm=cls.gm_only, ruleset=FORT.name, build=build)
+
+
+def _add_pc(values: Mapping[str, Any], ctx: BuildContext) -> fc.Command:
+    """``/pc add``: the PC is the invoker's; naming another ``owner`` is for GMs."""
+    owner = values.get("owner")
+    if owner is not None and owner != ctx.invoker and not ctx.is_gm:
+        raise UserError("service.owner_gm_only")
+    return fc.AddPC(**{**values, "invoker": ctx.invoker})
+
+
+_BY = _o("by")
+_HPS = (_o("delta", OptType.INT), _o("set", OptType.INT))
+
+COMMANDS: tuple[CommandSpec, ...] = (
+    _spec(
+        "fort", "start", fc.StartBattle,
+        _o("rounds", OptType.INT, min=1, max=99), _o("fort_hp", OptType.INT, min=1),
+        _o("cannons", OptType.INT, min=0, max=20), _o("first", OptType.CHOICE, choices=("pc", "enemy")),
+        _o("title"),
+        kind=Kind.START,
+    ),
+    _spec("fort", "next", fc.NextTurn),
+    _spec("fort", "end", fc.EndBattle, _o("outcome", OptType.CHOICE, choices=OUTCOMES)),
+    *cmd.ruleset_lifecycle(GROUP, FORT.name),
+    _spec("fort", "repair", fc.Repair, _BY),
+    _spec("fort", "heal", fc.HealFort, _o("amount", OptType.INT, min=0)),
+    _spec(
+        "fort", "siege", fc.Siege,
+        _o("effect", OptType.CHOICE, choices=("mattock", "meteor", "titanfoot", "fixed")),
+        _o("roll"), _o("amount", OptType.INT, min=0),
+    ),
+    dataclasses.replace(
+        _spec(
+            "pc", "add", fc.AddPC,
+            _o("name"), _o("position", OptType.CHOICE, choices=POSITIONS), _o("hp", OptType.INT, min=0),
+            _o("move", OptType.INT, min=0), _o("owner", OptType.USER),
+        ),
+        build=_add_pc,
+    ),
+    _spec("pc", "move", fc.MovePC, _o("name"), _o("position", OptType.CHOICE, choices=POSITIONS), _o("area")),
+    _spec("pc", "hp", fc.SetPCHP, _o("name"), *_HPS),
+    _spec("pc", "remove", fc.RemovePC, _o("name")),
+    _spec(
+        "unit", "add", fc.AddUnit,
+        _o("name"), _o("type", OptType.CHOICE, choices=tuple(t.value for t in UnitType)), _o("area"),
+        _o("hp", OptType.INT, min=1), _o("fort_damage", OptType.INT, min=0), _o("strike"),
+        _o("defense", OptType.INT, min=0), _o("move", OptType.INT, min=0),
+        _o("arrive_round", OptType.INT, min=1),
+    ),
+    _spec("unit", "remove", fc.RemoveUnit, _o("unit")),
+    _spec("unit", "move", fc.MoveUnit, _o("unit"), _o("to"), _o("force", OptType.BOOL), _o("via")),
+    _spec("unit", "advance", fc.AdvanceUnits, _o("unit")),
+    _spec("unit", "hp", fc.SetUnitHP, _o("unit"), *_HPS),
+    _spec("unit", "attack", fc.UnitAttack, _o("attacker"), _o("target"), _o("hit", OptType.BOOL)),
+    _spec("unit", "barrage", fc.UnitBarrage, _o("unit"), _o("apply_hp", OptType.BOOL)),
+    _spec("commander", "add", fc.AddCommander, _o("name"), _o("hp", OptType.INT, min=1), _o("area")),
+    _spec("commander", "hp", fc.SetCommanderHP, _o("name"), *_HPS),
+    _spec(
+        "attack", "single", fc.AttackSingle,
+        _o("unit"), _o("bodies", OptType.INT, min=1, max=10), _o("melee", OptType.BOOL), _BY,
+    ),
+    _spec(
+        "attack", "area", fc.AttackArea,
+        _o("unit"), _o("damage", OptType.DAMAGE), _o("radius", OptType.INT, min=1, max=30),
+        _o("kind", OptType.CHOICE, choices=DAMAGE_KINDS), _o("targets", OptType.INT, min=1), _BY,
+    ),
+    _spec(
+        "attack", "pierce", fc.AttackPierce,
+        _o("from"), _o("to"), _o("damage", OptType.DAMAGE), _o("kind", OptType.CHOICE, choices=DAMAGE_KINDS),
+        _o("resisted", OptType.BOOL), _BY,
+    ),
+    _spec("trap", "set", fc.SetTrap, _o("kind", OptType.CHOICE, choices=TRAPS), _o("edge"),
+          _o("uses", OptType.INT, min=1, max=99)),
+    _spec("trap", "remove", fc.RemoveTrap, _o("kind", OptType.CHOICE, choices=TRAPS), _o("edge")),
+    _spec("cannon", "load", fc.LoadCannon, _o("cannon", OptType.INT, min=1), _o("check", OptType.INT),
+          _o("bonus", OptType.INT), _BY),
+    _spec("cannon", "fire", fc.FireCannon, _o("cannon", OptType.INT, min=1), _o("unit"), _BY),
+    _spec("ballista", "load", fc.LoadBallista, _o("bolt"), _BY),
+    _spec("ballista", "fire", fc.FireBallista, _o("unit"), _o("bonus", OptType.INT), _o("crit", OptType.INT),
+          _o("hit", OptType.BOOL), _BY),
+)  # fmt: skip
+
+
+def _gm_set(values: Mapping[str, Any], ctx: BuildContext) -> fc.Command:
+    return fc.GMSet(target=values["target"], value=values["value"])
+
+
+def authorize(state: FortState, command: Any, invoker: str, is_gm: bool) -> None:
+    """Players run their own PCs (and soldier units); everything else is the GM's (COMMANDS.md)."""
+    if is_gm:
+        return
+    if isinstance(command, fc.MovePC | fc.SetPCHP | fc.RemovePC):
+        key = name_key(command.name)
+        for pc in state.pcs:
+            if pc.key == key and pc.owner not in (None, invoker):
+                raise UserError("service.not_your_pc", name=pc.name)
+        return
+    if isinstance(command, fc.UnitAttack):
+        key = name_key(command.attacker)
+        for unit in state.units:
+            if unit.key == key and unit.type is not UnitType.SOLDIER:
+                raise UserError("service.enemy_unit_gm_only", name=unit.name)
+        return
+    by = getattr(command, "by", None)
+    if by is not None:
+        try:
+            actor = resolve_actor(state, by, invoker)
+        except RuleError:
+            return  # the rules will say what is wrong with ``by``
+        if actor.pc is not None and state.pcs[actor.pc].owner not in (None, invoker):
+            raise UserError("service.not_your_pc", name=actor.name)
+
+
+def _is_over(state: FortState) -> bool:
+    return state.ended
+
+
+rulesets.register(
+    rulesets.RulesetBinding(
+        ruleset=FORT,
+        group=GROUP,
+        is_over=_is_over,
+        command_to_json=fc.command_to_json,
+        authorize=authorize,
+        builders={"gm set": _gm_set},
+        round_end_kinds=frozenset({"battle.round_summary"}),
+        battle_end_kinds=frozenset({"battle.ended"}),
+    )
+)
+cmd.register(*COMMANDS)
