@@ -1,0 +1,162 @@
+"""Plumbing every rule set shares: names, the command JSON codec, dice-carrying events, replay.
+
+Nothing here knows a rule. A rule set passes in its own prefix (``fort``, ``sg``) so that the
+refusals raised here carry its keys (``sg.name_invalid``, ``sg.command_invalid``).
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import MISSING, fields
+from typing import Any, Generic, TypeVar, Union
+
+from engine.dice.source import DiceSource, RecordingDice, ScriptedDice
+from engine.ruleset import Event, Outcome, RuleError
+
+# --- names ------------------------------------------------------------------------------------
+
+#: the longest name a battle accepts (in characters, after NFKC)
+NAME_MAX = 64
+
+
+def fold(text: str) -> str:
+    """A name or keyword as compared: NFKC (full width to half width), trimmed, case folded."""
+    return unicodedata.normalize("NFKC", text).strip().casefold()
+
+
+def clean_name(name: str, prefix: str) -> tuple[str, str]:
+    """A new name as stored (NFKC, trimmed) and its key; ``<prefix>.name_invalid`` if empty or too long."""
+    key = fold(name)
+    if not key or len(key) > NAME_MAX:
+        raise RuleError(f"{prefix}.name_invalid", name=name)
+    return unicodedata.normalize("NFKC", name).strip(), key
+
+
+# --- events that carry their dice ------------------------------------------------------------
+
+
+class EventRecorder:
+    """Records every die rolled through it and hands them to the next event emitted.
+
+    So the events of one command hold all of its dice in the order rolled, and feeding those
+    values back as scripted dice reproduces the command exactly.
+    """
+
+    __slots__ = ("_given", "dice", "events")
+
+    def __init__(self, source: DiceSource) -> None:
+        self.dice = RecordingDice(source)
+        self.events: list[Event] = []
+        self._given = 0
+
+    def roll(self, sides: int) -> int:
+        return self.dice.roll(sides)
+
+    def emit(self, kind: str, data: Mapping[str, Any]) -> None:
+        new = tuple(self.dice.rolls[self._given :])
+        self._given += len(new)
+        self.events.append(Event(kind, dict(data), new))
+
+
+def dice_values(events: Iterable[Event]) -> list[int]:
+    """Every die value the events carry, in order (what a replay feeds back)."""
+    return [value for event in events for _, value in event.dice]
+
+
+S = TypeVar("S")
+C = TypeVar("C")
+
+
+def replay(
+    apply: Callable[[S | None, C, DiceSource], Outcome[S]],
+    state: S | None,
+    steps: Iterable[tuple[C, Sequence[Event]]],
+) -> S | None:
+    """The state after applying each command again with the dice its events recorded.
+
+    ``state`` is None before a battle's start command (whose apply accepts None).
+
+    Raises ``AssertionError`` if a step rolls fewer dice than it recorded (the log does not match).
+    """
+    for command, events in steps:
+        dice = ScriptedDice(dice_values(events))
+        state = apply(state, command, dice).state
+        if dice.remaining:
+            raise AssertionError(f"replay left {dice.remaining} dice unused")
+    return state
+
+
+# --- commands as JSON --------------------------------------------------------------------------
+
+
+def _allowed(hint: Any) -> tuple[Any, ...]:
+    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is Union:
+        return typing.get_args(hint)
+    return (hint,)
+
+
+def _fits(value: Any, allowed: tuple[Any, ...]) -> bool:
+    for kind in allowed:
+        if kind is type(None) and value is None:
+            return True
+        if kind is int and isinstance(value, int) and not isinstance(value, bool):
+            return True
+        if kind in (bool, str) and isinstance(value, kind):
+            return True
+    return False
+
+
+class CommandCodec(Generic[C]):
+    """Commands (frozen dataclasses of str / int / bool / None fields) to JSON dicts and back.
+
+    ``{"type": "Roll", "name": "霊夢", "dice": 3, ...}``; a field may be spelt otherwise in JSON
+    (``renames``, for Python keywords such as ``from_``). A bad document is refused as
+    ``<prefix>.command_invalid`` with a ``reason`` (not_an_object, unknown_type, missing, wrong_type).
+    """
+
+    def __init__(
+        self, prefix: str, classes: Iterable[type[C]], renames: Mapping[str, str] | None = None
+    ) -> None:
+        self.prefix = prefix
+        self.classes: dict[str, type[C]] = {cls.__name__: cls for cls in classes}
+        names = renames or {}
+        self._fields = {
+            name: tuple(
+                (
+                    f.name,
+                    names.get(f.name, f.name),
+                    _allowed(typing.get_type_hints(cls)[f.name]),
+                    f.default is MISSING,
+                )
+                for f in fields(typing.cast(Any, cls))
+            )
+            for name, cls in self.classes.items()
+        }
+
+    def to_json(self, command: C) -> dict[str, Any]:
+        name = type(command).__name__
+        out: dict[str, Any] = {"type": name}
+        for attribute, key, _, _ in self._fields[name]:
+            out[key] = getattr(command, attribute)
+        return out
+
+    def from_json(self, raw: Any) -> C:
+        invalid = f"{self.prefix}.command_invalid"
+        if not isinstance(raw, Mapping):
+            raise RuleError(invalid, reason="not_an_object")
+        name = raw.get("type")
+        if not isinstance(name, str) or name not in self._fields:
+            raise RuleError(invalid, reason="unknown_type", type=str(name))
+        values: dict[str, Any] = {}
+        for attribute, key, allowed, required in self._fields[name]:
+            if key not in raw:
+                if required:
+                    raise RuleError(invalid, reason="missing", type=name, field=key)
+                continue
+            if not _fits(raw[key], allowed):
+                raise RuleError(invalid, reason="wrong_type", type=name, field=key)
+            values[attribute] = raw[key]
+        return self.classes[name](**values)

@@ -1,0 +1,99 @@
+"""千幻抄 dice-pool combat (section 6.3): a pure rule set, *state + command + dice → new state + events*.
+
+``SENGENSHO.apply(state, command, dice)`` applies one command of ``engine.sengensho.commands`` to a
+battle (``None`` before ``Start``) and returns an ``Outcome``, or raises a ``RuleError`` (``sg.*``)
+and changes nothing. Rule ids (S-...) are those of SENGENSHO.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from engine.common import EventRecorder, replay
+from engine.dice.source import DiceSource
+from engine.ruleset import Event, Outcome
+from engine.sengensho import checks, core, items, overrides, surprise
+from engine.sengensho.commands import (
+    Damage,
+    Declare,
+    End,
+    GMSet,
+    Hide,
+    Item,
+    Join,
+    NextTurn,
+    Roll,
+    Search,
+    SengenshoCommand,
+    SetState,
+    SpellCard,
+    Start,
+    Surprise,
+    command_from_json,
+    command_to_json,
+)
+from engine.sengensho.export import FORMAT, export_state, import_state
+from engine.sengensho.state import SengenshoState
+
+Rule = Callable[[SengenshoState, Any, EventRecorder], SengenshoState]
+
+#: the rule each command runs (``Start`` is handled apart: it needs no running battle)
+RULES: dict[type[Any], Rule] = {
+    Join: core.join,
+    NextTurn: core.next_turn,
+    Declare: core.declare,
+    SetState: core.set_unable,
+    End: core.end,
+    Roll: checks.roll,
+    Hide: checks.hide,
+    Search: checks.search,
+    Surprise: surprise.surprise,
+    Damage: items.damage,
+    Item: items.item,
+    SpellCard: items.spellcard,
+    GMSet: overrides.gm_set,
+}
+
+
+class SengenshoRules:
+    """The ``Ruleset`` of 千幻抄 combat."""
+
+    name = "sengensho"
+    export_format = FORMAT
+
+    def apply(
+        self, state: SengenshoState | None, command: SengenshoCommand, dice: DiceSource
+    ) -> Outcome[SengenshoState]:
+        rec = EventRecorder(dice)
+        if isinstance(command, Start):
+            new = core.start(state, command, rec)
+        else:
+            new = RULES[type(command)](core.running(state), command, rec)
+        return Outcome(new, tuple(rec.events))
+
+    def export(self, state: SengenshoState) -> dict[str, Any]:
+        return export_state(state)
+
+    def import_(self, document: Mapping[str, Any]) -> SengenshoState:
+        return import_state(document)
+
+    def replay(
+        self, steps: Iterable[tuple[SengenshoCommand, Sequence[Event]]], state: SengenshoState | None = None
+    ) -> SengenshoState | None:
+        """The battle after each logged command again, with the dice its events carry."""
+        return replay(self.apply, state, steps)
+
+
+SENGENSHO = SengenshoRules()
+
+__all__ = [
+    "FORMAT",
+    "RULES",
+    "SENGENSHO",
+    "SengenshoCommand",
+    "SengenshoRules",
+    "SengenshoState",
+    "command_from_json",
+    "command_to_json",
+]

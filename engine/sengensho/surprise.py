@@ -1,0 +1,137 @@
+"""Surprise (6.3.2): which case an attack is, and what the target's next evasion may do (S-SUR-1..6)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine.common import EventRecorder
+from engine.ruleset import RuleError
+from engine.sengensho.checks import THREE_DICE, reveal
+from engine.sengensho.commands import Surprise as SurpriseCommand
+from engine.sengensho.core import able, locate, non_negative
+from engine.sengensho.state import Character, Evasion, SengenshoState, Surprise
+
+#: S-SUR-1..4: the effective range of an attack, in metres
+EFFECTIVE_RANGE = 30
+#: S-SUR-1: from this far the GM may ask a hit check of at most 3D
+FAR = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """A surprise case: its rule id, what the target's evasion may do, the attacker's dice cap."""
+
+    rule: str
+    evasion: Evasion | None
+    attacker_cap: int | None
+    unaware: bool
+
+
+def complete_far(distance: int) -> Case:
+    """S-SUR-1: complete surprise from outside 30 m: no evasion; from 100 m a hit check of at most 3D."""
+    return Case("S-SUR-1", Evasion.REFUSED, THREE_DICE if distance >= FAR else None, True)
+
+
+def wary_far(alert: bool) -> Case:
+    """S-SUR-2: from outside 30 m on a wary target: the attacker rolls at most 3D; the target evades
+    with at most 3D if it wins its perception check, which inside [アラート]/[識閾結界] succeeds by itself."""
+    return Case("S-SUR-2", Evasion.MAX3 if alert else Evasion.PERCEIVE_MAX3, THREE_DICE, False)
+
+
+def complete_near(found: bool) -> Case:
+    """S-SUR-3: complete surprise inside 30 m: after 身体+〈隠密〉 against 感覚+〈感知〉, a target that has
+    not found the attacker cannot evade."""
+    return Case("S-SUR-3", None if found else Evasion.REFUSED, None, not found)
+
+
+def wary_near(found: bool) -> Case:
+    """S-SUR-4: inside 30 m, a wary target that has not found the attacker evades at −5; dice are free."""
+    return Case("S-SUR-4", None if found else Evasion.MINUS5, None, False)
+
+
+def same_initiative(target: Character, attacker: Character) -> bool:
+    """S-SUR-5: an action at the initiative at which the target was caught unaware also finds it unaware."""
+    return target.unaware_at is not None and attacker.declared == target.unaware_at
+
+
+def ability_case(disguised: bool) -> dict[str, bool]:
+    """S-SUR-6: the target notices an ability used on it unless it was disguised; it always resists."""
+    return {"noticed": not disguised, "resist": True}
+
+
+def defender_of(state: SengenshoState, target: Character) -> Character:
+    """S-ITEM-1: an attack on a held item is evaded by its holder (an ability on it, resisted by it)."""
+    if target.held_by is None:
+        return target
+    i = state.find(target.held_by)
+    assert i is not None
+    return state.characters[i]
+
+
+def found_attacker(defender: Character, attacker: Character) -> bool | None:
+    """Whether the defender has found the attacker: never while the attacker hides (S-HIDE-1);
+    else by its last roll if that was a contest against the attacker; None if there was none."""
+    if attacker.hidden:
+        return False
+    last = defender.last_roll
+    if last is None or last.against != attacker.key:
+        return None
+    return bool(last.won)
+
+
+def classify(distance: int, wary: bool, alert: bool, found: bool | None, names: dict[str, str]) -> Case:
+    """Which of S-SUR-1..4 an attack is."""
+    if distance > EFFECTIVE_RANGE:
+        return wary_far(alert) if wary or alert else complete_far(distance)
+    if wary or alert:  # S-SUR-3: inside [アラート]/[識閾結界] it counts as S-SUR-4
+        return wary_near(bool(found))
+    if found is None:
+        raise RuleError("sg.surprise_contest_required", **names)
+    return complete_near(found)
+
+
+def surprise(state: SengenshoState, command: SurpriseCommand, rec: EventRecorder) -> SengenshoState:
+    """Names the surprise case of an attack or ability and sets what the target may do about it."""
+    ai, attacker = able(state, command.attacker)
+    ti, target = locate(state, command.target)
+    non_negative("distance", command.distance)
+    if ai == ti:
+        raise RuleError("sg.against_self", name=attacker.name)
+    if target.hidden:
+        raise RuleError("sg.target_hidden", name=target.name)
+    base = {"attacker": attacker.name, "target": target.name, "distance": command.distance}
+    if command.ability:
+        rec.emit("sg.surprise_ability", {**base, "case": "S-SUR-6", **ability_case(command.disguised)})
+        return state
+    di = state.find(defender_of(state, target).key)
+    assert di is not None
+    defender = state.characters[di]
+    forced = command.wary and same_initiative(defender, attacker)
+    wary = command.wary and not forced
+    found = found_attacker(defender, attacker)
+    names = {"attacker": attacker.name, "target": defender.name}
+    case = classify(command.distance, wary, command.alert, found, names)
+    changed = replace(
+        defender,
+        surprise=None if case.evasion is None else Surprise(case.rule, attacker.key, case.evasion),
+        unaware_at=attacker.declared if case.unaware else defender.unaware_at,
+    )
+    new = state.put(di, changed)
+    new = new.put(ai, replace(new.characters[ai], attack_cap=case.attacker_cap))
+    rec.emit(
+        "sg.surprise",
+        {
+            **base,
+            "defender": defender.name,
+            "case": case.rule,
+            "wary": wary,
+            "alert": command.alert,
+            "same_initiative": forced,
+            "found": found,
+            "evasion": case.evasion.value if case.evasion else None,
+            "attacker_cap": case.attacker_cap,
+        },
+    )
+    if attacker.hidden:  # S-HIDE-1: undiscovered until its attack, and that attack is a surprise
+        new = reveal(new, ai, "attack", None, rec)
+    return new
