@@ -63,6 +63,8 @@ class StatusView(View):
     ruleset: str = ""
     document: dict[str, Any] = field(default_factory=dict)
     gms: tuple[str, ...] = ()
+    #: the battle is over (the channel's last battle, still shown)
+    ended: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -116,6 +116,23 @@ class BattleService:
         except EngineError as error:
             return ErrorView(key=error.key, values=dict(error.values))
 
+    async def status(self, where: Where) -> StatusView | None:
+        """The channel's battle (running, or the last one ended) of any rule set; None if there is none.
+
+        For front-ends that show a battle without a command: the live status message, autocomplete.
+        """
+        async with self._channel_lock(where):
+            live = await self._load(where, fresh=True)
+            if live is None:
+                return None
+            return await self._status_view(where, live)
+
+    async def _status_view(self, where: Where, live: Live) -> StatusView:
+        gms = (live.head.started_by, *(await self._settings(where.guild)).co_gms)
+        return StatusView(
+            ruleset=live.binding.name, document=live.document, gms=gms, ended=live.head.status != RUNNING
+        )
+
     def dice_source(self) -> DiceSource:
         """Where this service's dice come from (a seeded source, or the console's script)."""
         return self._dice
@@ -211,8 +228,7 @@ class BattleService:
             raise _Refused("service.no_battle")
         self._check_ruleset(spec, live)
         if kind is Kind.STATUS:
-            gms = (live.head.started_by, *(await self._settings(where.guild)).co_gms)
-            return StatusView(ruleset=live.binding.name, document=live.document, gms=gms)
+            return await self._status_view(where, live)
         if kind is Kind.EXPORT:
             return ExportView(
                 ruleset=live.binding.name,
