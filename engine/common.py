@@ -72,20 +72,21 @@ C = TypeVar("C")
 
 def replay(
     apply: Callable[[S | None, C, DiceSource], Outcome[S]],
-    state: S | None,
-    steps: Iterable[tuple[C, Sequence[Event]]],
+    initial: S | None,
+    steps: Iterable[tuple[C, Sequence[int]]],
+    prefix: str,
 ) -> S | None:
-    """The state after applying each command again with the dice its events recorded.
+    """Re-applies commands, each with the dice values its events recorded (``dice_values``).
 
-    ``state`` is None before a battle's start command (whose apply accepts None).
-
-    Raises ``AssertionError`` if a step rolls fewer dice than it recorded (the log does not match).
+    ``initial`` is None before a battle's start command. Too few values raise
+    ``dice.script_exhausted``, too many ``<prefix>.replay_dice_left``: the log does not fit.
     """
-    for command, events in steps:
-        dice = ScriptedDice(dice_values(events))
+    state = initial
+    for step, (command, values) in enumerate(steps, start=1):
+        dice = ScriptedDice(values)
         state = apply(state, command, dice).state
         if dice.remaining:
-            raise AssertionError(f"replay left {dice.remaining} dice unused")
+            raise RuleError(f"{prefix}.replay_dice_left", step=step, left=dice.remaining)
     return state
 
 

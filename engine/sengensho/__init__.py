@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from engine.common import EventRecorder, replay
+from engine.common import EventRecorder, dice_values
+from engine.common import replay as common_replay
 from engine.dice.source import DiceSource
-from engine.ruleset import Event, Outcome
+from engine.ruleset import Outcome, RuleError, Ruleset
 from engine.sengensho import checks, core, items, overrides, surprise
 from engine.sengensho.commands import (
     Damage,
@@ -65,11 +66,18 @@ class SengenshoRules:
     def apply(
         self, state: SengenshoState | None, command: SengenshoCommand, dice: DiceSource
     ) -> Outcome[SengenshoState]:
+        """One command: the new state and its events, or a ``RuleError`` and nothing changed.
+
+        ``state`` is None before a battle exists; only ``Start`` applies then (and after an end).
+        """
         rec = EventRecorder(dice)
         if isinstance(command, Start):
             new = core.start(state, command, rec)
         else:
-            new = RULES[type(command)](core.running(state), command, rec)
+            rule = RULES.get(type(command))
+            if rule is None:
+                raise RuleError("sg.command_invalid", reason="unknown_type", type=type(command).__name__)
+            new = rule(core.running(state), command, rec)
         return Outcome(new, tuple(rec.events))
 
     def export(self, state: SengenshoState) -> dict[str, Any]:
@@ -78,14 +86,17 @@ class SengenshoRules:
     def import_(self, document: Mapping[str, Any]) -> SengenshoState:
         return import_state(document)
 
-    def replay(
-        self, steps: Iterable[tuple[SengenshoCommand, Sequence[Event]]], state: SengenshoState | None = None
-    ) -> SengenshoState | None:
-        """The battle after each logged command again, with the dice its events carry."""
-        return replay(self.apply, state, steps)
-
 
 SENGENSHO = SengenshoRules()
+_conforms: Ruleset[SengenshoState, SengenshoCommand] = SENGENSHO
+
+
+def replay(
+    initial: SengenshoState | None, steps: Iterable[tuple[SengenshoCommand, Sequence[int]]]
+) -> SengenshoState | None:
+    """The battle after each logged command again, with the dice values its events carry."""
+    return common_replay(SENGENSHO.apply, initial, steps, "sg")
+
 
 __all__ = [
     "FORMAT",
@@ -96,4 +107,6 @@ __all__ = [
     "SengenshoState",
     "command_from_json",
     "command_to_json",
+    "dice_values",
+    "replay",
 ]

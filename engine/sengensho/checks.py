@@ -75,8 +75,8 @@ def dice_cap(c: Character, command: Roll, kind: RollKind) -> tuple[int | None, s
         caps.append((command.cap, "cap"))
     if kind is RollKind.RESIST:
         caps.append((THREE_DICE, "S-CORE-4"))
-    if kind in (RollKind.ATTACK, RollKind.MELEE) and c.attack_cap is not None:
-        caps.append((c.attack_cap, "S-SUR-2"))
+    if kind in (RollKind.ATTACK, RollKind.MELEE) and c.attack_limit is not None:
+        caps.append((THREE_DICE, c.attack_limit))
     if kind is RollKind.EVASION and c.surprise is not None and c.surprise.evasion is not Evasion.MINUS5:
         caps.append((THREE_DICE, c.surprise.case))
     if not caps:
@@ -153,7 +153,7 @@ def roll(state: SengenshoState, command: Roll, rec: EventRecorder) -> SengenshoS
         dp=c.dp - t.paid,
         last_roll=LastRoll(total, kind, state.turn, other.key if other else None, won),
         surprise=None if kind is RollKind.EVASION else c.surprise,
-        attack_cap=None if kind in (RollKind.ATTACK, RollKind.MELEE) else c.attack_cap,
+        attack_limit=None if kind in (RollKind.ATTACK, RollKind.MELEE) else c.attack_limit,
     )
     new = state.put(i, changed)
     rec.emit(

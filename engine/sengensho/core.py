@@ -208,7 +208,7 @@ def next_turn(state: SengenshoState, command: NextTurn, rec: EventRecorder) -> S
                 declared=dp if c.acts else None,
                 surprise=None,
                 unaware_at=None,
-                attack_cap=None,
+                attack_limit=None,
                 searched_by=(),
             )
         )

@@ -70,7 +70,7 @@ def _character(state: SengenshoState, c: Character) -> dict[str, Any]:
         if s is None
         else {"case": s.case, "attacker": _name_of(state, s.attacker), "evasion": s.evasion.value},
         "unaware_at": c.unaware_at,
-        "attack_cap": c.attack_cap,
+        "attack_limit": c.attack_limit,
         "spell_cards": {"declared": c.cards, "used": c.cards_used},
     }
 
@@ -196,7 +196,7 @@ def _read_character(r: _Reader) -> Character:
             evasion=surprise.enum("evasion", Evasion, Evasion.REFUSED) or Evasion.REFUSED,
         ),
         unaware_at=r.int("unaware_at"),
-        attack_cap=r.int("attack_cap"),
+        attack_limit=r.get("attack_limit", str),
         cards=0 if cards is None else cards.int("declared", 0) or 0,
         cards_used=0 if cards is None else cards.int("used", 0) or 0,
     )

@@ -125,4 +125,5 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "sg.set_target_invalid": ("target", "fields"),
     "sg.set_value_invalid": ("target", "value"),
     "sg.import_invalid": ("field", "reason"),
+    "sg.replay_dice_left": ("step", "left"),
 }

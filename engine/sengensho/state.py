@@ -75,7 +75,7 @@ class Character:
     ``hidden_turn`` the turn it hid, ``searched_by`` who searched it this turn. ``entry_turn`` is the
     turn a late entrant (reinforcement, revealed hidden character) came in: that turn it may declare
     or take over spell cards (S-REIN-1). ``unaware_at`` is the initiative at which it was caught
-    unaware this turn (S-SUR-5); ``attack_cap`` caps the dice of its next attack (S-SUR-1/2).
+    unaware this turn (S-SUR-5); ``attack_limit`` names the rule (S-SUR-1/2) that holds its next attack to 3D.
     """
 
     name: str
@@ -100,7 +100,7 @@ class Character:
     last_roll: LastRoll | None = None
     surprise: Surprise | None = None
     unaware_at: int | None = None
-    attack_cap: int | None = None
+    attack_limit: str | None = None
     cards: int = 0
     cards_used: int = 0
 

@@ -117,7 +117,8 @@ def surprise(state: SengenshoState, command: SurpriseCommand, rec: EventRecorder
         unaware_at=attacker.declared if case.unaware else defender.unaware_at,
     )
     new = state.put(di, changed)
-    new = new.put(ai, replace(new.characters[ai], attack_cap=case.attacker_cap))
+    limit = case.rule if case.attacker_cap is not None else None
+    new = new.put(ai, replace(new.characters[ai], attack_limit=limit))
     rec.emit(
         "sg.surprise",
         {
