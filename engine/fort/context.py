@@ -11,7 +11,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
-from engine.dice import DiceError, DiceSource, RecordingDice, RollKind, RollResult, parse_command
+from engine.dice import DiceError, DiceSource, RollKind, RollResult, parse_command
 from engine.dice.command import ParsedCommand
 from engine.ruleset import Event, RuleError
 
@@ -19,16 +19,24 @@ _INTEGER = re.compile(r"[+-]?\d+")
 
 
 class Context:
-    __slots__ = ("_taken", "dice", "events")
+    """A dice source that records every die it rolls (as ``RecordingDice`` does), and the events."""
+
+    __slots__ = ("_source", "_taken", "events", "rolls")
 
     def __init__(self, source: DiceSource) -> None:
-        self.dice = RecordingDice(source)
+        self._source = source
+        self.rolls: list[tuple[int, int]] = []
         self.events: list[Event] = []
         self._taken = 0
 
+    def roll(self, sides: int) -> int:
+        value = self._source.roll(sides)
+        self.rolls.append((sides, value))
+        return value
+
     def emit(self, kind: str, data: dict[str, Any]) -> None:
         """Append an event carrying every die rolled since the previous event."""
-        rolls = self.dice.rolls
+        rolls = self.rolls
         if len(rolls) > self._taken:
             dice = tuple(rolls[self._taken :])
             self._taken = len(rolls)
@@ -37,13 +45,13 @@ class Context:
         self.events.append(Event(kind, data, dice))
 
     def d6(self) -> int:
-        return self.dice.roll(6)
+        return self.roll(6)
 
-    def roll(self, parsed: ParsedCommand) -> RollResult:
-        return parsed.roll(self.dice)
+    def roll_command(self, parsed: ParsedCommand) -> RollResult:
+        return parsed.roll(self)
 
     def check_all_dice_emitted(self) -> None:
-        if self._taken != len(self.dice.rolls):  # pragma: no cover - a bug, never a rule
+        if self._taken != len(self.rolls):  # pragma: no cover - a bug, never a rule
             raise AssertionError("dice rolled after the last event")
 
 
@@ -85,5 +93,5 @@ def amount_value(ctx: Context, amount: int | ParsedCommand) -> tuple[int, dict[s
     """F-DICE-1: the damage an amount deals (0 for an automatically failed rating roll)."""
     if isinstance(amount, int):
         return amount, None
-    result = ctx.roll(amount)
+    result = ctx.roll_command(amount)
     return result.damage, roll_record(result)

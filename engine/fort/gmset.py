@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from engine.fort.commands import GMSet
@@ -24,7 +23,7 @@ from engine.fort.rules_equipment import parse_trap_kind
 from engine.fort.rules_fort import finish
 from engine.fort.rules_roster import parse_unit_type
 from engine.fort.rules_turn import MAX_CANNONS, MAX_ROUNDS, parse_side
-from engine.fort.state import MAX_SHELLS, BattleOutcome, FortState, Turn, UnitType
+from engine.fort.state import MAX_SHELLS, BattleOutcome, FortState, Turn, UnitType, evolve
 from engine.ruleset import RuleError
 
 _NONE = ("none", "null", "-", "")
@@ -109,8 +108,8 @@ def _apply(state: FortState, target: str, value: str) -> tuple[Any, Any, FortSta
         kind, edge = parse_trap_kind(kind_text), parse_edge(edge_text_)
         for i, t in enumerate(state.traps):
             if t.kind is kind and t.edge == edge:
-                traps = (*state.traps[:i], replace(t, uses=_int(value, 0)), *state.traps[i + 1 :])
-                return t.uses, traps[i].uses, replace(state, traps=traps)
+                traps = (*state.traps[:i], evolve(t, uses=_int(value, 0)), *state.traps[i + 1 :])
+                return t.uses, traps[i].uses, evolve(state, traps=traps)
         raise RuleError("fort.trap_unknown", kind=kind.value, edge=edge_text(edge))
     if head == "cannon" and rest.count(".") == 1:
         number, attr = rest.split(".")
@@ -121,7 +120,7 @@ def _apply(state: FortState, target: str, value: str) -> tuple[Any, Any, FortSta
         return (
             state.cannons[n],
             shells,
-            replace(state, cannons=(*state.cannons[:n], shells, *state.cannons[n + 1 :])),
+            evolve(state, cannons=(*state.cannons[:n], shells, *state.cannons[n + 1 :])),
         )
     setter = _TOP.get(fold(target))
     if setter is None:
@@ -131,12 +130,12 @@ def _apply(state: FortState, target: str, value: str) -> tuple[Any, Any, FortSta
 
 def _fort_max(s: FortState, v: str) -> tuple[Any, Any, FortState]:
     m = _int(v, 1)
-    return s.fort_max_hp, m, replace(s, fort_max_hp=m, fort_hp=min(s.fort_hp, m))
+    return s.fort_max_hp, m, evolve(s, fort_max_hp=m, fort_hp=min(s.fort_hp, m))
 
 
 def _cannons(s: FortState, v: str) -> tuple[Any, Any, FortState]:
     n = _int(v, 0, MAX_CANNONS)
-    return len(s.cannons), n, replace(s, cannons=(s.cannons + (0,) * n)[:n])
+    return len(s.cannons), n, evolve(s, cannons=(s.cannons + (0,) * n)[:n])
 
 
 def _outcome(s: FortState, v: str) -> tuple[Any, Any, FortState]:
@@ -149,57 +148,57 @@ def _outcome(s: FortState, v: str) -> tuple[Any, Any, FortState]:
     )
     if o is None and fold(v) not in _NONE:
         raise _Bad("not_an_outcome")
-    return s.outcome, o, replace(s, outcome=o)
+    return s.outcome, o, evolve(s, outcome=o)
 
 
 def _turn(s: FortState, v: str) -> tuple[Any, Any, FortState]:
     if fold(v) not in ("pc", "enemy", "ended"):
         raise _Bad("not_a_turn")
-    return s.turn, Turn(fold(v)), replace(s, turn=Turn(fold(v)))
+    return s.turn, Turn(fold(v)), evolve(s, turn=Turn(fold(v)))
 
 
 _TOP: dict[str, Callable[[FortState, str], tuple[Any, Any, FortState]]] = {
     "fort.hp": lambda s, v: (
         s.fort_hp,
         _int(v, None, s.fort_max_hp),
-        replace(s, fort_hp=_int(v, None, s.fort_max_hp)),
+        evolve(s, fort_hp=_int(v, None, s.fort_max_hp)),
     ),
     "fort.max_hp": _fort_max,
     "fort.repaired_round": lambda s, v: (
         s.repaired_round,
         _opt_int(v, 1),
-        replace(s, repaired_round=_opt_int(v, 1)),
+        evolve(s, repaired_round=_opt_int(v, 1)),
     ),
-    "round": lambda s, v: (s.round, _int(v, 1, s.rounds), replace(s, round=_int(v, 1, s.rounds))),
+    "round": lambda s, v: (s.round, _int(v, 1, s.rounds), evolve(s, round=_int(v, 1, s.rounds))),
     "rounds": lambda s, v: (
         s.rounds,
         _int(v, s.round, MAX_ROUNDS),
-        replace(s, rounds=_int(v, s.round, MAX_ROUNDS)),
+        evolve(s, rounds=_int(v, s.round, MAX_ROUNDS)),
     ),
     "turn": _turn,
-    "first": lambda s, v: (s.first, parse_side(v), replace(s, first=parse_side(v))),
-    "title": lambda s, v: (s.title, v, replace(s, title=v)),
+    "first": lambda s, v: (s.first, parse_side(v), evolve(s, first=parse_side(v))),
+    "title": lambda s, v: (s.title, v, evolve(s, title=v)),
     "outcome": _outcome,
     "confused_round": lambda s, v: (
         s.confused_round,
         _opt_int(v, 1),
-        replace(s, confused_round=_opt_int(v, 1)),
+        evolve(s, confused_round=_opt_int(v, 1)),
     ),
     "cannons": _cannons,
     "ballista.loaded": lambda s, v: (
         s.ballista.loaded,
         _bool(v),
-        replace(s, ballista=replace(s.ballista, loaded=_bool(v))),
+        evolve(s, ballista=evolve(s.ballista, loaded=_bool(v))),
     ),
     "ballista.magic_bolt_used": lambda s, v: (
         s.ballista.magic_bolt_used,
         _bool(v),
-        replace(s, ballista=replace(s.ballista, magic_bolt_used=_bool(v))),
+        evolve(s, ballista=evolve(s.ballista, magic_bolt_used=_bool(v))),
     ),
     "ballista.bolt": lambda s, v: (
         s.ballista.bolt,
         _opt_text(v),
-        replace(s, ballista=replace(s.ballista, bolt=_opt_text(v))),
+        evolve(s, ballista=evolve(s.ballista, bolt=_opt_text(v))),
     ),
 }
 
@@ -208,25 +207,25 @@ def _unit(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, Fo
     u = state.units[i]
     if attr == "hp":
         hp = _int(value, None, u.max_hp)
-        new = replace(u, hp=hp, destroyed=hp <= 0)
+        new = evolve(u, hp=hp, destroyed=hp <= 0)
     elif attr == "max_hp":
         m = _int(value, 1)
-        new = replace(u, max_hp=m, hp=min(u.hp, m))
+        new = evolve(u, max_hp=m, hp=min(u.hp, m))
     elif attr == "area":
-        new = replace(u, area=parse_area(value), held_edge=None, held_to=None)
+        new = evolve(u, area=parse_area(value), held_edge=None, held_to=None)
     elif attr in ("fort_damage", "defense", "move"):
         fields: dict[str, Any] = {attr: _int(value, 0)}
-        new = replace(u, **fields)
+        new = evolve(u, **fields)
     elif attr == "strike":
         text = _opt_text(value)
-        new = replace(u, strike=parse_damage_expression(text).command if text else None)
+        new = evolve(u, strike=parse_damage_expression(text).command if text else None)
     elif attr == "type":
-        new = replace(u, type=parse_unit_type(value))
+        new = evolve(u, type=parse_unit_type(value))
     elif attr == "arrive_round":
-        new = replace(u, arrive_round=_opt_int(value, 1))
+        new = evolve(u, arrive_round=_opt_int(value, 1))
     elif attr in ("arrived", "destroyed"):
         flags: dict[str, Any] = {attr: _bool(value)}
-        new = replace(u, **flags)
+        new = evolve(u, **flags)
     else:
         raise RuleError("fort.gm_set_target_unknown", target=f"unit.{u.name}.{attr}")
     if new.type is UnitType.RAM and new.strike is None:
@@ -239,18 +238,18 @@ def _pc(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, Fort
     if attr == "position":
         if p.area is not Area.F0:
             raise _Bad("position_only_at_f0")
-        new = replace(p, position=parse_position(value))
+        new = evolve(p, position=parse_position(value))
     elif attr == "area":
         area = parse_area(value)
         position = (p.position or parse_position("outside")) if area is Area.F0 else None
-        new = replace(p, area=area, position=position)
+        new = evolve(p, area=area, position=position)
     elif attr in ("hp", "max_hp", "move"):
         numbers: dict[str, Any] = {attr: _opt_int(value, 0 if attr != "hp" else None)}
-        new = replace(p, **numbers)
+        new = evolve(p, **numbers)
         if new.hp is not None and new.max_hp is not None and new.hp > new.max_hp:
             raise _Bad("above_max")
     elif attr == "owner":
-        new = replace(p, owner=_opt_text(value))
+        new = evolve(p, owner=_opt_text(value))
     else:
         raise RuleError("fort.gm_set_target_unknown", target=f"pc.{p.name}.{attr}")
     return getattr(p, attr), getattr(new, attr), set_pc(state, i, new)
@@ -259,12 +258,12 @@ def _pc(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, Fort
 def _commander(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, FortState]:
     c = state.commanders[i]
     if attr == "hp":
-        new = replace(c, hp=_int(value, None, c.max_hp))
+        new = evolve(c, hp=_int(value, None, c.max_hp))
     elif attr == "max_hp":
         m = _int(value, 1)
-        new = replace(c, max_hp=m, hp=min(c.hp, m))
+        new = evolve(c, max_hp=m, hp=min(c.hp, m))
     elif attr == "area":
-        new = replace(c, area=parse_area(value))
+        new = evolve(c, area=parse_area(value))
     else:
         raise RuleError("fort.gm_set_target_unknown", target=f"commander.{c.name}.{attr}")
     return getattr(c, attr), getattr(new, attr), set_commander(state, i, new)

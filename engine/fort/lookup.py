@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.fort.map import Area, Position, fold
-from engine.fort.state import PC, Commander, FortState, Unit, UnitType
+from engine.fort.state import PC, Commander, FortState, Unit, UnitType, evolve
 from engine.ruleset import RuleError
 
 
@@ -68,15 +68,15 @@ def find_commander(state: FortState, name: str) -> int:
 
 
 def set_unit(state: FortState, i: int, unit: Unit) -> FortState:
-    return replace(state, units=(*state.units[:i], unit, *state.units[i + 1 :]))
+    return evolve(state, units=(*state.units[:i], unit, *state.units[i + 1 :]))
 
 
 def set_pc(state: FortState, i: int, pc: PC) -> FortState:
-    return replace(state, pcs=(*state.pcs[:i], pc, *state.pcs[i + 1 :]))
+    return evolve(state, pcs=(*state.pcs[:i], pc, *state.pcs[i + 1 :]))
 
 
 def set_commander(state: FortState, i: int, commander: Commander) -> FortState:
-    return replace(state, commanders=(*state.commanders[:i], commander, *state.commanders[i + 1 :]))
+    return evolve(state, commanders=(*state.commanders[:i], commander, *state.commanders[i + 1 :]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,4 +151,4 @@ def soldier_acted(state: FortState, actor: Actor) -> FortState:
     if actor.unit is None:
         return state
     unit = state.units[actor.unit]
-    return set_unit(state, actor.unit, replace(unit, acted_round=state.round))
+    return set_unit(state, actor.unit, evolve(unit, acted_round=state.round))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from engine.fort.commands import AttackArea, AttackPierce, AttackSingle, UnitAttack, UnitBarrage
@@ -25,7 +24,7 @@ from engine.fort.rules_damage import (
     hurt_unit,
     pierce_share,
 )
-from engine.fort.state import PC, DamageKind, FortState, Side, Unit, UnitType
+from engine.fort.state import PC, DamageKind, FortState, Side, Unit, UnitType, evolve
 from engine.ruleset import RuleError
 
 MAX_RADIUS = 30
@@ -93,7 +92,7 @@ def attack_single(ctx: Context, state: FortState, cmd: AttackSingle) -> FortStat
             "rolls": [],
         },
     )
-    return replace(state, units=tuple(units))
+    return evolve(state, units=tuple(units))
 
 
 def characters_in(state: FortState, area: Area) -> list[str]:
@@ -138,7 +137,7 @@ def attack_area(ctx: Context, state: FortState, cmd: AttackArea) -> FortState:
         },
     )
     damage_each(ctx, units, hit, kind, "area", lambda c: amount_value(c, amount))
-    return replace(state, units=tuple(units))
+    return evolve(state, units=tuple(units))
 
 
 def attack_pierce(ctx: Context, state: FortState, cmd: AttackPierce) -> FortState:
@@ -190,7 +189,7 @@ def attack_pierce(ctx: Context, state: FortState, cmd: AttackPierce) -> FortStat
                 "rolls": [roll] if roll else [],
             },
         )
-    return replace(state, units=tuple(units))
+    return evolve(state, units=tuple(units))
 
 
 def _strike(unit: Unit) -> Any:
@@ -222,10 +221,10 @@ def unit_attack(ctx: Context, state: FortState, cmd: UnitAttack) -> FortState:
         raise RuleError("fort.soldier_already_acted", name=attacker.name, round=state.round)
     units = list(state.units)
     if attacker.type is UnitType.SOLDIER:
-        units[a] = replace(attacker, acted_round=state.round)
+        units[a] = evolve(attacker, acted_round=state.round)
     ctx.emit("unit.attacked", {"attacker": attacker.name, "target": target.name, "hit": cmd.hit})
     if cmd.hit:
-        result = ctx.roll(strike)
+        result = ctx.roll_command(strike)
         taken = applied_damage(result.damage, DamageKind.PHYSICAL, target.defense)
         hurt_unit(
             ctx,
@@ -241,7 +240,7 @@ def unit_attack(ctx: Context, state: FortState, cmd: UnitAttack) -> FortState:
                 "rolls": [roll_record(result)],
             },
         )
-    return replace(state, units=tuple(units))
+    return evolve(state, units=tuple(units))
 
 
 def unit_barrage(ctx: Context, state: FortState, cmd: UnitBarrage) -> FortState:
@@ -269,7 +268,7 @@ def unit_barrage(ctx: Context, state: FortState, cmd: UnitBarrage) -> FortState:
     for what, i in targets:
         name = state.pcs[i].name if what == "pc" else state.commanders[i].name
         count = ctx.d6()
-        rolls = [ctx.roll(strike) for _ in range(count)]
+        rolls = [ctx.roll_command(strike) for _ in range(count)]
         damages = [r.damage for r in rolls]
         ctx.emit(
             "unit.barrage",

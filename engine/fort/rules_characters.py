@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from engine.fort.context import Context
 from engine.fort.lookup import set_commander, set_pc
-from engine.fort.state import FortState, Side, Turn
+from engine.fort.state import FortState, Side, Turn, evolve
 
 
 def hurt_pc(ctx: Context, state: FortState, i: int, amount: int, data: dict[str, Any]) -> FortState:
@@ -18,7 +17,7 @@ def hurt_pc(ctx: Context, state: FortState, i: int, amount: int, data: dict[str,
     ctx.emit("pc.damaged", {"pc": pc.name, **data, "amount": amount, "before": before, "after": after})
     if before is None:
         return state
-    return set_pc(state, i, replace(pc, hp=after))
+    return set_pc(state, i, evolve(pc, hp=after))
 
 
 def next_enemy_round(state: FortState) -> int:
@@ -35,7 +34,7 @@ def check_confusion(ctx: Context, before: FortState, state: FortState) -> FortSt
     if was_up and state.commanders and not any(c.hp > 0 for c in state.commanders):
         round_ = next_enemy_round(state)
         ctx.emit("battle.confused", {"round": round_})
-        return replace(state, confused_round=round_)
+        return evolve(state, confused_round=round_)
     return state
 
 
@@ -46,5 +45,5 @@ def set_commander_hp(ctx: Context, state: FortState, i: int, hp: int, data: dict
     ctx.emit(
         "commander.hp_changed", {"commander": commander.name, **data, "before": commander.hp, "after": hp}
     )
-    new = set_commander(state, i, replace(commander, hp=hp))
+    new = set_commander(state, i, evolve(commander, hp=hp))
     return check_confusion(ctx, state, new)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from engine.fort.context import Context
 from engine.fort.map import Area
-from engine.fort.state import DamageKind, Unit
+from engine.fort.state import DamageKind, Unit, UnitType, evolve
 
 #: F-UNIT-3: 5 fixed damage per body that a single-target attack could target, ten bodies at most.
 DAMAGE_PER_BODY = 5
@@ -35,7 +34,7 @@ def hurt_unit(ctx: Context, units: list[Unit], i: int, taken: int, data: dict[st
     after = before - taken
     ctx.emit("unit.damaged", {"unit": unit.name, **data, "taken": taken, "before": before, "after": after})
     newly_destroyed = after <= 0 and not unit.destroyed
-    units[i] = replace(unit, hp=after, destroyed=unit.destroyed or after <= 0)
+    units[i] = evolve(unit, hp=after, destroyed=unit.destroyed or after <= 0)
     if newly_destroyed:
         ctx.emit("unit.destroyed", {"unit": unit.name, "area": unit.area.value})
 
@@ -66,12 +65,15 @@ def area_catch(
     checks: list[dict[str, Any]] = []
     caught: list[int] = []
     if radius >= 4:
+        area, soldiers = tgt.area, tgt.type is UnitType.SOLDIER
         for i, u in enumerate(units):
-            if i == target or not u.on_map or u.area is not tgt.area or u.side is not tgt.side:
+            if u.area is not area or i == target or u.destroyed or not u.arrived:
+                continue
+            if (u.type is UnitType.SOLDIER) is not soldiers:
                 continue
             if threshold is None:
                 caught.append(i)
-            elif not u.flying:
+            elif u.type is not UnitType.FLYING:
                 die = ctx.d6()
                 checks.append({"unit": u.name, "die": die, "caught": die <= threshold})
                 if die <= threshold:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.dice import parse_command
 from engine.fort.commands import FireBallista, FireCannon, LoadBallista, LoadCannon, RemoveTrap, SetTrap
 from engine.fort.context import Context, parse_damage_expression, roll_record
@@ -11,7 +9,7 @@ from engine.fort.lookup import require_equipment, resolve_actor, soldier_acted, 
 from engine.fort.map import edge_text, fold, parse_edge
 from engine.fort.rules_characters import hurt_pc
 from engine.fort.rules_damage import area_catch, damage_each
-from engine.fort.state import MAX_SHELLS, Ballista, DamageKind, FortState, Side, Trap, TrapKind
+from engine.fort.state import MAX_SHELLS, Ballista, DamageKind, FortState, Side, Trap, TrapKind, evolve
 from engine.ruleset import RuleError
 
 MAX_TRAP_USES = 99
@@ -44,7 +42,7 @@ def set_trap(ctx: Context, state: FortState, cmd: SetTrap) -> FortState:
     if not 1 <= cmd.uses <= MAX_TRAP_USES:
         raise RuleError("fort.trap_uses_invalid", uses=cmd.uses, max=MAX_TRAP_USES)
     ctx.emit("trap.set", {"kind": kind.value, "edge": edge_text(edge), "uses": cmd.uses})
-    return replace(state, traps=(*state.traps, Trap(kind, edge, cmd.uses)))
+    return evolve(state, traps=(*state.traps, Trap(kind, edge, cmd.uses)))
 
 
 def remove_trap(ctx: Context, state: FortState, cmd: RemoveTrap) -> FortState:
@@ -54,7 +52,7 @@ def remove_trap(ctx: Context, state: FortState, cmd: RemoveTrap) -> FortState:
     for i, t in enumerate(state.traps):
         if t.kind is kind and t.edge == edge:
             ctx.emit("trap.removed", {"kind": kind.value, "edge": edge_text(edge), "uses": t.uses})
-            return replace(state, traps=state.traps[:i] + state.traps[i + 1 :])
+            return evolve(state, traps=state.traps[:i] + state.traps[i + 1 :])
     raise RuleError("fort.trap_unknown", kind=kind.value, edge=edge_text(edge))
 
 
@@ -94,14 +92,14 @@ def load_cannon(ctx: Context, state: FortState, cmd: LoadCannon) -> FortState:
     elif cmd.check is not None:
         reached, check, roll = shells_for_check(cmd.check, ()), cmd.check, None
     else:
-        result = ctx.roll(parse_damage_expression(f"2D6{cmd.bonus:+d}" if cmd.bonus else "2D6"))
+        result = ctx.roll_command(parse_damage_expression(f"2D6{cmd.bonus:+d}" if cmd.bonus else "2D6"))
         check, roll = result.total, roll_record(result)
         reached = shells_for_check(check or 0, result.dice)
     state = soldier_acted(state, actor)
     if reached == 0:
         ctx.emit("cannon.load_failed", {**data, "check": check, "roll": roll})
         assert actor.pc is not None
-        hit = ctx.roll(SHELL_DAMAGE)
+        hit = ctx.roll_command(SHELL_DAMAGE)
         return hurt_pc(
             ctx,
             state,
@@ -116,7 +114,7 @@ def load_cannon(ctx: Context, state: FortState, cmd: LoadCannon) -> FortState:
     after = min(MAX_SHELLS, before + reached)
     ctx.emit("cannon.loaded", {**data, "check": check, "roll": roll, "reached": reached, "after": after})
     cannons = (*state.cannons[:c], after, *state.cannons[c + 1 :])
-    return replace(state, cannons=cannons)
+    return evolve(state, cannons=cannons)
 
 
 def fire_cannon(ctx: Context, state: FortState, cmd: FireCannon) -> FortState:
@@ -149,11 +147,11 @@ def fire_cannon(ctx: Context, state: FortState, cmd: FireCannon) -> FortState:
     )
     damage_each(ctx, units, hit, DamageKind.MAGIC, "cannon", _shell, times=shells)
     cannons = (*state.cannons[:c], 0, *state.cannons[c + 1 :])
-    return replace(state, units=tuple(units), cannons=cannons)
+    return evolve(state, units=tuple(units), cannons=cannons)
 
 
 def _shell(ctx: Context) -> tuple[int, dict[str, object]]:
-    result = ctx.roll(SHELL_DAMAGE)
+    result = ctx.roll_command(SHELL_DAMAGE)
     return result.damage, roll_record(result)
 
 
@@ -171,7 +169,7 @@ def load_ballista(ctx: Context, state: FortState, cmd: LoadBallista) -> FortStat
         raise RuleError("fort.ballista_magic_bolt_used")
     ctx.emit("ballista.loaded", {"by": actor.name, "bolt": bolt, "magic_bolt": magic})
     ballista = Ballista(loaded=True, magic_bolt_used=state.ballista.magic_bolt_used or magic, bolt=bolt)
-    return soldier_acted(replace(state, ballista=ballista), actor)
+    return soldier_acted(evolve(state, ballista=ballista), actor)
 
 
 def fire_ballista(ctx: Context, state: FortState, cmd: FireBallista) -> FortState:
@@ -186,7 +184,7 @@ def fire_ballista(ctx: Context, state: FortState, cmd: FireBallista) -> FortStat
         raise RuleError("fort.target_not_enemy", unit=state.units[t].name)
     expression = parse_damage_expression(f"K{BALLISTA_POWER}{BALLISTA_EXTRA + cmd.bonus:+d}@{cmd.crit}")
     bolt = state.ballista.bolt
-    state = soldier_acted(replace(state, ballista=replace(state.ballista, loaded=False, bolt=None)), actor)
+    state = soldier_acted(evolve(state, ballista=evolve(state.ballista, loaded=False, bolt=None)), actor)
     units = list(state.units)
     data = {
         "by": actor.name,
@@ -205,8 +203,8 @@ def fire_ballista(ctx: Context, state: FortState, cmd: FireBallista) -> FortStat
     )
 
     def one(c: Context) -> tuple[int, dict[str, object]]:
-        result = c.roll(expression)
+        result = c.roll_command(expression)
         return result.damage, roll_record(result)
 
     damage_each(ctx, units, hit, DamageKind.PHYSICAL, "ballista", one)
-    return replace(state, units=tuple(units))
+    return evolve(state, units=tuple(units))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Any
 
 from engine.dice import RollKind
@@ -11,7 +10,7 @@ from engine.fort.commands import HealFort, Repair, Siege
 from engine.fort.context import Context, amount_value, parse_damage_expression, roll_record
 from engine.fort.lookup import require_equipment, resolve_actor, soldier_acted
 from engine.fort.map import fold
-from engine.fort.state import BattleOutcome, FortState, Turn, Unit, UnitType
+from engine.fort.state import BattleOutcome, FortState, Turn, Unit, UnitType, evolve
 from engine.ruleset import RuleError
 
 #: F-FORT-3: emergency repair heals this much, once per round.
@@ -30,7 +29,7 @@ _CRIT = re.compile(r"@(\d+)")
 def finish(ctx: Context, state: FortState, outcome: BattleOutcome, reason: str) -> FortState:
     """F-END-2, F-UNIT-12: the battle ends; commanders still up lend the boss their war-horn (鼓砲)."""
     warhorn = [c.name for c in state.commanders if c.hp > 0]
-    state = replace(state, turn=Turn.ENDED, outcome=outcome)
+    state = evolve(state, turn=Turn.ENDED, outcome=outcome)
     ctx.emit(
         "battle.ended",
         {
@@ -50,7 +49,7 @@ def damage_fort(ctx: Context, state: FortState, amount: int, data: dict[str, Any
     before = state.fort_hp
     after = before - amount
     ctx.emit("fort.damaged", {**data, "amount": amount, "before": before, "after": after})
-    state = replace(state, fort_hp=after)
+    state = evolve(state, fort_hp=after)
     if after <= 0:
         state = finish(ctx, state, BattleOutcome.COLLAPSE, "collapse")
     return state
@@ -77,7 +76,7 @@ def heal_fort(ctx: Context, state: FortState, cmd: HealFort) -> FortState:
     ctx.emit(
         "fort.healed", {"amount": cmd.amount, "healed": after - before, "before": before, "after": after}
     )
-    return replace(state, fort_hp=after)
+    return evolve(state, fort_hp=after)
 
 
 def repair(ctx: Context, state: FortState, cmd: Repair) -> FortState:
@@ -89,7 +88,7 @@ def repair(ctx: Context, state: FortState, cmd: Repair) -> FortState:
     before = state.fort_hp
     after = min(state.fort_max_hp, before + REPAIR_AMOUNT)
     ctx.emit("fort.repaired", {"by": actor.name, "amount": REPAIR_AMOUNT, "before": before, "after": after})
-    return soldier_acted(replace(state, fort_hp=after, repaired_round=state.round), actor)
+    return soldier_acted(evolve(state, fort_hp=after, repaired_round=state.round), actor)
 
 
 def siege(ctx: Context, state: FortState, cmd: Siege) -> FortState:
@@ -106,7 +105,7 @@ def siege(ctx: Context, state: FortState, cmd: Siege) -> FortState:
         parsed = parse_damage_expression(cmd.roll)
         if effect == "meteor":
             parsed = _meteor_roll(cmd.roll)
-        result = ctx.roll(parsed)
+        result = ctx.roll_command(parsed)
         total, roll = result.damage, roll_record(result)
     elif cmd.amount is not None:
         total = cmd.amount

@@ -5,8 +5,6 @@ F-MAP-2, F-UNIT-2, F-TRAP-1..5, F-FORT-4, F-TURN-2, F-UNIT-12 (confusion).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.dice import parse_command
 from engine.fort.commands import AdvanceUnits, MoveUnit
 from engine.fort.context import Context, roll_record
@@ -14,7 +12,7 @@ from engine.fort.lookup import unit_on_map
 from engine.fort.map import Area, Edge, distance, edge_text, make_edge, parse_area, shortest_path
 from engine.fort.rules_damage import hurt_unit
 from engine.fort.rules_fort import unit_fort_damage
-from engine.fort.state import DamageKind, FortState, Side, Trap, TrapKind, Turn, Unit, UnitType
+from engine.fort.state import DamageKind, FortState, Side, Trap, TrapKind, Turn, Unit, UnitType, evolve
 from engine.ruleset import RuleError
 
 #: F-TRAP-4: the mine's damage, fire magic; a plain sum, so no automatic failure (F-DICE-1).
@@ -50,7 +48,7 @@ def _use_trap(
 ) -> None:
     """F-TRAP-1: a trap that triggers loses one use; at 0 it is spent."""
     trap = traps[i]
-    traps[i] = replace(trap, uses=trap.uses - 1)
+    traps[i] = evolve(trap, uses=trap.uses - 1)
     data = {
         "unit": unit.name,
         "edge": edge_text(trap.edge),
@@ -89,7 +87,7 @@ def walk(ctx: Context, state: FortState, i: int, path: tuple[Area, ...], force: 
                 ctx.emit("trap.passed", {"unit": unit.name, "edge": edge_text(edge)})
             elif b is not None:
                 _use_trap(ctx, traps, b, "trap.barricade", unit, {"stays": start.value, "to": path[-1].value})
-                units[i] = replace(
+                units[i] = evolve(
                     units[i],
                     area=start,
                     held_edge=edge,
@@ -97,10 +95,10 @@ def walk(ctx: Context, state: FortState, i: int, path: tuple[Area, ...], force: 
                     moved_round=state.round,
                     moved_m=max(used, unit.move),
                 )
-                return replace(state, units=tuple(units), traps=tuple(traps))
+                return evolve(state, units=tuple(units), traps=tuple(traps))
             m = _first_trap(traps, TrapKind.MINE, edge)
             if m is not None:
-                result = ctx.roll(MINE_DAMAGE)
+                result = ctx.roll_command(MINE_DAMAGE)
                 _use_trap(ctx, traps, m, "trap.mine", unit, {})
                 hurt_unit(ctx, units, i, result.damage, {
                     "source": "mine", "kind": DamageKind.MAGIC.value, "raw": [result.damage],
@@ -119,7 +117,7 @@ def walk(ctx: Context, state: FortState, i: int, path: tuple[Area, ...], force: 
             stop = "blocked"
             break
     moved = 10 * (len(walked) - 1)
-    units[i] = replace(
+    units[i] = evolve(
         units[i],
         area=walked[-1],
         held_edge=None,
@@ -139,7 +137,7 @@ def walk(ctx: Context, state: FortState, i: int, path: tuple[Area, ...], force: 
             "force": force,
         },
     )
-    state = replace(state, units=tuple(units), traps=tuple(traps))
+    state = evolve(state, units=tuple(units), traps=tuple(traps))
     if walked[-1] is Area.F0 and start is not Area.F0 and unit.side is Side.ENEMY and not units[i].destroyed:
         state = unit_fort_damage(ctx, state, units[i], "enter")
     return state

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.fort.commands import (
     AddCommander,
     AddPC,
@@ -27,7 +25,7 @@ from engine.fort.lookup import (
 )
 from engine.fort.map import Area, Position, distance, fold, parse_area, parse_position
 from engine.fort.rules_characters import set_commander_hp
-from engine.fort.state import PC, Commander, FortState, Unit, UnitType
+from engine.fort.state import PC, Commander, FortState, Unit, UnitType, evolve
 from engine.ruleset import RuleError
 
 #: F-MAP-6: leaving F0 after a change of position counts as 10 m already moved.
@@ -51,13 +49,13 @@ def add_pc(ctx: Context, state: FortState, cmd: AddPC) -> FortState:
     ctx.emit(
         "pc.added", {"pc": name, "owner": owner, "position": position.value, "hp": cmd.hp, "move": cmd.move}
     )
-    return replace(state, pcs=(*state.pcs, pc))
+    return evolve(state, pcs=(*state.pcs, pc))
 
 
 def remove_pc(ctx: Context, state: FortState, cmd: RemovePC) -> FortState:
     i = find_pc(state, cmd.name)
     ctx.emit("pc.removed", {"pc": state.pcs[i].name})
-    return replace(state, pcs=state.pcs[:i] + state.pcs[i + 1 :])
+    return evolve(state, pcs=state.pcs[:i] + state.pcs[i + 1 :])
 
 
 def move_pc(ctx: Context, state: FortState, cmd: MovePC) -> FortState:
@@ -78,7 +76,7 @@ def move_pc(ctx: Context, state: FortState, cmd: MovePC) -> FortState:
     if area is Area.F0 and pc.area is Area.F0:
         if position is None or position is pc.position:
             raise RuleError("fort.pc_move_same", pc=pc.name)
-        new = replace(pc, position=position, position_round=state.round)
+        new = evolve(pc, position=position, position_round=state.round)
         dist = 0
     elif area is pc.area:
         raise RuleError("fort.pc_move_same", pc=pc.name)
@@ -86,14 +84,14 @@ def move_pc(ctx: Context, state: FortState, cmd: MovePC) -> FortState:
         if position is not None and position is not Position.OUTSIDE:
             raise RuleError("fort.pc_enter_f0_outside", pc=pc.name, position=position.value)
         dist = distance(pc.area, area)
-        new = replace(pc, area=area, position=Position.OUTSIDE)
+        new = evolve(pc, area=area, position=Position.OUTSIDE)
     else:
         if position is not None:
             raise RuleError("fort.position_only_at_f0", pc=pc.name, area=area.value)
         dist = distance(pc.area, area)
         if pc.area is Area.F0 and (pc.position is not Position.OUTSIDE or pc.position_round == state.round):
             extra = POSITION_CHANGE_M
-        new = replace(pc, area=area, position=None)
+        new = evolve(pc, area=area, position=None)
     if pc.move is not None and dist + extra > pc.move:
         raise RuleError("fort.pc_move_too_far", pc=pc.name, distance=dist, extra=extra, move=pc.move)
     ctx.emit(
@@ -137,7 +135,7 @@ def set_pc_hp(ctx: Context, state: FortState, cmd: SetPCHP) -> FortState:
     ctx.emit(
         "pc.hp_changed", {"pc": pc.name, "delta": cmd.delta, "set": cmd.set, "before": pc.hp, "after": hp}
     )
-    return set_pc(state, i, replace(pc, hp=hp, max_hp=max_hp))
+    return set_pc(state, i, evolve(pc, hp=hp, max_hp=max_hp))
 
 
 def parse_unit_type(text: str) -> UnitType:
@@ -210,13 +208,13 @@ def add_unit(ctx: Context, state: FortState, cmd: AddUnit) -> FortState:
             "arrive_round": cmd.arrive_round,
         },
     )
-    return replace(state, units=(*state.units, unit))
+    return evolve(state, units=(*state.units, unit))
 
 
 def remove_unit(ctx: Context, state: FortState, cmd: RemoveUnit) -> FortState:
     i = find_unit(state, cmd.unit)
     ctx.emit("unit.removed", {"unit": state.units[i].name})
-    return replace(state, units=state.units[:i] + state.units[i + 1 :])
+    return evolve(state, units=state.units[:i] + state.units[i + 1 :])
 
 
 def set_unit_hp(ctx: Context, state: FortState, cmd: SetUnitHP) -> FortState:
@@ -232,7 +230,7 @@ def set_unit_hp(ctx: Context, state: FortState, cmd: SetUnitHP) -> FortState:
         ctx.emit("unit.destroyed", {"unit": unit.name, "area": unit.area.value})
     elif hp > 0 and unit.destroyed:
         ctx.emit("unit.revived", {"unit": unit.name, "area": unit.area.value})
-    return set_unit(state, i, replace(unit, hp=hp, destroyed=hp <= 0))
+    return set_unit(state, i, evolve(unit, hp=hp, destroyed=hp <= 0))
 
 
 def add_commander(ctx: Context, state: FortState, cmd: AddCommander) -> FortState:
@@ -244,7 +242,7 @@ def add_commander(ctx: Context, state: FortState, cmd: AddCommander) -> FortStat
     if area is Area.F0:
         raise RuleError("fort.enemy_at_f0", unit=name)
     ctx.emit("commander.added", {"commander": name, "hp": cmd.hp, "area": area.value})
-    return replace(state, commanders=(*state.commanders, Commander(name, key, area, cmd.hp, cmd.hp)))
+    return evolve(state, commanders=(*state.commanders, Commander(name, key, area, cmd.hp, cmd.hp)))
 
 
 def commander_hp(ctx: Context, state: FortState, cmd: SetCommanderHP) -> FortState:

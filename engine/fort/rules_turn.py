@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.fort.commands import EndBattle, StartBattle
 from engine.fort.context import Context
 from engine.fort.map import fold
 from engine.fort.rules_fort import finish, unit_fort_damage
-from engine.fort.state import BattleOutcome, FortState, Side, Turn, UnitType
+from engine.fort.state import BattleOutcome, FortState, Side, Turn, UnitType, evolve
 from engine.ruleset import RuleError
 
 MAX_ROUNDS = 99
@@ -75,12 +73,12 @@ def enemy_turn_end(ctx: Context, state: FortState) -> FortState:
     units = list(state.units)
     for i, unit in enumerate(units):
         if not unit.arrived and unit.arrive_round is not None and unit.arrive_round <= state.round:
-            units[i] = replace(unit, arrived=True)
+            units[i] = evolve(unit, arrived=True)
             ctx.emit("unit.arrived", {"unit": unit.name, "area": unit.area.value, "round": state.round})
-    state = replace(state, units=tuple(units))
+    state = evolve(state, units=tuple(units))
     if state.confused_round is not None and state.confused_round <= state.round:
         ctx.emit("battle.confusion_ended", {"round": state.confused_round})
-        state = replace(state, confused_round=None)
+        state = evolve(state, confused_round=None)
     ctx.emit(
         "battle.round_summary",
         {
@@ -103,9 +101,9 @@ def next_turn(ctx: Context, state: FortState) -> FortState:
     if side is state.second:
         if state.round >= state.rounds:
             return end_of_battle(ctx, state)
-        state = replace(state, round=state.round + 1, turn=Turn(state.first.value))
+        state = evolve(state, round=state.round + 1, turn=Turn(state.first.value))
     else:
-        state = replace(state, turn=Turn(state.second.value))
+        state = evolve(state, turn=Turn(state.second.value))
     ctx.emit("battle.turn_started", {"round": state.round, "side": state.turn.value})
     if state.turn is Turn.ENEMY:
         state = enemy_turn_start(ctx, state)
@@ -135,7 +133,7 @@ def end_battle(ctx: Context, state: FortState, cmd: EndBattle) -> FortState:
             raise RuleError("fort.battle_over", outcome=state.outcome.value if state.outcome else None)
         before = state.outcome.value if state.outcome else None
         ctx.emit("battle.outcome_set", {"before": before, "after": outcome})
-        return replace(state, outcome=BattleOutcome(outcome))
+        return evolve(state, outcome=BattleOutcome(outcome))
     if outcome == "auto":
         return end_of_battle(ctx, state)
     return finish(ctx, state, BattleOutcome(outcome), "gm")

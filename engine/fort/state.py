@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from enum import StrEnum
+from typing import Any, TypeVar
 
 from engine.fort.map import Area, Edge, Position
 
@@ -172,3 +174,41 @@ class FortState:
         if round_ > self.round:
             return False
         return self.first is Side.ENEMY and self.turn is Turn.PC
+
+
+_T = TypeVar("_T")
+_EVOLVERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+
+
+def _make_evolver(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+    """Generates ``f(obj, changes)`` building a copy slot by slot (what the frozen ``__init__`` does,
+    without its argument handling): a new object that nobody else has seen yet."""
+    names = [f.name for f in fields(cls)]
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    lines = ["def evolve(o, ch):", "    n = _new(_cls)"]
+    for i, name in enumerate(names):
+        namespace[f"_s{i}"] = getattr(cls, name).__set__
+        lines.append(f"    _s{i}(n, ch['{name}'] if '{name}' in ch else o.{name})")
+    lines.append("    return n")
+    exec("\n".join(lines), namespace)
+    function: Callable[[Any, dict[str, Any]], Any] = namespace["evolve"]
+    return function
+
+
+def evolve(obj: _T, **changes: Any) -> _T:
+    """``dataclasses.replace`` for the state's frozen dataclasses, about twice as fast (the hot path).
+
+    Unknown field names are refused like ``replace`` does.
+    """
+    cls = type(obj)
+    evolver = _EVOLVERS.get(cls)
+    if evolver is None:
+        evolver = _EVOLVERS[cls] = _make_evolver(cls)
+        _FIELDS[cls] = frozenset(f.name for f in fields(cls))  # type: ignore[arg-type]
+    if not _FIELDS[cls].issuperset(changes):
+        raise TypeError(f"unknown fields for {cls.__name__}: {sorted(set(changes) - _FIELDS[cls])}")
+    new: _T = evolver(obj, changes)
+    return new
+
+
+_FIELDS: dict[type, frozenset[str]] = {}
