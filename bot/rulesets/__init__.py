@@ -38,6 +38,8 @@ class RulesetBinding:
     #: event kinds that close a round (a round summary follows) or the battle (the final summary)
     round_end_kinds: frozenset[str] = frozenset()
     battle_end_kinds: frozenset[str] = frozenset()
+    #: which events a round summary lists (all when None)
+    in_summary: Callable[[str], bool] | None = None
 
     @property
     def name(self) -> str:

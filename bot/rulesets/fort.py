@@ -167,6 +167,29 @@ def authorize(state: FortState, command: Any, invoker: str, is_gm: bool) -> None
             raise UserError("service.not_your_pc", name=actor.name)
 
 
+#: what a summary lists: damage to the fort and units, moves, traps, shots, arrivals, the end
+_SUMMARY_PREFIXES = (
+    "fort.",
+    "unit.",
+    "trap.",
+    "commander.",
+    "pc.damaged",
+    "cannon.fired",
+    "ballista.fired",
+    "battle.confused",
+    "battle.round_summary",
+    "battle.ended",
+    "battle.outcome_set",
+)
+_NOT_IN_SUMMARY = frozenset(
+    {"unit.added", "unit.removed", "commander.added", "trap.set", "trap.removed", "unit.advanced"}
+)
+
+
+def in_summary(kind: str) -> bool:
+    return kind.startswith(_SUMMARY_PREFIXES) and kind not in _NOT_IN_SUMMARY
+
+
 def _is_over(state: FortState) -> bool:
     return state.ended
 
@@ -181,6 +204,7 @@ rulesets.register(
         builders={"gm set": _gm_set},
         round_end_kinds=frozenset({"battle.round_summary"}),
         battle_end_kinds=frozenset({"battle.ended"}),
+        in_summary=in_summary,
     )
 )
 cmd.register(*COMMANDS)

@@ -73,6 +73,14 @@ class Live:
     binding: RulesetBinding
     state: Any
     document: dict[str, Any]
+    #: are there undone actions (that a new action discards)?
+    has_redo: bool = False
+
+
+@dataclass(slots=True)
+class _Pending:
+    write: repo.Write
+    future: asyncio.Future[int]
 
 
 class _Refused(Exception):
@@ -98,6 +106,9 @@ class BattleService:
         self._write_lock: asyncio.Lock | None = asyncio.Lock() if is_sqlite(engine) else None
         #: how many writes lost the version check (for tests and the benchmark)
         self.conflicts = 0
+        # group commit: writes of different channels waiting for the next transaction
+        self._pending: list[_Pending] = []
+        self._drainer: asyncio.Task[None] | None = None
 
     # -----------------------------------------------------------------------------------------
     # entry point
@@ -162,6 +173,39 @@ class BattleService:
             await conn.execution_options(**{WRITE_OPTION: True})
             async with conn.begin():
                 yield conn
+
+    async def _group_commit(self, write: repo.Write) -> int:
+        """Store one write with whatever other channels are writing now, in one transaction.
+
+        Returns the new version after the commit, or raises ``VersionConflict`` (nothing written).
+        """
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._pending.append(_Pending(write, future))
+        if self._drainer is None or self._drainer.done():
+            self._drainer = asyncio.create_task(self._drain())
+        return await future
+
+    async def _drain(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                async with self._write() as conn:
+                    results = await repo.write_many(conn, [p.write for p in batch])
+            except BaseException as error:  # the transaction failed: nothing of the batch is stored
+                for pending in batch:
+                    if not pending.future.done():
+                        pending.future.set_exception(error)
+                if not isinstance(error, Exception):
+                    raise
+                continue
+            # answers only after the commit
+            for pending, result in zip(batch, results, strict=True):
+                if pending.future.done():
+                    continue
+                if isinstance(result, repo.VersionConflict):
+                    pending.future.set_exception(result)
+                else:
+                    pending.future.set_result(result)
 
     def _roll(self, actor: Actor, options: Mapping[str, Any]) -> View:
         from engine.dice import roll
@@ -258,7 +302,8 @@ class BattleService:
             if cached is not None and cached.head == head:
                 return cached
             document = await repo.load_state(conn, head.id)
-        live = self._materialise(head, document)
+            has_redo = await repo.has_undone(conn, head.id)
+        live = self._materialise(head, document, has_redo)
         self._live[key] = live
         return live
 
@@ -267,11 +312,11 @@ class BattleService:
         if live is not None and live.head.status == RUNNING:
             raise _Refused("service.battle_running")
 
-    def _materialise(self, head: repo.BattleHead, document: dict[str, Any]) -> Live:
+    def _materialise(self, head: repo.BattleHead, document: dict[str, Any], has_redo: bool) -> Live:
         binding = rulesets.get(head.ruleset)
         if binding is None:
             raise _Refused("service.unknown_ruleset", ruleset=head.ruleset)
-        return Live(head, binding, binding.ruleset.import_(document), document)
+        return Live(head, binding, binding.ruleset.import_(document), document, has_redo)
 
     def _check_ruleset(self, spec: CommandSpec, live: Live) -> None:
         if spec.ruleset is not None and spec.ruleset != live.binding.name:
@@ -423,13 +468,9 @@ class BattleService:
             state_after=document,
         )
         key = (where.guild, where.channel)
-        async with self._write() as conn:
-            version = await repo.write(
-                conn, live.head, state=document, status=ENDED if over else RUNNING, row=row, discard_redo=True
-            )
-        head = repo.BattleHead(
-            live.head.id, binding.name, ENDED if over else RUNNING, version, live.head.started_by
-        )
+        status = ENDED if over else RUNNING
+        version = await self._group_commit(repo.Write(live.head, document, status, row, live.has_redo))
+        head = repo.BattleHead(live.head.id, binding.name, status, version, live.head.started_by)
         self._live[key] = Live(head, binding, outcome.state, document)
         summaries = await history.summaries(self.engine, binding, head.id, version, events, document)
         return EventsView(
@@ -492,10 +533,11 @@ class BattleService:
             except Exception:
                 self._live.pop(key, None)
                 raise
+            has_redo = await repo.has_undone(conn, head.id)
         new_head = repo.BattleHead(
             head.id, binding.name, ENDED if over else RUNNING, version, head.started_by
         )
-        self._live[key] = Live(new_head, binding, state, document)
+        self._live[key] = Live(new_head, binding, state, document, has_redo)
         return UndoView(
             redo=redo,
             entries=tuple(history.entry(r) for r in changed),

@@ -41,22 +41,29 @@ async def summaries(
 ) -> tuple[Summary, ...]:
     """The summaries ``events`` close: a round summary when a round ended, the final one at the end."""
     kinds = {e.kind for e in events}
+    keep = binding.in_summary or (lambda kind: True)
     out: list[Summary] = []
-    round_end = next((e for e in events if e.kind in binding.round_end_kinds), None)
-    if round_end is not None:
+    ends = [i for i, e in enumerate(events) if e.kind in binding.round_end_kinds]
+    if ends:
         earlier = await _round_so_far(engine, binding, battle_id, seq)
-        upto = events.index(round_end) + 1
+        round_end = events[ends[0]]
         number = round_end.data.get("round")
         out.append(
             Summary(
                 kind="round",
                 round=int(number) if isinstance(number, int) else None,
-                events=(*earlier, *events[:upto]),
+                events=tuple(e for e in (*earlier, *events[: ends[0] + 1]) if keep(e.kind)),
                 document=document,
             )
         )
     if kinds & binding.battle_end_kinds:
-        out.append(Summary(kind="final", round=None, events=events, document=document))
+        # what the round summary did not already list
+        rest = events[ends[-1] + 1 :] if ends else events
+        out.append(
+            Summary(
+                kind="final", round=None, events=tuple(e for e in rest if keep(e.kind)), document=document
+            )
+        )
     return tuple(out)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -60,8 +59,8 @@ class Battle(Base):
     status: Mapped[str] = mapped_column(String(16), default=RUNNING)
     #: bumped by every write; a write names the version it read (optimistic check)
     version: Mapped[int] = mapped_column(Integer, default=0)
-    #: the rule set's export document of the current state
-    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: the rule set's export document of the current state (JSON text)
+    state: Mapped[str] = mapped_column(Text)
     started_by: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -95,10 +94,12 @@ class BattleEvent(Base):
     status: Mapped[str] = mapped_column(String(16), default=LIVE)
     actor: Mapped[str] = mapped_column(String(64))
     command_text: Mapped[str] = mapped_column(Text)
-    command: Mapped[dict[str, Any]] = mapped_column(JSON)
-    events: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
-    #: the export document after this action (what undo and redo restore); null for notes
-    state_after: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: the command as stored by its rule set (JSON text)
+    command: Mapped[str] = mapped_column(Text)
+    #: the events with their dice (JSON text: a list of ``Event.to_json()``)
+    events: Mapped[str] = mapped_column(Text)
+    #: the export document after this action, JSON text (what undo and redo restore); null for notes
+    state_after: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     __table_args__ = (

@@ -6,12 +6,13 @@ No row updated means another writer came first (``VersionConflict``); the caller
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, func, insert, select, update
+from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -31,6 +32,10 @@ from bot.storage.models import (
 battles = cast(Table, Battle.__table__)
 events = cast(Table, BattleEvent.__table__)
 settings = cast(Table, GuildSettings.__table__)
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 class VersionConflict(Exception):
@@ -87,22 +92,27 @@ async def running_head(conn: AsyncConnection, guild: str, channel: str) -> Battl
     return None if row is None else BattleHead(*row)
 
 
+_LATEST = (
+    select(*_HEAD)
+    .where(battles.c.guild_id == bindparam("g"), battles.c.channel_id == bindparam("c"))
+    .order_by(battles.c.id.desc())
+    .limit(1)
+)
+
+
 async def latest_head(conn: AsyncConnection, guild: str, channel: str) -> BattleHead | None:
     """The channel's latest battle: the running one if any (a running battle is always the latest)."""
-    row = (
-        await conn.execute(
-            select(*_HEAD)
-            .where(battles.c.guild_id == guild, battles.c.channel_id == channel)
-            .order_by(battles.c.id.desc())
-            .limit(1)
-        )
-    ).first()
+    row = (await conn.execute(_LATEST, {"g": guild, "c": channel})).first()
     return None if row is None else BattleHead(*row)
 
 
+_LOAD = select(battles.c.state).where(battles.c.id == bindparam("b_id"))
+
+
 async def load_state(conn: AsyncConnection, battle_id: int) -> dict[str, Any]:
-    state = (await conn.execute(select(battles.c.state).where(battles.c.id == battle_id))).scalar_one()
-    return dict(state)
+    state = (await conn.execute(_LOAD, {"b_id": battle_id})).scalar_one()
+    loaded: dict[str, Any] = json.loads(state)
+    return loaded
 
 
 async def create_battle(
@@ -118,6 +128,7 @@ async def create_battle(
 ) -> int:
     """A new battle with its first log row (seq 1, version 1). ``ChannelBusy`` if one runs here."""
     now = utcnow()
+    encoded = dumps(state)
     try:
         async with conn.begin_nested():
             battle_id = (
@@ -129,7 +140,7 @@ async def create_battle(
                         ruleset=ruleset,
                         status=status,
                         version=1,
-                        state=state,
+                        state=encoded,
                         started_by=started_by,
                         created_at=now,
                         updated_at=now,
@@ -140,8 +151,38 @@ async def create_battle(
             ).scalar_one()
     except IntegrityError:
         raise ChannelBusy() from None
-    await _insert_row(conn, battle_id, 1, row, now)
+    await _insert_row(conn, battle_id, 1, row, now, encoded if row.state_after is state else None)
     return int(battle_id)
+
+
+_WRITE = (
+    update(battles)
+    .where(battles.c.id == bindparam("b_id"), battles.c.version == bindparam("b_version"))
+    .values(
+        version=bindparam("p_version"),
+        state=bindparam("p_state"),
+        status=bindparam("p_status"),
+        updated_at=bindparam("p_now"),
+        ended_at=bindparam("p_ended"),
+    )
+)
+_DISCARD = (
+    update(events)
+    .where(events.c.battle_id == bindparam("b_id"), events.c.status == UNDONE)
+    .values(status=DISCARDED)
+)
+_INSERT = insert(events)
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """One battle's new state and log row, checked against the version it was read at."""
+
+    head: BattleHead
+    state: dict[str, Any]
+    status: str
+    row: NewRow
+    discard_redo: bool
 
 
 async def write(
@@ -154,46 +195,70 @@ async def write(
     discard_redo: bool,
 ) -> int:
     """Store a new state and its log row; returns the new version (= the row's seq)."""
+    result = (await write_many(conn, [Write(head, state, status, row, discard_redo)]))[0]
+    if isinstance(result, VersionConflict):
+        raise result
+    return result
+
+
+async def write_many(conn: AsyncConnection, writes: Sequence[Write]) -> list[int | VersionConflict]:
+    """Several writes (of different battles) in the caller's transaction: for each, the new version,
+    or ``VersionConflict`` (then nothing of it was written). The log rows go in one batch."""
     now = utcnow()
-    new_version = head.version + 1
-    result = await conn.execute(
-        update(battles)
-        .where(battles.c.id == head.id, battles.c.version == head.version)
-        .values(
-            version=new_version,
-            state=state,
-            status=status,
-            updated_at=now,
-            ended_at=now if status == ENDED else None,
+    results: list[int | VersionConflict] = []
+    rows: list[dict[str, Any]] = []
+    for item in writes:
+        new_version = item.head.version + 1
+        encoded = dumps(item.state)
+        result = await conn.execute(
+            _WRITE,
+            {
+                "b_id": item.head.id,
+                "b_version": item.head.version,
+                "p_version": new_version,
+                "p_state": encoded,
+                "p_status": item.status,
+                "p_now": now,
+                "p_ended": now if item.status == ENDED else None,
+            },
         )
-    )
-    if result.rowcount != 1:
-        raise VersionConflict()
-    if discard_redo:
-        await conn.execute(
-            update(events)
-            .where(events.c.battle_id == head.id, events.c.status == UNDONE)
-            .values(status=DISCARDED)
-        )
-    await _insert_row(conn, head.id, new_version, row, now)
-    return new_version
+        if result.rowcount != 1:
+            results.append(VersionConflict())
+            continue
+        if item.discard_redo:
+            await conn.execute(_DISCARD, {"b_id": item.head.id})
+        state_json = encoded if item.row.state_after is item.state else None
+        rows.append(_row_params(item.head.id, new_version, item.row, now, state_json))
+        results.append(new_version)
+    if rows:
+        await conn.execute(_INSERT, rows)
+    return results
 
 
-async def _insert_row(conn: AsyncConnection, battle_id: int, seq: int, row: NewRow, now: datetime) -> None:
-    await conn.execute(
-        insert(events).values(
-            battle_id=battle_id,
-            seq=seq,
-            kind=row.kind,
-            status=LIVE,
-            actor=row.actor,
-            command_text=row.command_text,
-            command=row.command,
-            events=row.events,
-            state_after=row.state_after,
-            created_at=now,
-        )
-    )
+def _row_params(
+    battle_id: int, seq: int, row: NewRow, now: datetime, state_json: str | None = None
+) -> dict[str, Any]:
+    """One log row's values; ``state_json`` is ``row.state_after`` already encoded (the battle's too)."""
+    if state_json is None and row.state_after is not None:
+        state_json = dumps(row.state_after)
+    return {
+        "battle_id": battle_id,
+        "seq": seq,
+        "kind": row.kind,
+        "status": LIVE,
+        "actor": row.actor,
+        "command_text": row.command_text,
+        "command": dumps(row.command),
+        "events": dumps(row.events),
+        "state_after": state_json,
+        "created_at": now,
+    }
+
+
+async def _insert_row(
+    conn: AsyncConnection, battle_id: int, seq: int, row: NewRow, now: datetime, state_json: str | None = None
+) -> None:
+    await conn.execute(_INSERT, _row_params(battle_id, seq, row, now, state_json))
 
 
 async def set_status(conn: AsyncConnection, battle_id: int, seqs: Sequence[int], status: str) -> None:
@@ -212,9 +277,9 @@ def _event_row(row: Any) -> EventRow:
         status=row.status,
         actor=row.actor,
         command_text=row.command_text,
-        command=row.command,
-        events=row.events,
-        state_after=row.state_after,
+        command=json.loads(row.command),
+        events=json.loads(row.events),
+        state_after=None if row.state_after is None else json.loads(row.state_after),
         created_at=row.created_at,
     )
 

@@ -1,8 +1,8 @@
 """battles, event log, guild settings
 
 Revision ID: 0001
-Revises: 
-Create Date: 2026-11-29 15:06:56.265226
+Revises:
+Create Date: 2026-11-29 15:16:13.347350
 """
 
 from collections.abc import Sequence
@@ -26,7 +26,7 @@ def upgrade() -> None:
     sa.Column('ruleset', sa.String(length=32), nullable=False),
     sa.Column('status', sa.String(length=16), nullable=False),
     sa.Column('version', sa.Integer(), nullable=False),
-    sa.Column('state', sa.JSON(), nullable=False),
+    sa.Column('state', sa.Text(), nullable=False),
     sa.Column('started_by', sa.String(length=64), nullable=False),
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('updated_at', sa.DateTime(timezone=True), nullable=False),
@@ -53,9 +53,9 @@ def upgrade() -> None:
     sa.Column('status', sa.String(length=16), nullable=False),
     sa.Column('actor', sa.String(length=64), nullable=False),
     sa.Column('command_text', sa.Text(), nullable=False),
-    sa.Column('command', sa.JSON(), nullable=False),
-    sa.Column('events', sa.JSON(), nullable=False),
-    sa.Column('state_after', sa.JSON(), nullable=True),
+    sa.Column('command', sa.Text(), nullable=False),
+    sa.Column('events', sa.Text(), nullable=False),
+    sa.Column('state_after', sa.Text(), nullable=True),
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.ForeignKeyConstraint(['battle_id'], ['battles.id'], name=op.f('fk_battle_events_battle_id_battles'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_battle_events')),
