@@ -56,8 +56,7 @@ def contest_won(total: int, other: int, roller_defends: bool) -> bool:
 
 
 def roller_defends(kind: RollKind) -> bool:
-    """Who defends in ``against``: the roller answering a roll already made, except that a
-    perception check attacks the stealth it is rolled against (S-ITEM-2: 隠密 defends)."""
+    """S-CORE-4, S-ITEM-2: the roller answering a roll defends, except perception against 隠密."""
     return kind is not RollKind.PERCEPTION
 
 
@@ -69,7 +68,7 @@ def parse_kind(text: str) -> RollKind:
 
 
 def dice_cap(c: Character, command: Roll, kind: RollKind) -> tuple[int | None, str | None]:
-    """The most dice this roll may take and the rule that says so (the smallest cap wins)."""
+    """S-CORE-4, S-SUR-1..4: the most dice this roll may take, and the rule that says so."""
     caps: list[tuple[int, str]] = []
     if command.cap is not None:
         caps.append((command.cap, "cap"))
@@ -203,8 +202,7 @@ def _after_roll(
     won: bool | None,
     rec: EventRecorder,
 ) -> SengenshoState:
-    """What a roll gives away: a hidden attacker appears (S-HIDE-1), an item that attacks or is
-    perceived using an ability is known to be more than an object (S-ITEM-2)."""
+    """S-HIDE-1, S-ITEM-2: what a roll gives away: a hidden attacker appears, an item is noticed."""
     c = state.characters[i]
     if kind in (RollKind.ATTACK, RollKind.MELEE) and c.hidden:
         state = reveal(state, i, "attack", None, rec)

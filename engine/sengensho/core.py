@@ -174,12 +174,10 @@ def join(state: SengenshoState, command: Join, rec: EventRecorder) -> SengenshoS
 
 
 def turn_start_dp(state: SengenshoState, c: Character, turn: int) -> tuple[int, str]:
-    """S-CORE-2, S-START-1, S-ITEM-2: a character's DP at the start of ``turn`` and why.
-
-    Turn 1 starts with every DP at maximum (half for an item), unless the battle began from an
-    ambush: then DP already spent stays spent and turn 1 gives nothing. Later turns give the
-    recovery up to the maximum, except to a character marked unable, an item, or one knocked out.
-    """
+    """S-CORE-2, S-START-1, S-ITEM-2: a character's DP at the start of ``turn``, and why."""
+    # Turn 1 starts with every DP at maximum (half for an item), unless the battle began from an
+    # ambush: then DP already spent stays spent and turn 1 gives nothing. Later turns give the
+    # recovery up to the maximum, except to a character marked unable, an item, or one knocked out.
     if c.down is not None:
         return c.dp, "down"
     if turn == 1:

@@ -146,8 +146,7 @@ def take_over(state: SengenshoState, i: int, giver: str, count: int, rec: EventR
 
 
 def declare_cards(state: SengenshoState, i: int, count: int, rec: EventRecorder) -> SengenshoState:
-    """S-REIN-1: new cards: free before the turns; in battle a late entrant declares, then the other
-    side may declare as many more; anyone else declares only from that answer."""
+    """S-REIN-1: new cards: free before the turns; then a late entrant's, and as many for the other side."""
     c = state.characters[i]
     answer = 0
     if state.turn >= 1:

@@ -33,14 +33,12 @@ def complete_far(distance: int) -> Case:
 
 
 def wary_far(alert: bool) -> Case:
-    """S-SUR-2: from outside 30 m on a wary target: the attacker rolls at most 3D; the target evades
-    with at most 3D if it wins its perception check, which inside [アラート]/[識閾結界] succeeds by itself."""
+    """S-SUR-2: outside 30 m, wary: attack ≤ 3D; evasion ≤ 3D after winning perception (sure in an alert)."""
     return Case("S-SUR-2", Evasion.MAX3 if alert else Evasion.PERCEIVE_MAX3, THREE_DICE, False)
 
 
 def complete_near(found: bool) -> Case:
-    """S-SUR-3: complete surprise inside 30 m: after 身体+〈隠密〉 against 感覚+〈感知〉, a target that has
-    not found the attacker cannot evade."""
+    """S-SUR-3: inside 30 m, unaware: a target that lost 感知 against 隠密 cannot evade."""
     return Case("S-SUR-3", None if found else Evasion.REFUSED, None, not found)
 
 
@@ -69,8 +67,7 @@ def defender_of(state: SengenshoState, target: Character) -> Character:
 
 
 def found_attacker(defender: Character, attacker: Character) -> bool | None:
-    """Whether the defender has found the attacker: never while the attacker hides (S-HIDE-1);
-    else by its last roll if that was a contest against the attacker; None if there was none."""
+    """S-SUR-3, S-HIDE-1: found by a won contest, never while the attacker hides; None: no contest."""
     if attacker.hidden:
         return False
     last = defender.last_roll
@@ -80,7 +77,7 @@ def found_attacker(defender: Character, attacker: Character) -> bool | None:
 
 
 def classify(distance: int, wary: bool, alert: bool, found: bool | None, names: dict[str, str]) -> Case:
-    """Which of S-SUR-1..4 an attack is."""
+    """S-SUR-1..4: which case an attack is."""
     if distance > EFFECTIVE_RANGE:
         return wary_far(alert) if wary or alert else complete_far(distance)
     if wary or alert:  # S-SUR-3: inside [アラート]/[識閾結界] it counts as S-SUR-4
@@ -91,7 +88,7 @@ def classify(distance: int, wary: bool, alert: bool, found: bool | None, names: 
 
 
 def surprise(state: SengenshoState, command: SurpriseCommand, rec: EventRecorder) -> SengenshoState:
-    """Names the surprise case of an attack or ability and sets what the target may do about it."""
+    """S-SUR-1..6: names the case of an attack or ability and sets what the target may do about it."""
     ai, attacker = able(state, command.attacker)
     ti, target = locate(state, command.target)
     non_negative("distance", command.distance)

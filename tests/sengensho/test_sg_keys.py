@@ -1,0 +1,90 @@
+"""The keys tables match the code, and every rule id has its rule function and its tests."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import engine.sengensho
+from engine.sengensho.keys import EVENTS, REFUSALS
+
+ENGINE = Path(engine.sengensho.__file__).parent
+TESTS = Path(__file__).parent
+
+#: every rule id of SENGENSHO.md
+RULE_IDS = (
+    "S-CORE-1",
+    "S-CORE-2",
+    "S-CORE-3",
+    "S-CORE-4",
+    "S-START-1",
+    "S-SUR-1",
+    "S-SUR-2",
+    "S-SUR-3",
+    "S-SUR-4",
+    "S-SUR-5",
+    "S-SUR-6",
+    "S-HIDE-1",
+    "S-REIN-1",
+    "S-ITEM-1",
+    "S-ITEM-2",
+    "S-GM-1",
+    "S-MERCY-1",
+)
+
+#: refusals raised by engine/common.py with the rule set's prefix
+FROM_COMMON = {"sg.command_invalid", "sg.name_invalid", "sg.replay_dice_left"}
+
+
+def _calls(name: str) -> set[str]:
+    """The ``sg.*`` string literals given first to calls of ``name`` (RuleError, emit) in the engine."""
+    found: set[str] = set()
+    for path in ENGINE.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            first = node.args[0]
+            if called == name and isinstance(first, ast.Constant) and isinstance(first.value, str):
+                found.add(first.value)
+    return found
+
+
+def test_every_event_kind_is_listed_and_emitted() -> None:
+    assert _calls("emit") == set(EVENTS)
+
+
+def test_every_refusal_key_is_listed_and_raised() -> None:
+    assert _calls("RuleError") | FROM_COMMON == set(REFUSALS)
+
+
+def _docstrings() -> list[str]:
+    out: list[str] = []
+    for path in ENGINE.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef):
+                doc = ast.get_docstring(node)
+                if doc:
+                    out.append(doc)
+    return out
+
+
+def test_every_rule_id_has_a_one_line_rule_function_docstring_starting_with_it() -> None:
+    docs = _docstrings()
+    for rule in RULE_IDS:
+        heads = [d for d in docs if re.match(rf"(S-[A-Z]+-[\d.]+, )*{rule}\b", d)]
+        assert heads, rule
+        assert all("\n" not in d for d in heads), rule
+
+
+def test_every_rule_id_has_a_test() -> None:
+    names = " ".join(
+        node.name
+        for path in TESTS.glob("test_*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")
+    )
+    for rule in RULE_IDS:
+        assert "test_" + rule.lower().replace("-", "_") + "_" in names, rule
