@@ -1,0 +1,78 @@
+"""At most one edit every ``interval`` seconds per key (a channel), the latest request winning.
+
+``submit(key, job)`` asks for ``job`` to run; if the key ran a job less than ``interval`` ago, the
+job waits for the rest of the interval, and any job submitted meanwhile replaces it. So a busy
+table (ten commands in a second) costs two edits, never a rate limit. The clock and the sleep are
+injectable, so tests drive time by hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Hashable
+
+log = logging.getLogger(__name__)
+
+Job = Callable[[], Awaitable[None]]
+
+
+class Coalescer:
+    def __init__(
+        self,
+        interval: float = 2.0,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.interval = interval
+        self._clock = clock
+        self._sleep = sleep
+        self._pending: dict[Hashable, Job] = {}
+        self._tasks: dict[Hashable, asyncio.Task[None]] = {}
+        self._last: dict[Hashable, float] = {}
+        #: how many jobs ran (for tests and logs)
+        self.runs = 0
+
+    def submit(self, key: Hashable, job: Job) -> None:
+        self._pending[key] = job
+        if key not in self._tasks:
+            self._tasks[key] = asyncio.get_running_loop().create_task(
+                self._run(key), name=f"toride-live-{key}"
+            )
+
+    def pending(self, key: Hashable) -> bool:
+        return key in self._pending
+
+    async def _run(self, key: Hashable) -> None:
+        try:
+            while key in self._pending:
+                last = self._last.get(key)
+                if last is not None:
+                    wait = last + self.interval - self._clock()
+                    if wait > 0:
+                        await self._sleep(wait)
+                job = self._pending.pop(key)
+                self._last[key] = self._clock()
+                self.runs += 1
+                try:
+                    await job()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("live status update for %s failed", key)
+        finally:
+            self._tasks.pop(key, None)
+
+    async def drain(self) -> None:
+        """Wait for every queued job (shutdown, tests)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
+    async def close(self) -> None:
+        for task in list(self._tasks.values()):
+            task.cancel()
+        await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+        self._tasks.clear()
+        self._pending.clear()

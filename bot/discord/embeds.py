@@ -1,0 +1,165 @@
+"""Views as Discord messages: embeds (split to Discord's limits), the ephemeral flag, files.
+
+``render(view, lang, user=...)`` is the one entry; ``user`` is the invoker's display name (who
+rolled, who acted). Every sentence comes from the catalogues, every user text is escaped.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import discord
+
+from bot.discord import limits
+from bot.discord.presenters import NEUTRAL, REFUSED, SECRET, presenter
+from bot.discord.text import event_line, md, tr, who
+from bot.i18n import t
+from bot.views import (
+    ErrorView,
+    EventsView,
+    ExportView,
+    LogEntry,
+    LogView,
+    NoticeView,
+    RollView,
+    StatusView,
+    Summary,
+    UndoView,
+    View,
+)
+
+ROLL = 0x3498DB
+
+
+@dataclass
+class Reply:
+    """What to send: messages of embeds (the first is the response), and how."""
+
+    messages: list[list[discord.Embed]]
+    ephemeral: bool = False
+    file: discord.File | None = None
+    #: a public message after an ephemeral reply (the note that a secret roll was made)
+    notice: list[discord.Embed] = field(default_factory=list)
+    #: did the command change the battle (the live status message is due an edit)?
+    changed: bool = False
+
+    @property
+    def embeds(self) -> list[discord.Embed]:
+        return [e for m in self.messages for e in m]
+
+
+def error_embeds(key: str, values: Mapping[str, object], lang: str) -> list[discord.Embed]:
+    return limits.build(lines=["⚠ " + tr(key, lang, **values)], colour=REFUSED)
+
+
+def render(view: View, lang: str, *, user: str = "") -> Reply:
+    if isinstance(view, ErrorView):
+        return Reply(limits.messages(error_embeds(view.key, view.values, lang)), ephemeral=True)
+    if isinstance(view, RollView):
+        return _roll(view, lang, user)
+    if isinstance(view, EventsView):
+        return Reply(limits.messages(events_embeds(view, lang, user)), view.ephemeral, changed=True)
+    if isinstance(view, StatusView):
+        return Reply(limits.messages(status_embeds(view, lang)), view.ephemeral)
+    if isinstance(view, LogView):
+        return Reply(limits.messages(_log(view, lang)), view.ephemeral)
+    if isinstance(view, UndoView):
+        return Reply(limits.messages(_undo(view, lang)), view.ephemeral, changed=True)
+    if isinstance(view, ExportView):
+        data = json.dumps(view.document, ensure_ascii=False, indent=2).encode("utf-8")
+        embeds = limits.build(
+            lines=[t("discord.export.done", lang, filename=md(view.filename))], colour=NEUTRAL
+        )
+        return Reply([embeds], view.ephemeral, file=discord.File(io.BytesIO(data), filename=view.filename))
+    if isinstance(view, NoticeView):
+        embeds = limits.build(lines=[_notice(view, lang)], colour=NEUTRAL)
+        return Reply([embeds], view.ephemeral, changed=True)
+    raise TypeError(f"no embed renderer for {type(view).__name__}")
+
+
+def _notice(view: NoticeView, lang: str) -> str:
+    values = dict(view.values)
+    user = values.pop("user", None)
+    text = tr(view.key, lang, **values, user="{user}")
+    return text.replace("{user}", who(str(user))) if user is not None else text
+
+
+def _roll(view: RollView, lang: str, user: str) -> Reply:
+    name = user or view.actor
+    fields = [(t("discord.roll.comment", lang), md(view.comment), False)] if view.comment else []
+    embeds = limits.build(
+        title=t("discord.roll.secret_title" if view.secret else "discord.roll.title", lang),
+        lines=[md(view.text)],
+        fields=fields,
+        colour=SECRET if view.secret else ROLL,
+        author=name,
+    )
+    if not view.secret:
+        return Reply([embeds], view.ephemeral)
+    notice = limits.build(lines=[t("roll.secret_notice", lang, actor=md(name))], colour=SECRET)
+    return Reply([embeds], ephemeral=True, notice=notice)
+
+
+def events_embeds(view: EventsView, lang: str, user: str = "") -> list[discord.Embed]:
+    shown = presenter(view.ruleset)
+    lines = [event_line(e, lang) for e in view.events] or [t("render.no_events", lang)]
+    embeds = limits.build(
+        title=md(view.command),
+        lines=lines,
+        colour=NEUTRAL,
+        author=user or None,
+        footer=f"#{view.seq}" if view.seq else None,
+    )
+    for summary in view.summaries:
+        embeds += summary_embeds(view.ruleset, summary, lang)
+    if view.summaries:
+        embeds[0].colour = discord.Colour(shown.colour(view.summaries[-1].document))
+    return embeds
+
+
+def summary_embeds(ruleset: str, summary: Summary, lang: str) -> list[discord.Embed]:
+    shown = presenter(ruleset)
+    if summary.kind == "round":
+        title = t("discord.summary.round", lang, round=summary.round if summary.round is not None else "-")
+    else:
+        title = t("discord.summary.final", lang)
+    lines = [event_line(e, lang) for e in summary.events] or [t("render.no_events", lang)]
+    return limits.build(
+        title=title,
+        lines=lines,
+        fields=shown.summary_fields(summary, lang),
+        colour=shown.colour(summary.document),
+    )
+
+
+def status_embeds(view: StatusView, lang: str) -> list[discord.Embed]:
+    return presenter(view.ruleset).status(view, lang)
+
+
+def _entry_lines(entry: LogEntry, lang: str, *, with_events: bool = True) -> list[str]:
+    head = t("render.log_entry", lang, seq=entry.seq, actor=who(entry.actor), text=md(entry.text))
+    if entry.status == "undone":
+        head = f"~~{head}~~ " + t("render.log_undone", lang)
+    lines = [head]
+    if with_events:
+        lines += ["　" + event_line(e, lang) for e in entry.events]
+    return lines
+
+
+def _log(view: LogView, lang: str) -> list[discord.Embed]:
+    if not view.entries:
+        return limits.build(lines=[t("render.log_empty", lang)], colour=NEUTRAL)
+    lines = [line for entry in view.entries for line in _entry_lines(entry, lang)]
+    return limits.build(
+        title=t("render.log_header", lang, count=len(view.entries)), lines=lines, colour=NEUTRAL
+    )
+
+
+def _undo(view: UndoView, lang: str) -> list[discord.Embed]:
+    key = "render.redone" if view.redo else "render.undone"
+    lines = [line for entry in view.entries for line in _entry_lines(entry, lang, with_events=False)]
+    colour = presenter(view.ruleset).colour(view.document) if view.ruleset else NEUTRAL
+    return limits.build(title=t(key, lang, count=len(view.entries)), lines=lines, colour=colour)

@@ -1,0 +1,278 @@
+"""The fort battle in Discord: the status embed, summary fields, colours and name completion.
+
+It reads the export document (``toride.fort/1``, COMMANDS.md) and the catalogues' ``fort.status.*``
+sentences; names are escaped, owners shown as mentions (which never ping inside an embed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+
+from bot.commands import CommandSpec, Option
+from bot.discord import limits
+from bot.discord.presenters import (
+    COLLAPSED,
+    CRITICAL,
+    DANGER,
+    ENDED,
+    GOOD,
+    WARN,
+    Presenter,
+    register,
+)
+from bot.discord.text import md, tr, who
+from bot.i18n import t
+from bot.render.common import hp_bar
+from bot.views import StatusView, Summary
+
+AREAS = ("A2", "A1", "F0", "B1", "B2")
+POSITIONS = ("top", "inside", "outside")
+EDGES = ("A2-A1", "A1-F0", "F0-B1", "B1-B2", "A1-B1", "A2-B2")
+MAP = "A2 ── A1 ── F0 ── B1 ── B2\n│     └──────────┘     │\n└────────────────────────┘"
+
+
+def colour(doc: Mapping[str, Any]) -> int:
+    """Green with a healthy fort, then yellow, orange, red as it falls; dark red once collapsed."""
+    if doc.get("outcome") == "collapse":
+        return COLLAPSED
+    if doc.get("turn") == "ended":
+        return ENDED
+    fort = doc.get("fort", {})
+    hp, max_hp = int(fort.get("hp", 0)), int(fort.get("max_hp", 0) or 1)
+    ratio = hp / max_hp
+    if ratio > 0.5:
+        return GOOD
+    if ratio > 0.25:
+        return WARN
+    if ratio > 0.1:
+        return DANGER
+    return CRITICAL
+
+
+def _arrived(unit: Mapping[str, Any]) -> bool:
+    if "arrived" in unit:
+        return bool(unit["arrived"])
+    return unit.get("arrive_round") is None
+
+
+def _hp(hp: Any, max_hp: Any) -> str:
+    if hp is None:
+        return ""
+    return f" HP {hp}/{max_hp}" if max_hp is not None else f" HP {hp}"
+
+
+def _header(doc: Mapping[str, Any], lang: str) -> str:
+    turn = doc.get("turn", "pc")
+    head = tr(
+        "fort.status.header",
+        lang,
+        title=doc.get("title") or t("fort.status.untitled", lang),
+        round=doc.get("round"),
+        rounds=doc.get("rounds"),
+        turn=t(f"fort.status.turn.{turn}", lang),
+    )
+    if doc.get("outcome"):
+        head += " " + t(f"fort.status.outcome.{doc['outcome']}", lang)
+    return head
+
+
+def fort_line(doc: Mapping[str, Any], lang: str) -> str:
+    fort = doc.get("fort", {})
+    hp, max_hp = int(fort.get("hp", 0)), int(fort.get("max_hp", 0))
+    line = t("fort.status.fort_hp", lang, bar=f"`{hp_bar(hp, max_hp)}`", hp=hp, max_hp=max_hp)
+    if fort.get("repaired_round") is not None and fort.get("repaired_round") == doc.get("round"):
+        line += " " + t("fort.status.repaired", lang)
+    return line
+
+
+def _unit(unit: Mapping[str, Any], lang: str) -> str:
+    kind = str(unit.get("type", "normal"))
+    type_text = t(f"fort.status.type.{kind}", lang) if kind != "normal" else ""
+    return "• " + t(
+        "discord.fort.unit",
+        lang,
+        name=md(unit.get("name", "")),
+        hp=_hp(unit.get("hp"), unit.get("max_hp")),
+        type=(" " + type_text) if type_text else "",
+        fort_damage=unit.get("fort_damage", "-"),
+    )
+
+
+def _pc(pc: Mapping[str, Any]) -> str:
+    owner = pc.get("owner")
+    text = md(pc.get("name", "")) + _hp(pc.get("hp"), pc.get("max_hp"))
+    return text + (f" ({who(str(owner))})" if owner else "")
+
+
+def _area_lines(doc: Mapping[str, Any], area: str, lang: str) -> list[str]:
+    units = [
+        u for u in doc.get("units", []) if not u.get("destroyed") and _arrived(u) and u.get("area") == area
+    ]
+    lines: list[str] = []
+    pcs = [p for p in doc.get("pcs", []) if p.get("area") == area]
+    sep = t("render.list_sep", lang)
+    if area == "F0":
+        for position in POSITIONS:
+            here = [_pc(p) for p in pcs if p.get("position") == position]
+            if here:
+                lines.append(f"**{t(f'fort.status.position.{position}', lang)}**: " + sep.join(here))
+        unplaced = [_pc(p) for p in pcs if p.get("position") not in POSITIONS]
+        if unplaced:
+            lines.append(sep.join(unplaced))
+    elif pcs:
+        lines.append("PC: " + sep.join(_pc(p) for p in pcs))
+    lines += [_unit(u, lang) for u in units]
+    lines += [
+        "★ "
+        + md(c.get("name", ""))
+        + _hp(c.get("hp"), c.get("max_hp"))
+        + " "
+        + t("fort.status.commander", lang)
+        for c in doc.get("commanders", [])
+        if c.get("area") == area
+    ]
+    return lines or ["—"]
+
+
+def status_embeds(view: StatusView, lang: str) -> list[discord.Embed]:
+    doc = view.document
+    lines = [fort_line(doc, lang)]
+    if doc.get("confused_round") is not None:
+        lines.append(t("fort.status.confused", lang, round=doc["confused_round"]))
+    lines.append(f"```\n{MAP}\n```")
+    fields: list[tuple[str, str, bool]] = []
+    for area in AREAS:
+        fields += limits.fields_of(area, _area_lines(doc, area, lang))
+    units = doc.get("units", [])
+    waiting = [u for u in units if not u.get("destroyed") and not _arrived(u)]
+    if waiting:
+        fields += limits.fields_of(
+            t("discord.fort.reinforcements", lang),
+            [
+                tr(
+                    "fort.status.arrives",
+                    lang,
+                    name=u["name"],
+                    round=u.get("arrive_round"),
+                    area=u.get("area"),
+                )
+                for u in waiting
+            ],
+        )
+    destroyed = [md(u["name"]) for u in units if u.get("destroyed")]
+    if destroyed:
+        fields += limits.fields_of(
+            t("discord.fort.destroyed", lang), [t("render.list_sep", lang).join(destroyed)]
+        )
+    fields += limits.fields_of(t("discord.fort.equipment", lang), _equipment(doc, lang))
+    if view.gms:
+        fields += limits.fields_of("GM", [" ".join(who(g) for g in view.gms)])
+    return limits.build(title=_header(doc, lang), lines=lines, fields=fields, colour=colour(doc))
+
+
+def _equipment(doc: Mapping[str, Any], lang: str) -> list[str]:
+    sep = t("render.list_sep", lang)
+    traps = [tr_ for tr_ in doc.get("traps", []) if tr_.get("uses", 0) > 0]
+    trap_text = sep.join(
+        t(f"fort.status.trap.{tr_['kind']}", lang, edge=tr_["edge"], uses=tr_["uses"]) for tr_ in traps
+    )
+    cannons = sep.join(
+        t("fort.status.cannon", lang, n=n, shells=c.get("shells"))
+        for n, c in enumerate(doc.get("cannons", []), 1)
+    )
+    ballista = doc.get("ballista", {})
+    loaded = t("fort.status.loaded" if ballista.get("loaded") else "fort.status.unloaded", lang)
+    return [
+        t("fort.status.traps", lang, traps=trap_text or "—"),
+        t("fort.status.cannons", lang, cannons=cannons or "—"),
+        t("fort.status.ballista", lang, state=loaded),
+    ]
+
+
+def summary_fields(summary: Summary, lang: str) -> list[tuple[str, str, bool]]:
+    doc = summary.document
+    lines = [fort_line(doc, lang)]
+    if summary.kind == "final":
+        if doc.get("outcome"):
+            lines.append("**" + t(f"fort.status.outcome.{doc['outcome']}", lang) + "**")
+        standing = [md(c["name"]) for c in doc.get("commanders", []) if int(c.get("hp", 0)) > 0]
+        if standing:
+            lines.append(t("fort.summary.warhorn", lang, names=t("render.list_sep", lang).join(standing)))
+    return limits.fields_of(t("discord.fort.fort", lang), lines)
+
+
+# --- completion --------------------------------------------------------------------------------
+
+_NEW_NAMES = {"pc add", "unit add", "commander add"}
+
+
+def completion(spec: CommandSpec, opt: Option) -> str | None:
+    if spec.path == "gm set" and opt.name == "target":
+        return "path"
+    if spec.ruleset != "fort":
+        return None
+    name = opt.name
+    if name in ("unit", "attacker", "target"):
+        return "unit"
+    if name == "name" and spec.path not in _NEW_NAMES:
+        return {"pc": "pc", "commander": "commander"}.get(spec.group or "")
+    if name == "by":
+        return "actor"
+    if name == "edge":
+        return "trap_edge" if spec.path == "trap remove" else "edge"
+    if name in ("area", "to", "from", "via"):
+        return "area"
+    return None
+
+
+def candidates(doc: Mapping[str, Any], kind: str, spec: CommandSpec, typed: Mapping[str, Any]) -> list[str]:
+    units = [u for u in doc.get("units", []) if not u.get("destroyed")]
+    if kind == "unit":
+        on_map = [u["name"] for u in units if _arrived(u)]
+        return on_map + [u["name"] for u in units if not _arrived(u)]
+    if kind == "pc":
+        return [p["name"] for p in doc.get("pcs", [])]
+    if kind == "commander":
+        return [c["name"] for c in doc.get("commanders", [])]
+    if kind == "actor":
+        soldiers = [u["name"] for u in units if u.get("type") == "soldier" and _arrived(u)]
+        return [p["name"] for p in doc.get("pcs", [])] + soldiers
+    if kind == "area":
+        return list(AREAS)
+    if kind == "edge":
+        return list(EDGES)
+    if kind == "trap_edge":
+        wanted = typed.get("kind")
+        return [tr_["edge"] for tr_ in doc.get("traps", []) if wanted in (None, tr_.get("kind"))]
+    if kind == "path":
+        return _gm_targets(doc)
+    return []
+
+
+def _gm_targets(doc: Mapping[str, Any]) -> list[str]:
+    out = ["fort.hp", "fort.max_hp", "round", "rounds", "turn", "title", "ballista.loaded"]
+    out += [f"cannon.{n}.shells" for n in range(1, len(doc.get("cannons", [])) + 1)]
+    out += [f"trap.{tr_['kind']}.{tr_['edge']}.uses" for tr_ in doc.get("traps", [])]
+    for unit in doc.get("units", []):
+        out += [f"unit.{unit['name']}.{attr}" for attr in ("hp", "area")]
+    for pc in doc.get("pcs", []):
+        out += [f"pc.{pc['name']}.{attr}" for attr in ("position", "area", "hp")]
+    for commander in doc.get("commanders", []):
+        out.append(f"commander.{commander['name']}.hp")
+    return out
+
+
+register(
+    Presenter(
+        ruleset="fort",
+        status=status_embeds,
+        summary_fields=summary_fields,
+        colour=colour,
+        completion=completion,
+        candidates=candidates,
+        next_path="fort next",
+    )
+)

@@ -1,0 +1,248 @@
+"""An interaction in, a service call, embeds out: the one place cogs, buttons and errors meet the service.
+
+``command`` runs a generated slash command, ``complete`` answers autocomplete, ``button`` a status
+button, ``report_error`` every failure (ephemeral, in the user's language, never a trace).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.commands import CommandSpec, Kind, Option, OptType
+from bot.discord import embeds as render
+from bot.discord import limits
+from bot.discord.lang import language_of
+from bot.discord.live import LiveStatus
+from bot.discord.presenters import filter_names, presenter
+from bot.discord.text import md
+from bot.i18n import DEFAULT_LANG
+from bot.service import Actor, BattleService, Invocation, Where
+from bot.views import ErrorView, View
+
+log = logging.getLogger(__name__)
+NO_MENTIONS = discord.AllowedMentions.none()
+#: the largest import file read from an attachment
+MAX_FILE = 1_000_000
+#: answer within Discord's 3 seconds: after this long the reply is deferred ("thinking ...")
+DEFER_AFTER = 2.0
+#: the guild id used for direct messages
+DM = "dm"
+
+
+def where_of(interaction: discord.Interaction) -> Where:
+    guild = str(interaction.guild_id) if interaction.guild_id is not None else DM
+    return Where(guild=guild, channel=str(interaction.channel_id))
+
+
+def actor_of(interaction: discord.Interaction) -> Actor:
+    user = interaction.user
+    # role ids as Discord sent them (Member.roles needs the guild's roles in the cache)
+    roles = frozenset(str(r) for r in getattr(user, "_roles", ()))
+    return Actor(id=str(user.id), manage_channels=interaction.permissions.manage_channels, roles=roles)
+
+
+def command_text(path: str, options: Mapping[str, Any]) -> str:
+    """The command as typed, for the log: ``/unit move unit:"ゴブリン 隊" to:F0``."""
+    parts = ["/" + path]
+    for name, value in options.items():
+        text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        if not text or any(c.isspace() for c in text) or '"' in text:
+            text = '"' + text.replace('"', "'") + '"'
+        parts.append(f"{name}:{text}")
+    return " ".join(parts)
+
+
+class Frontend:
+    def __init__(
+        self,
+        service: BattleService,
+        live: LiveStatus | None = None,
+        *,
+        defer_after: float | None = DEFER_AFTER,
+    ) -> None:
+        self.service = service
+        self.live = live
+        self.defer_after = defer_after
+
+    async def language(self, interaction: discord.Interaction) -> str:
+        lang = language_of(interaction.locale)
+        if lang is not None:
+            return lang
+        if interaction.guild_id is None:
+            return DEFAULT_LANG
+        try:
+            return await self.service.language(str(interaction.guild_id))
+        except Exception:
+            log.exception("reading the guild language failed")
+            return DEFAULT_LANG
+
+    # -----------------------------------------------------------------------------------------
+    # slash commands
+
+    async def command(
+        self, interaction: discord.Interaction, spec: CommandSpec, raw: Mapping[str, Any]
+    ) -> None:
+        lang = await self.language(interaction)
+        options: dict[str, Any] = {}
+        shown: dict[str, Any] = {}
+        for name, value in raw.items():
+            if isinstance(value, discord.User | discord.Member):
+                options[name], shown[name] = str(value.id), f"<@{value.id}>"
+            elif isinstance(value, discord.Attachment):
+                refused = await self._read(value, options, name)
+                if refused is not None:
+                    await self.send(interaction, render.render(refused, lang), deferred=False)
+                    return
+                shown[name] = value.filename
+            else:
+                options[name] = shown[name] = value
+        invocation = Invocation(path=spec.path, options=options, text=command_text(spec.path, shown))
+        await self.run(interaction, invocation, lang, new_battle=spec.kind in (Kind.START, Kind.IMPORT))
+
+    async def _read(self, attachment: discord.Attachment, options: dict[str, Any], name: str) -> View | None:
+        if attachment.size > MAX_FILE:
+            return ErrorView(key="discord.file_too_large", values={"max": MAX_FILE // 1000})
+        try:
+            options[name] = (await attachment.read()).decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return ErrorView(key="discord.file_not_text", values={"file": attachment.filename})
+        except discord.HTTPException:
+            return ErrorView(key="discord.file_unreadable", values={"file": attachment.filename})
+        return None
+
+    async def run(
+        self, interaction: discord.Interaction, invocation: Invocation, lang: str, *, new_battle: bool = False
+    ) -> View:
+        where = where_of(interaction)
+        call = asyncio.ensure_future(self.service.execute(where, actor_of(interaction), invocation))
+        deferred = False
+        if self.defer_after is not None:
+            done, _ = await asyncio.wait({call}, timeout=self.defer_after)
+            if not done:
+                await interaction.response.defer(thinking=True)
+                deferred = True
+        view = await call
+        reply = render.render(view, lang, user=interaction.user.display_name)
+        await self.send(interaction, reply, deferred=deferred)
+        if reply.changed and self.live is not None:
+            self.live.changed(where, new_battle=new_battle and view.ok)
+        return view
+
+    async def send(self, interaction: discord.Interaction, reply: render.Reply, *, deferred: bool) -> None:
+        first, *rest = reply.messages
+        extra: dict[str, Any] = {}
+        if reply.file is not None:
+            extra["file"] = reply.file
+        if deferred:
+            if reply.ephemeral:
+                # a deferred public "thinking" message cannot turn ephemeral: replace it
+                await interaction.delete_original_response()
+                await interaction.followup.send(
+                    embeds=first, ephemeral=True, allowed_mentions=NO_MENTIONS, **extra
+                )
+            else:
+                if reply.file is not None:
+                    extra = {"attachments": [reply.file]}
+                await interaction.edit_original_response(embeds=first, allowed_mentions=NO_MENTIONS, **extra)
+        else:
+            await interaction.response.send_message(
+                embeds=first, ephemeral=reply.ephemeral, allowed_mentions=NO_MENTIONS, **extra
+            )
+        for embeds in rest:
+            await interaction.followup.send(
+                embeds=embeds, ephemeral=reply.ephemeral, allowed_mentions=NO_MENTIONS
+            )
+        if reply.notice:
+            await interaction.followup.send(embeds=reply.notice, allowed_mentions=NO_MENTIONS)
+
+    # -----------------------------------------------------------------------------------------
+    # autocomplete
+
+    async def complete(
+        self, interaction: discord.Interaction, spec: CommandSpec, opt: Option, current: str
+    ) -> list[app_commands.Choice[str]]:
+        if opt.type is OptType.CHOICE:
+            names = filter_names(opt.choices, current)
+        else:
+            view = await self.service.status(where_of(interaction))
+            if view is None:
+                return []
+            shown = presenter(view.ruleset)
+            kind = shown.completion(spec, opt)
+            if kind is None:
+                return []
+            typed = {k: v for k, v in vars(interaction.namespace).items() if k != opt.name}
+            names = filter_names(shown.candidates(view.document, kind, spec, typed), current)
+        return [app_commands.Choice(name=name, value=name) for name in names]
+
+    # -----------------------------------------------------------------------------------------
+    # status buttons
+
+    async def button(self, interaction: discord.Interaction, action: str) -> None:
+        lang = await self.language(interaction)
+        where = where_of(interaction)
+        if action == "refresh":
+            view = await self.service.status(where)
+            if view is None:
+                await self.send(
+                    interaction, render.render(ErrorView(key="service.no_battle"), lang), deferred=False
+                )
+                return
+            guild_lang = await self.service.language(where.guild)
+            embeds = limits.messages(render.status_embeds(view, guild_lang))[0]
+            buttons = None
+            if not view.ended and self.live is not None and self.live.buttons is not None:
+                has_next = presenter(view.ruleset).next_path is not None
+                buttons = self.live.buttons(self, guild_lang, next_turn=has_next)
+            await interaction.response.edit_message(embeds=embeds, view=buttons, allowed_mentions=NO_MENTIONS)
+            return
+        path: str | None = "gm undo"
+        if action == "next":
+            view = await self.service.status(where)
+            path = presenter(view.ruleset).next_path if view is not None else None
+        if path is None:
+            await self.send(
+                interaction, render.render(ErrorView(key="service.no_battle"), lang), deferred=False
+            )
+            return
+        await self.run(interaction, Invocation(path=path, options={}, text="/" + path), lang)
+
+    # -----------------------------------------------------------------------------------------
+    # errors
+
+    async def on_tree_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await self.report_error(interaction, error)
+
+    async def report_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        """Log the failure; tell the user, ephemerally and in their language, without a trace."""
+        if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+            key = "discord.out_of_date"
+            log.warning("command out of date: %s", error)
+        elif isinstance(error, app_commands.TransformerError):
+            key = "discord.bad_option"
+            log.info("option refused by Discord's conversion: %s", error)
+        else:
+            key = "discord.internal_error"
+            log.error("command failed", exc_info=error)
+        if interaction.type is discord.InteractionType.autocomplete:
+            return
+        try:
+            lang = await self.language(interaction)
+            values = {"value": md(getattr(error, "value", ""))}
+            embeds = render.error_embeds(key, values, lang)
+            if interaction.response.is_done():
+                await interaction.followup.send(embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            else:
+                await interaction.response.send_message(
+                    embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS
+                )
+        except discord.HTTPException:
+            log.exception("could not report an error to the user")

@@ -1,0 +1,93 @@
+"""One live status message per battle, edited after each change, at most once every 2 s per channel.
+
+After a command that changed the battle, ``changed(where)`` asks for an edit; the ``Coalescer``
+runs it at most once per interval per channel, reading the battle when it runs (the latest state
+wins). The first edit of a battle posts the message (with its buttons); when the battle ends the
+message shows the final state without buttons and is let go. Message ids live in this process:
+after a restart the next change posts a fresh message.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.discord import limits
+from bot.discord.coalesce import Coalescer
+from bot.discord.embeds import status_embeds
+from bot.discord.presenters import presenter
+from bot.service import BattleService, Where
+
+if TYPE_CHECKING:
+    from bot.discord.buttons import StatusButtons
+
+log = logging.getLogger(__name__)
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+class LiveStatus:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: BattleService,
+        coalescer: Coalescer,
+        buttons: type[StatusButtons] | None = None,
+    ) -> None:
+        self.client = client
+        self.service = service
+        self.coalescer = coalescer
+        self.buttons = buttons
+        self.frontend: object = None
+        #: channel id → the id of its live status message
+        self.messages: dict[str, int] = {}
+
+    def changed(self, where: Where, *, new_battle: bool = False) -> None:
+        """The battle in ``where`` changed: its status message is due an edit (or a new one)."""
+        if new_battle:
+            self.messages.pop(where.channel, None)
+
+        async def job() -> None:
+            await self.refresh(where)
+
+        self.coalescer.submit(where.channel, job)
+
+    async def refresh(self, where: Where) -> None:
+        view = await self.service.status(where)
+        message_id = self.messages.get(where.channel)
+        if view is None or (view.ended and message_id is None):
+            self.messages.pop(where.channel, None)
+            return
+        lang = await self.service.language(where.guild)
+        embeds = limits.messages(status_embeds(view, lang))[0]
+        buttons: discord.ui.View | None = None
+        if not view.ended and self.buttons is not None:
+            buttons = self.buttons(
+                self.frontend, lang, next_turn=presenter(view.ruleset).next_path is not None
+            )
+        channel = self.client.get_partial_messageable(int(where.channel))
+        if message_id is not None:
+            try:
+                await channel.get_partial_message(message_id).edit(
+                    embeds=embeds, view=buttons, allowed_mentions=NO_MENTIONS
+                )
+            except discord.NotFound:
+                message_id = None
+            except discord.Forbidden:
+                log.warning("cannot edit the status message in channel %s", where.channel)
+                return
+        if message_id is None:
+            try:
+                if buttons is None:
+                    message = await channel.send(embeds=embeds, allowed_mentions=NO_MENTIONS)
+                else:
+                    message = await channel.send(embeds=embeds, view=buttons, allowed_mentions=NO_MENTIONS)
+            except discord.Forbidden:
+                log.warning("cannot post the status message in channel %s", where.channel)
+                return
+            message_id = message.id
+        if view.ended:
+            self.messages.pop(where.channel, None)
+        else:
+            self.messages[where.channel] = message_id
