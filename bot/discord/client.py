@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 
 import discord
 from discord.ext import commands as ext
@@ -19,20 +18,6 @@ from bot.i18n import DEFAULT_LANG
 from bot.service import BattleService
 
 log = logging.getLogger(__name__)
-
-ENV_TOKEN = "DISCORD_TOKEN"
-ENV_DEV_GUILD = "TORIDE_DEV_GUILD"
-#: set to 0 to keep every command and option name English (descriptions are still translated)
-ENV_LOCALIZED_NAMES = "TORIDE_LOCALIZED_NAMES"
-
-
-def dev_guild_from_env() -> int | None:
-    value = os.environ.get(ENV_DEV_GUILD, "").strip()
-    return int(value) if value.isdigit() else None
-
-
-def localized_names_from_env() -> bool:
-    return os.environ.get(ENV_LOCALIZED_NAMES, "1").strip().casefold() not in ("0", "false", "no", "off")
 
 
 class TorideBot(ext.Bot):
