@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from bot.console.app import add_console_parser, add_db_parser
+from bot.discord.cli import add_parser as add_discord_parsers
 from bot.roll_cli import add_roll_parser
 
 
@@ -37,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_bench_parser(sub)
     add_console_parser(sub)
     add_db_parser(sub)
+    add_discord_parsers(sub)
     return parser
 
 
@@ -45,8 +47,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)
     if func is None:
-        parser.print_help()
-        return 2
+        # plain ``toride``: the bot when it has a token, else the offline console
+        from bot.discord.settings import token_from_env
+
+        args = parser.parse_args(["run" if token_from_env() else "console"])
+        func = args.func
     result: int = func(args)
     return result
 
