@@ -60,6 +60,9 @@ def test_jsonl_one_line_each_with_null_text_for_no_command() -> None:
 
 def test_running_out_of_scripted_dice_is_an_error_not_a_trace(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["roll", "--dice", "3", "--lang", "en", "2D6"]) == 2
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    assert err.strip() != ""
+    assert capsys.readouterr().err == "The scripted dice ran out (1 used). Add numbers to --dice.\n"
+
+
+def test_a_refused_command_says_why_in_japanese_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["roll", "K101"]) == 2
+    assert capsys.readouterr().err == "威力は 100 までです。\n"
