@@ -358,8 +358,10 @@ FortCommand = Union[  # noqa: UP007 - a runtime alias, its members are listed wi
 
 COMMAND_TYPES: dict[str, type[Command]] = {cls.__name__: cls for cls in typing.get_args(FortCommand)}
 
-#: Field names that differ from the option names of COMMANDS.md (Python keywords).
+#: JSON keys that differ from the field names: Python keywords (``from``), and AddUnit's ``type`` option,
+#: which would clash with the command's own ``"type"``.
 _OPTION_NAMES = {"from_": "from"}
+_CLASH_NAMES = {"type": "unit_type"}
 
 
 def _allowed_types(hint: Any) -> tuple[Any, ...]:
@@ -373,7 +375,7 @@ _SPECS: dict[str, tuple[tuple[str, str, tuple[Any, ...], bool], ...]] = {
     name: tuple(
         (
             f.name,
-            _OPTION_NAMES.get(f.name, f.name),
+            _CLASH_NAMES.get(f.name) or _OPTION_NAMES.get(f.name, f.name),
             _allowed_types(typing.get_type_hints(cls)[f.name]),
             f.default is MISSING,
         )
@@ -384,7 +386,10 @@ _SPECS: dict[str, tuple[tuple[str, str, tuple[Any, ...], bool], ...]] = {
 
 
 def command_to_json(command: Command) -> dict[str, Any]:
-    """A command as a JSON-ready dict: ``{"type": "MoveUnit", "unit": "ゴブリン", "to": "A1", ...}``."""
+    """A command as a JSON-ready dict: ``{"type": "MoveUnit", "unit": "ゴブリン", "to": "A1", ...}``.
+
+    Keys are the option names of COMMANDS.md, but for AddUnit's unit type, written ``unit_type``.
+    """
     name = type(command).__name__
     out: dict[str, Any] = {"type": name}
     for field_name, option, _, _ in _SPECS[name]:

@@ -1,0 +1,255 @@
+"""Property tests: random command sequences with dice drawn by hypothesis.
+
+Nothing but a rule refusal is ever raised; the invariants hold after every command (0 ≤ shells ≤ 5,
+uses ≥ 0, HP ≤ maximum, a destroyed unit never acts); a refusal changes nothing; replaying the recorded
+dice reproduces the battle exactly; export/import is lossless.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.fort import (
+    FORT,
+    AddCommander,
+    AddPC,
+    AddUnit,
+    AdvanceUnits,
+    AttackArea,
+    AttackPierce,
+    AttackSingle,
+    EndBattle,
+    FireBallista,
+    FireCannon,
+    FortCommand,
+    FortState,
+    GMSet,
+    HealFort,
+    LoadBallista,
+    LoadCannon,
+    MovePC,
+    MoveUnit,
+    NextTurn,
+    RemovePC,
+    RemoveTrap,
+    RemoveUnit,
+    Repair,
+    SetCommanderHP,
+    SetPCHP,
+    SetTrap,
+    SetUnitHP,
+    Siege,
+    StartBattle,
+    UnitAttack,
+    UnitBarrage,
+    command_from_json,
+    command_to_json,
+    dice_values,
+    replay,
+)
+from engine.fort.state import MAX_SHELLS
+from engine.ruleset import RuleError
+
+UNITS = ["狼", "槌", "鳥", "兵", "鬼", "Ｇｈｏｓｔ"]
+PCS = ["Alice", "Bob", "Cid"]
+COMMANDERS = ["隊長", "副長"]
+AREAS = ["A2", "A1", "F0", "B1", "B2", "A1", "F0", "Ａ１", "C9"]
+EDGES = ["A2-A1", "F0-A1", "F0-B1", "B1-B2", "A1-B1", "B2-A2", "A1-F0", "A1-B2"]
+POSITIONS = ["top", "inside", "outside", "outside", "under"]
+USERS = ["u1", "u1", "u2", "u3", None]
+DAMAGE = st.one_of(st.integers(0, 40), st.sampled_from(["2d+6", "K20+5", "K40+12@10", "1d", "bad", "2D6>=7"]))
+
+unit_name = st.sampled_from([*UNITS, "狼", "鬼", "槌", "鳥"])
+pc_name = st.sampled_from(PCS)
+actor = st.sampled_from([None, "Alice", "Alice", "Alice", "Bob", "兵", "兵", "狼"])
+invoker = st.sampled_from(USERS)
+area = st.sampled_from(AREAS)
+hp_change = st.one_of(st.integers(-60, 30), st.none())
+hp_delta = st.integers(-40, 10)
+
+_end = st.builds(EndBattle, outcome=st.sampled_from(["auto", "success", "collapse", "retreat"]))
+_rare: st.SearchStrategy[FortCommand] = st.one_of(
+    st.builds(
+        Siege,
+        effect=st.sampled_from(["mattock", "meteor", "titanfoot", "fixed", "ram"]),
+        roll=st.one_of(st.none(), st.sampled_from(["K30+10", "K20+5@8", "2d"])),
+        amount=st.one_of(st.none(), st.integers(-1, 80)),
+    ),
+    st.builds(
+        AddPC,
+        name=pc_name,
+        position=st.one_of(st.none(), st.sampled_from(POSITIONS)),
+        hp=st.one_of(st.none(), st.integers(0, 60)),
+        move=st.one_of(st.none(), st.sampled_from([0, 10, 20, 30])),
+        owner=st.none(),
+        invoker=invoker,
+    ),
+    st.builds(
+        MovePC,
+        name=pc_name,
+        position=st.one_of(st.none(), st.sampled_from(POSITIONS)),
+        area=st.one_of(st.none(), area),
+    ),
+    st.builds(SetPCHP, name=pc_name, delta=hp_delta),
+    st.builds(SetPCHP, name=pc_name, set=hp_change),
+    st.builds(RemovePC, name=pc_name),
+    st.builds(RemoveUnit, unit=unit_name),
+    st.builds(RemoveTrap, kind=st.sampled_from(["barricade", "mine"]), edge=st.sampled_from(EDGES)),
+    st.builds(HealFort, amount=st.integers(-1, 20)),
+    st.builds(AddCommander, name=st.sampled_from(COMMANDERS), hp=st.integers(0, 40), area=area),
+)
+_common: st.SearchStrategy[FortCommand] = st.one_of(
+    st.builds(NextTurn),
+    st.builds(AddUnit, name=unit_name, type=st.sampled_from(["normal", "ram", "flying", "soldier", "dragon"]),
+              area=area, hp=st.integers(0, 60), fort_damage=st.integers(0, 30),
+              strike=st.one_of(st.none(), st.sampled_from(["2d+6", "K20+3", "x"])), defense=st.integers(0, 6),
+              move=st.sampled_from([0, 10, 20, 30, 15]),
+              arrive_round=st.one_of(st.none(), st.integers(1, 4))),
+    st.builds(MoveUnit, unit=unit_name, to=area, force=st.booleans(), via=st.one_of(st.none(), area)),
+    st.builds(AdvanceUnits, unit=st.one_of(st.none(), unit_name)),
+    st.builds(SetUnitHP, unit=unit_name, delta=hp_delta),
+    st.builds(SetUnitHP, unit=unit_name, set=hp_change),
+    st.builds(UnitAttack, attacker=unit_name, target=unit_name, hit=st.booleans()),
+    st.builds(UnitBarrage, unit=unit_name, apply_hp=st.booleans()),
+    st.builds(SetCommanderHP, name=st.sampled_from(COMMANDERS), delta=hp_delta),
+    st.builds(SetCommanderHP, name=st.sampled_from(COMMANDERS), set=hp_change),
+    st.builds(AttackSingle, unit=unit_name, bodies=st.integers(0, 11), melee=st.booleans(), by=actor,
+              invoker=invoker),
+    st.builds(AttackArea, unit=unit_name, damage=DAMAGE, radius=st.integers(0, 9),
+              kind=st.sampled_from(["physical", "magic", "fixed", "holy"]),
+              targets=st.one_of(st.none(), st.integers(0, 3)), by=actor, invoker=invoker),
+    st.builds(AttackPierce, from_=area, to=area, damage=DAMAGE, kind=st.sampled_from(["physical", "magic"]),
+              resisted=st.booleans(), by=actor, invoker=invoker),
+    st.builds(Repair, by=actor, invoker=invoker),
+    st.builds(SetTrap, kind=st.sampled_from(["barricade", "mine", "pit"]), edge=st.sampled_from(EDGES),
+              uses=st.integers(0, 4).map(lambda n: n or 1) | st.just(0)),
+    st.builds(LoadCannon, cannon=st.sampled_from([1, 1, 2, 0, 3]),
+              check=st.one_of(st.none(), st.integers(5, 30)),
+              bonus=st.integers(-2, 15), by=actor, invoker=invoker),
+    st.builds(FireCannon, cannon=st.sampled_from([1, 1, 2, 0, 3]), unit=unit_name, by=actor, invoker=invoker),
+    st.builds(LoadBallista, bolt=st.sampled_from([None, "魔力の太矢", "竜牙の太矢", "銀"]), by=actor,
+              invoker=invoker),
+    st.builds(FireBallista, unit=unit_name, bonus=st.integers(-3, 5), crit=st.integers(2, 12),
+              hit=st.booleans(), by=actor, invoker=invoker),
+    st.builds(GMSet, target=st.sampled_from([
+        "fort.hp", "fort.max_hp", "round", "rounds", "turn", "cannon.1.shells", "cannon.3.shells",
+        "ballista.loaded", "trap.mine.A1-F0.uses", "unit.狼.hp", "unit.狼.area", "unit.槌.type",
+        "unit.兵.destroyed", "pc.Alice.position", "pc.Bob.hp", "commander.隊長.hp", "confused_round",
+        "outcome", "nonsense",
+    ]), value=st.sampled_from(["0", "1", "3", "5", "6", "-4", "200", "A1", "F0", "top", "true", "ram",
+                               "enemy", "none", "x"])),
+)  # fmt: skip
+_turns = st.builds(NextTurn)
+_moves = st.builds(AdvanceUnits, unit=st.none())
+
+
+#: Weights out of 100 (hypothesis draws sampled elements evenly, shrinking toward the first).
+_MIX = [_common] * 78 + [_turns] * 8 + [_moves] * 6 + [_rare] * 7 + [_end]
+commands: st.SearchStrategy[FortCommand] = st.sampled_from(_MIX).flatmap(lambda strategy: strategy)
+
+SETUP: list[FortCommand] = [
+    AddPC(name="Alice", position="top", hp=40, move=20, invoker="u1"),
+    AddPC(name="Bob", position="outside", hp=30, move=10, invoker="u2"),
+    AddPC(name="Cid", position="inside", invoker="u3"),
+    AddUnit(name="狼", type="normal", area="A1", hp=30, fort_damage=10, strike="2d+4", defense=1, move=20),
+    AddUnit(name="槌", type="ram", area="A2", hp=40, fort_damage=0, strike="2d+6"),
+    AddUnit(name="鳥", type="flying", area="B2", hp=20, fort_damage=5, move=20),
+    AddUnit(name="兵", type="soldier", area="F0", hp=30, fort_damage=0, strike="2d+3"),
+    AddUnit(name="鬼", type="normal", area="B1", hp=50, fort_damage=8, strike="2d+6", defense=3),
+    AddUnit(name="Ｇｈｏｓｔ", type="normal", area="B2", hp=25, fort_damage=6, arrive_round=2),
+    AddCommander(name="隊長", hp=20, area="A2"),
+    AddCommander(name="副長", hp=15, area="B2"),
+    SetTrap(kind="mine", edge="A1-F0", uses=2),
+    SetTrap(kind="barricade", edge="B1-F0", uses=1),
+]
+
+
+class DrawnDice:
+    """Dice drawn by hypothesis (so failures shrink); a script, never seeded luck."""
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+
+    def roll(self, sides: int) -> int:
+        value: int = self.data.draw(st.integers(1, sides), label=f"d{sides}")
+        return value
+
+
+def check_invariants(state: FortState) -> None:
+    assert all(0 <= s <= MAX_SHELLS for s in state.cannons)
+    assert all(t.uses >= 0 for t in state.traps)
+    assert state.fort_hp <= state.fort_max_hp
+    assert all(u.hp <= u.max_hp for u in state.units)
+    assert all(c.hp <= c.max_hp for c in state.commanders)
+    assert all(p.hp is None or p.max_hp is None or p.hp <= p.max_hp for p in state.pcs)
+    keys = [p.key for p in state.pcs] + [u.key for u in state.units] + [c.key for c in state.commanders]
+    assert len(keys) == len(set(keys))
+    assert 1 <= state.round <= state.rounds
+    assert all((p.position is None) == (p.area.value != "F0") for p in state.pcs)
+
+
+def check_destroyed_never_act(before: FortState, events: list[Any]) -> None:
+    """F-UNIT-6: a destroyed unit (or one not yet arrived) never moves, attacks or damages the fort,
+    including later in the same command."""
+    gone = {u.name for u in before.units if not u.on_map}
+    for event in events:
+        data = event.data
+        if event.kind in ("unit.moved", "unit.barrage") or (event.kind == "fort.damaged" and "unit" in data):
+            assert data["unit"] not in gone, event
+        if event.kind == "unit.attacked":
+            assert data["attacker"] not in gone and data["target"] not in gone, event
+        if event.kind == "unit.destroyed":
+            gone.add(data["unit"])
+        if event.kind in ("unit.arrived", "unit.revived"):
+            gone.discard(data["unit"])
+
+
+@settings(
+    max_examples=70, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
+@given(
+    rounds=st.integers(2, 5),
+    first=st.sampled_from(["pc", "enemy"]),
+    cannons=st.integers(0, 3),
+    script=st.lists(commands, min_size=10, max_size=45),
+    data=st.data(),
+)
+def test_random_battles_keep_every_invariant_and_replay_exactly(
+    rounds: int, first: str, cannons: int, script: list[FortCommand], data: Any
+) -> None:
+    """F-FORT-1, F-CAN-1, F-TRAP-1, F-UNIT-6: invariants under any command sequence; replay is exact."""
+    dice = DrawnDice(data)
+    state = FORT.apply(
+        None, StartBattle(rounds=rounds, first=first, cannons=cannons, fort_hp=400), dice
+    ).state
+    for command in SETUP:
+        state = FORT.apply(state, command, dice).state
+    initial = state
+    log: list[tuple[FortCommand, list[int]]] = []
+    for command in script:
+        snapshot = FORT.export(state)
+        try:
+            outcome = FORT.apply(state, command, dice)
+        except RuleError:
+            assert FORT.export(state) == snapshot  # a refusal leaves the state untouched
+            continue
+        check_invariants(outcome.state)
+        check_destroyed_never_act(state, list(outcome.events))
+        log.append((command, dice_values(outcome.events)))
+        state = outcome.state
+    assert replay(initial, log) == state
+    assert FORT.import_(FORT.export(state)) == state
+    assert [command_from_json(command_to_json(c)) for c, _ in log] == [c for c, _ in log]
+
+
+@settings(max_examples=40, deadline=None)
+@given(script=st.lists(commands, min_size=1, max_size=15), seed=st.integers(0, 2**32 - 1))
+def test_commands_survive_json_in_an_event_log(script: list[FortCommand], seed: int) -> None:
+    """Commands go into the service's event log as JSON and come back equal."""
+    import json
+
+    for command in script:
+        assert command_from_json(json.loads(json.dumps(command_to_json(command)))) == command
