@@ -141,7 +141,7 @@ def status_embeds(view: StatusView, lang: str) -> list[discord.Embed]:
 
 def _entry_lines(entry: LogEntry, lang: str, *, with_events: bool = True) -> list[str]:
     head = t("render.log_entry", lang, seq=entry.seq, actor=who(entry.actor), text=md(entry.text))
-    if entry.status == "undone":
+    if with_events and entry.status == "undone":
         head = f"~~{head}~~ " + t("render.log_undone", lang)
     lines = [head]
     if with_events:

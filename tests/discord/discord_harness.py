@@ -416,10 +416,12 @@ class Harness:
         before = asyncio.all_tasks()
         self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         await self.settle(before)
+        # the live status edit a command makes at once belongs to it; later ones wait for the clock
+        await self.live_quiet()
         return Result(self.recorder.requests[start:])
 
     async def settle(self, before: set[asyncio.Task[Any]] | None = None) -> None:
-        """Wait for the tasks the interaction started (the tree's invoker, view dispatch), not the live edits."""
+        """Wait for the tasks the interaction started (tree invoker, view dispatch), not live edits."""
         known = before or set()
         current = asyncio.current_task()
         for _ in range(100):

@@ -1,0 +1,484 @@
+"""Every command through Discord: the response payload (embeds, ephemeral flag) as the bot sends it.
+
+Each action's embed must show exactly the events the battle log holds for it, rendered from the
+catalogue: the expected lines are read back from the service, not typed in here.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import ALICE, BOB, GM, MOD, Dice
+from discord_harness import CHANNEL_ID, GUILD_ID, Attachment, Harness, Result
+
+from bot.discord.text import event_line, md
+from bot.i18n import t
+from bot.service import Actor, Invocation, Where
+from bot.views import LogView, StatusView
+
+WHERE = Where(str(GUILD_ID), str(CHANNEL_ID))
+NONE = {"parse": []}
+
+
+async def logged_lines(h: Harness, lang: str = "ja") -> list[str]:
+    """The last action's events, rendered as the embed must show them."""
+    view = await h.bot.service.execute(WHERE, Actor(str(GM.id)), Invocation("fort log", {"last": 1}))
+    assert isinstance(view, LogView)
+    return [event_line(e, lang) for e in view.entries[-1].events]
+
+
+async def document(h: Harness) -> dict[str, object]:
+    view = await h.bot.service.status(WHERE)
+    assert isinstance(view, StatusView)
+    return view.document
+
+
+async def action(
+    h: Harness, member: object, path: str, text: str, seq: int, lang: str = "ja", **options: object
+) -> Result:
+    """Run a command that must succeed; check the response embed against the log."""
+    result = await h.run(member, path, **options)  # type: ignore[arg-type]
+    response = result.response
+    assert response.type == 4 and not response.ephemeral, result.text()
+    assert response.data["allowed_mentions"] == NONE
+    first = response.embeds[0]
+    assert first["title"] == md(text)
+    assert first["author"] == {"name": member.name}  # type: ignore[attr-defined]
+    assert first["footer"] == {"text": f"#{seq}"}
+    assert first["description"] == "\n".join(await logged_lines(h, lang))
+    return result
+
+
+async def refused(
+    h: Harness, member: object, path: str, key: str, lang: str = "ja", **options: object
+) -> Result:
+    """Run a command that must be refused: one ephemeral embed with the catalogue's sentence."""
+    result = await h.run(member, path, **options)  # type: ignore[arg-type]
+    assert result.response.type == 4 and result.ephemeral
+    (embed,) = result.embeds
+    assert embed["color"] == 0xED4245
+    assert embed["description"].startswith("⚠ ")
+    assert t(key, lang).split("{")[0] in embed["description"], embed["description"]
+    assert result.followups == [] and result.channel == []
+    return result
+
+
+@pytest.fixture
+async def battle(harness: Harness, dice: Dice) -> Harness:
+    """A battle: Alice (PC on top), Bob (PC outside), goblins at A1, a soldier unit, a commander."""
+    await action(
+        harness,
+        GM,
+        "fort start",
+        "/fort start rounds:3 cannons:1 title:北の砦",
+        1,
+        rounds=3,
+        cannons=1,
+        title="北の砦",
+    )
+    await action(
+        harness,
+        ALICE,
+        "pc add",
+        "/pc add name:Alice position:top hp:30",
+        2,
+        "en",
+        name="Alice",
+        position="top",
+        hp=30,
+    )
+    await action(
+        harness, BOB, "pc add", "/pc add name:Bob position:outside", 3, name="Bob", position="outside"
+    )
+    await action(
+        harness,
+        GM,
+        "unit add",
+        "/unit add name:ゴブリン隊 type:normal area:A1 hp:40 fort_damage:10 strike:2d+3 defense:2",
+        4,
+        name="ゴブリン隊",
+        type="normal",
+        area="A1",
+        hp=40,
+        fort_damage=10,
+        strike="2d+3",
+        defense=2,
+    )
+    await action(
+        harness,
+        GM,
+        "unit add",
+        "/unit add name:兵士隊 type:soldier area:F0 hp:20 fort_damage:0 strike:2d",
+        5,
+        name="兵士隊",
+        type="soldier",
+        area="F0",
+        hp=20,
+        fort_damage=0,
+        strike="2d",
+    )
+    await action(
+        harness,
+        GM,
+        "commander add",
+        "/commander add name:隊長 hp:40 area:A2",
+        6,
+        name="隊長",
+        hp=40,
+        area="A2",
+    )
+    await harness.flush_live()
+    return harness
+
+
+# --- dice -------------------------------------------------------------------------------------
+
+
+async def test_roll_public(harness: Harness, dice: Dice) -> None:
+    dice.feed(3, 4)
+    result = await harness.run(GM, "roll", expr="2d6+10 命中")
+    assert result.response.type == 4 and not result.ephemeral
+    assert result.embeds == [
+        {
+            "title": "🎲 ダイス",
+            "description": "(2D6+10) ＞ 7[3,4]+10 ＞ 17",
+            "author": {"name": "GM太郎"},
+            "fields": [{"name": "コメント", "value": "命中", "inline": False}],
+            "color": 0x3498DB,
+            "type": "rich",
+            "flags": 0,
+        }
+    ]
+    assert result.followups == []
+
+
+async def test_roll_secret_goes_to_the_roller_and_the_channel_sees_a_note(
+    harness: Harness, dice: Dice
+) -> None:
+    dice.feed(6, 6)
+    result = await harness.run(ALICE, "roll", expr="2d6", secret=True)
+    assert result.ephemeral
+    assert result.embeds[0]["title"] == "🎲 Secret roll (only you see this)"
+    assert result.embeds[0]["description"] == "(2D6) ＞ 12[6,6] ＞ 12"
+    (note,) = result.followups
+    assert not note.ephemeral and note.data["allowed_mentions"] == NONE
+    assert note.embeds[0]["description"] == "Alice made a secret roll."
+    assert "12" not in note.text()
+
+
+async def test_roll_refused(harness: Harness) -> None:
+    await refused(harness, GM, "roll", "dice.unknown_command", expr="xyz")
+
+
+# --- battle lifecycle -------------------------------------------------------------------------
+
+
+async def test_fort_start_posts_the_live_status_and_refuses_a_second_battle(harness: Harness) -> None:
+    result = await action(harness, GM, "fort start", "/fort start rounds:2", 1, rounds=2)
+    (post,) = result.channel
+    assert (post.method, post.path) == ("POST", f"/channels/{CHANNEL_ID}/messages")
+    assert post.payload is not None and post.payload["allowed_mentions"] == NONE
+    assert post.embeds[0]["title"] == "【砦防衛戦】 第1/2ラウンド PC側の手番"
+    buttons = post.payload["components"][0]["components"]
+    assert [(b["custom_id"], b["label"]) for b in buttons] == [
+        ("toride:status:next", "手番を終える"),
+        ("toride:status:undo", "取り消し"),
+        ("toride:status:refresh", "更新"),
+    ]
+    await refused(harness, BOB, "fort start", "service.battle_running", rounds=3)
+
+
+async def test_fort_status(battle: Harness) -> None:
+    result = await battle.run(BOB, "fort status")
+    assert result.response.type == 4 and not result.ephemeral
+    (embed,) = result.embeds
+    assert embed["title"] == "【北の砦】 第1/3ラウンド PC側の手番"
+    assert embed["color"] == 0x2ECC71
+    assert embed["description"].startswith("砦HP `[████████████████████]` 300/300\n```\nA2 ── A1")
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert list(fields) == ["A2", "A1", "F0", "B1", "B2", "設備", "GM"]
+    assert fields["A2"] == "★ 隊長 HP 40/40 [指揮官]"
+    assert fields["A1"] == "• ゴブリン隊 HP 40/40 砦ダメージ10"
+    assert fields["F0"] == (
+        f"**砦上部**: Alice HP 30/30 (<@{ALICE.id}>)\n**砦外部**: Bob (<@{BOB.id}>)\n"
+        "• 兵士隊 HP 20/20 [兵士] 砦ダメージ0"
+    )
+    assert fields["B1"] == fields["B2"] == "—"
+    assert fields["設備"] == "罠: —\n大砲: #1 砲弾0\nバリスタ: 未装填"
+    assert fields["GM"] == f"<@{GM.id}>"
+
+
+async def test_fort_next_by_the_gm_and_refused_to_a_player(battle: Harness) -> None:
+    before = await document(battle)
+    await refused(battle, ALICE, "fort next", "service.gm_only", "en")
+    await refused(battle, BOB, "fort next", "service.gm_only")
+    assert await document(battle) == before
+    assert await battle.flush_live() == []
+    await action(battle, GM, "fort next", "/fort next", 7)
+    assert (await document(battle))["turn"] == "enemy"
+    # a member with Manage Channels is a GM too
+    result = await action(battle, MOD, "fort next", "/fort next", 8)
+    summary = result.embeds[1]
+    assert summary["title"] == "第1ラウンドのまとめ"
+    assert summary["fields"] == [
+        {"name": "砦", "value": "砦HP `[████████████████████]` 300/300", "inline": False}
+    ]
+
+
+async def test_fort_end_posts_the_final_summary_and_drops_the_buttons(battle: Harness) -> None:
+    result = await action(battle, GM, "fort end", "/fort end outcome:retreat", 7, outcome="retreat")
+    final = result.embeds[1]
+    assert final["title"] == "戦闘の結果"
+    assert final["color"] == 0x95A5A6
+    assert final["fields"][0]["value"].split("\n")[1:] == [
+        "**撤退**",
+        "指揮官 隊長 が健在: ボス戦は鼓砲の効果を受けた敵と始まります。",
+    ]
+    (edit,) = await battle.flush_live()
+    assert edit.method == "PATCH" and edit.payload is not None and edit.payload["components"] == []
+    assert edit.embeds[0]["title"] == "【北の砦】 第1/3ラウンド 戦闘終了 撤退"
+    await refused(battle, GM, "fort next", "fort.battle_over")
+
+
+async def test_fort_log(battle: Harness) -> None:
+    result = await battle.run(BOB, "fort log", last=2)
+    assert not result.ephemeral
+    (embed,) = result.embeds
+    assert embed["title"] == "直近 2 件の記録:"
+    lines = embed["description"].split("\n")
+    assert (
+        lines[0]
+        == f"#5 <@{GM.id}>: /unit add name:兵士隊 type:soldier area:F0 hp:20 fort\\_damage:0 strike:2d"
+    )
+    assert lines[-2] == f"#6 <@{GM.id}>: /commander add name:隊長 hp:40 area:A2"
+    assert lines[-1] == "　" + (await logged_lines(battle))[0]
+
+
+async def test_fort_export_and_import(battle: Harness) -> None:
+    result = await battle.run(BOB, "fort export")
+    assert not result.ephemeral
+    ((filename, content),) = result.response.files
+    assert filename == f"fort-{CHANNEL_ID}-1.json"
+    assert result.embeds[0]["description"] == f"戦闘を fort-{CHANNEL_ID}-1.json に書き出しました。"
+    exported = json.loads(content)
+    assert exported["format"] == "toride.fort/1" and exported["title"] == "北の砦"
+    await refused(battle, GM, "fort import", "service.battle_running", file=Attachment("b.json", content))
+    await action(battle, GM, "fort end", "/fort end", 7)
+    await action(battle, GM, "fort import", "/fort import file:b.json", 1, file=Attachment("b.json", content))
+    assert (await document(battle))["units"] == exported["units"]
+    await action(battle, GM, "fort end", "/fort end", 2)
+    await refused(battle, GM, "fort import", "command.bad_json", file=Attachment("x.json", b"{not json"))
+    await refused(
+        battle, GM, "fort import", "discord.file_not_text", file=Attachment("x.json", b"\xff\xfe\x00")
+    )
+    await refused(
+        battle, GM, "fort import", "discord.file_too_large", file=Attachment("x.json", b" " * 1_000_001)
+    )
+
+
+async def test_fort_repair_heal_siege(battle: Harness) -> None:
+    await action(battle, GM, "fort siege", "/fort siege effect:fixed amount:40", 7, effect="fixed", amount=40)
+    await action(battle, ALICE, "fort repair", "/fort repair", 8, "en")
+    await refused(battle, ALICE, "fort repair", "fort.repair_used", "en")
+    await action(battle, BOB, "fort heal", "/fort heal amount:12", 9, amount=12)
+    assert (await document(battle))["fort"] == {"hp": 275, "max_hp": 300, "repaired_round": 1}
+    await refused(battle, ALICE, "fort siege", "service.gm_only", "en", effect="titanfoot")
+
+
+# --- PCs, units, commanders -------------------------------------------------------------------
+
+
+async def test_pc_commands(battle: Harness) -> None:
+    await action(
+        battle,
+        ALICE,
+        "pc move",
+        "/pc move name:Alice position:inside",
+        7,
+        "en",
+        name="Alice",
+        position="inside",
+    )
+    await action(battle, ALICE, "pc hp", "/pc hp name:Alice delta:-5", 8, "en", name="Alice", delta=-5)
+    await refused(battle, BOB, "pc hp", "service.not_your_pc", name="Alice", set=1)
+    await refused(battle, BOB, "pc add", "service.owner_gm_only", name="Carol", owner=ALICE)
+    await action(
+        battle, GM, "pc add", f"/pc add name:Carol owner:<@{ALICE.id}>", 9, name="Carol", owner=ALICE
+    )
+    await action(battle, BOB, "pc remove", "/pc remove name:Bob", 10, name="Bob")
+    pcs = {p["name"]: p for p in (await document(battle))["pcs"]}  # type: ignore[attr-defined]
+    assert set(pcs) == {"Alice", "Carol"}
+    assert (pcs["Alice"]["position"], pcs["Alice"]["hp"], pcs["Carol"]["owner"]) == (
+        "inside",
+        25,
+        str(ALICE.id),
+    )
+
+
+async def test_unit_commands(battle: Harness, dice: Dice) -> None:
+    await refused(
+        battle, BOB, "unit add", "service.gm_only", name="X", type="normal", area="A2", hp=1, fort_damage=1
+    )
+    await action(battle, GM, "unit hp", "/unit hp unit:ゴブリン隊 delta:-4", 7, unit="ゴブリン隊", delta=-4)
+    await refused(
+        battle, BOB, "unit attack", "service.enemy_unit_gm_only", attacker="ゴブリン隊", target="兵士隊"
+    )
+    await action(battle, GM, "fort next", "/fort next", 8)
+    await action(battle, GM, "unit move", "/unit move unit:ゴブリン隊 to:F0", 9, unit="ゴブリン隊", to="F0")
+    await action(
+        battle,
+        GM,
+        "unit add",
+        "/unit add name:狼 type:normal area:B2 hp:10 fort_damage:3",
+        10,
+        name="狼",
+        type="normal",
+        area="B2",
+        hp=10,
+        fort_damage=3,
+    )
+    await action(battle, GM, "unit advance", "/unit advance unit:狼", 11, unit="狼")
+    await action(battle, GM, "unit remove", "/unit remove unit:狼", 12, unit="狼")
+    dice.feed(*([3] * 12))
+    await action(battle, GM, "unit barrage", "/unit barrage unit:ゴブリン隊", 13, unit="ゴブリン隊")
+    await action(battle, GM, "fort next", "/fort next", 14)
+    dice.feed(5, 5)
+    await action(
+        battle,
+        BOB,
+        "unit attack",
+        "/unit attack attacker:兵士隊 target:ゴブリン隊 hit:true",
+        15,
+        attacker="兵士隊",
+        target="ゴブリン隊",
+        hit=True,
+    )
+    units = {u["name"]: u for u in (await document(battle))["units"]}  # type: ignore[attr-defined]
+    assert set(units) == {"ゴブリン隊", "兵士隊"}
+    assert units["ゴブリン隊"]["area"] == "F0"
+
+
+async def test_commander_commands(battle: Harness) -> None:
+    await refused(battle, BOB, "commander add", "service.gm_only", name="副長", hp=10)
+    await action(battle, BOB, "commander hp", "/commander hp name:隊長 delta:-40", 7, name="隊長", delta=-40)
+    assert (await document(battle))["commanders"][0]["hp"] == 0  # type: ignore[index]
+
+
+# --- attacks, traps, equipment ----------------------------------------------------------------
+
+
+async def test_attacks(battle: Harness, dice: Dice) -> None:
+    await action(
+        battle,
+        ALICE,
+        "attack single",
+        "/attack single unit:ゴブリン隊 bodies:2",
+        7,
+        "en",
+        unit="ゴブリン隊",
+        bodies=2,
+    )
+    dice.feed(4, 4)
+    await action(
+        battle,
+        ALICE,
+        "attack area",
+        "/attack area unit:ゴブリン隊 damage:2d+5 radius:3 kind:magic",
+        8,
+        "en",
+        unit="ゴブリン隊",
+        damage="2d+5",
+        radius=3,
+        kind="magic",
+    )
+    await action(
+        battle,
+        BOB,
+        "attack pierce",
+        "/attack pierce from:F0 to:A2 damage:10 kind:fixed",
+        9,
+        **{"from": "F0", "to": "A2", "damage": "10", "kind": "fixed"},
+    )
+    await refused(battle, BOB, "attack single", "fort.actor_unknown", unit="ゴブリン隊", bodies=1, by="Z9")
+    units = {u["name"]: u for u in (await document(battle))["units"]}  # type: ignore[attr-defined]
+    assert units["ゴブリン隊"]["hp"] == 40 - 10 - 13 - 5
+
+
+async def test_traps(battle: Harness) -> None:
+    await action(
+        battle, BOB, "trap set", "/trap set kind:mine edge:F0-A1 uses:2", 7, kind="mine", edge="F0-A1", uses=2
+    )
+    assert (await document(battle))["traps"] == [{"kind": "mine", "edge": "A1-F0", "uses": 2}]
+    await refused(battle, BOB, "trap set", "fort.edge_not_adjacent", kind="mine", edge="A2-F0", uses=1)
+    await action(
+        battle, BOB, "trap remove", "/trap remove kind:mine edge:A1-F0", 8, kind="mine", edge="A1-F0"
+    )
+    assert (await document(battle))["traps"] == []
+
+
+async def test_cannon_and_ballista(battle: Harness, dice: Dice) -> None:
+    dice.feed(6, 6)
+    await action(battle, ALICE, "cannon load", "/cannon load cannon:1", 7, "en", cannon=1)
+    dice.feed(3, 4)
+    await action(
+        battle,
+        ALICE,
+        "cannon fire",
+        "/cannon fire cannon:1 unit:ゴブリン隊",
+        8,
+        "en",
+        cannon=1,
+        unit="ゴブリン隊",
+    )
+    await refused(battle, BOB, "cannon load", "fort.equipment_not_at_top", cannon=1, check=12)
+    await action(battle, ALICE, "ballista load", "/ballista load", 9, "en")
+    dice.feed(2, 3)
+    await action(
+        battle,
+        ALICE,
+        "ballista fire",
+        "/ballista fire unit:ゴブリン隊 hit:true",
+        10,
+        "en",
+        unit="ゴブリン隊",
+        hit=True,
+    )
+    doc = await document(battle)
+    assert doc["cannons"] == [{"shells": 0}]
+    assert doc["ballista"]["loaded"] is False  # type: ignore[index]
+
+
+# --- GM ---------------------------------------------------------------------------------------
+
+
+async def test_gm_set_undo_redo(battle: Harness) -> None:
+    await action(battle, GM, "gm set", "/gm set target:fort.hp value:250", 7, target="fort.hp", value="250")
+    await refused(battle, BOB, "gm set", "service.gm_only", target="fort.hp", value="1")
+    result = await battle.run(GM, "gm undo")
+    assert not result.ephemeral
+    (embed,) = result.embeds
+    assert embed["title"] == "1 件の操作を取り消しました。"
+    assert embed["description"] == f"#7 <@{GM.id}>: /gm set target:fort.hp value:250"
+    assert (await document(battle))["fort"]["hp"] == 300  # type: ignore[index]
+    result = await battle.run(GM, "gm redo", steps=1)
+    assert result.embeds[0]["title"] == "1 件の操作をやり直しました。"
+    assert result.embeds[0]["description"] == f"#7 <@{GM.id}>: /gm set target:fort.hp value:250"
+    assert (await document(battle))["fort"]["hp"] == 250  # type: ignore[index]
+    await refused(battle, ALICE, "gm undo", "service.gm_only", "en")
+    assert len(await battle.flush_live()) == 1  # the three changes, one coalesced edit
+
+
+async def test_gm_add_and_remove(battle: Harness) -> None:
+    await refused(battle, BOB, "fort next", "service.gm_only")
+    result = await battle.run(GM, "gm add", user=BOB)
+    assert not result.ephemeral
+    assert result.embeds[0]["description"] == f"<@{BOB.id}> を共同GMにしました。"
+    assert result.response.data["allowed_mentions"] == NONE
+    await refused(battle, GM, "gm add", "gm.already", user=BOB)
+    await action(battle, BOB, "fort next", "/fort next", 7)
+    result = await battle.run(ALICE, "gm remove", user=BOB)
+    assert result.ephemeral
+    result = await battle.run(GM, "gm remove", user=BOB)
+    assert result.embeds[0]["description"] == f"<@{BOB.id}> を共同GMから外しました。"
+    await refused(battle, BOB, "fort next", "service.gm_only")
