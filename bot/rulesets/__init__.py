@@ -8,16 +8,17 @@ registered in ``bot.commands`` by the module that defines the binding.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.commands import Builder
+from bot.commands import BuildContext, Builder, CommandSpec, Kind, Option
 from engine.ruleset import Ruleset
 
 #: modules that define the built-in rule sets (imported on first use)
-BUILTIN = ("bot.rulesets.fort",)
+BUILTIN = ("bot.rulesets.fort", "bot.rulesets.sengensho")
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,3 +89,35 @@ def by_format(export_format: str) -> RulesetBinding | None:
 def all_bindings() -> Mapping[str, RulesetBinding]:
     load_builtin()
     return dict(_REGISTRY)
+
+
+def engine_command(
+    ruleset: str,
+    group: str,
+    name: str,
+    cls: type[Any],
+    *options: Option,
+    kind: Kind = Kind.ENGINE,
+    renames: Mapping[str, str] | None = None,
+) -> CommandSpec:
+    """The command ``/group name`` building the engine command class ``cls`` (a dataclass).
+
+    Whether an option is required and its default come from ``cls``'s fields, the (GM) mark from its
+    ``gm_only``, so the table cannot drift from the engine; a field ``invoker`` gets the invoking user.
+    ``renames`` maps option names to field names where they differ (``from`` → ``from_``).
+    """
+    names = renames or {}
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    full: list[Option] = []
+    for opt in options:
+        f = fields[names.get(opt.name, opt.name)]
+        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        full.append(dataclasses.replace(opt, required=required, default=None if required else f.default))
+
+    def build(values: Mapping[str, Any], ctx: BuildContext) -> Any:
+        kwargs = {names.get(k, k): v for k, v in values.items()}
+        if "invoker" in fields:
+            kwargs["invoker"] = ctx.invoker
+        return cls(**kwargs)
+
+    return CommandSpec(group, name, kind, tuple(full), gm=bool(cls.gm_only), ruleset=ruleset, build=build)

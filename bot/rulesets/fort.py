@@ -39,21 +39,7 @@ def _spec(
     group: str, name: str, cls: type[fc.Command], *options: Option, kind: Kind = Kind.ENGINE
 ) -> CommandSpec:
     """The command ``/group name`` building ``cls``: required-ness and defaults come from its fields."""
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    full: list[Option] = []
-    for opt in options:
-        field = fields[_FIELDS.get(opt.name, opt.name)]
-        required = field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
-        default = None if required else field.default
-        full.append(dataclasses.replace(opt, required=required, default=default))
-
-    def build(values: Mapping[str, Any], ctx: BuildContext) -> fc.Command:
-        kwargs = {_FIELDS.get(k, k): v for k, v in values.items()}
-        if "invoker" in fields:
-            kwargs["invoker"] = ctx.invoker
-        return cls(**kwargs)
-
-    return CommandSpec(group, name, kind, tuple(full), gm=cls.gm_only, ruleset=FORT.name, build=build)
+    return rulesets.engine_command(FORT.name, group, name, cls, *options, kind=kind, renames=_FIELDS)
 
 
 def _add_pc(values: Mapping[str, Any], ctx: BuildContext) -> fc.Command:
