@@ -1,0 +1,253 @@
+"""Export and import in the COMMANDS.md format (toride.fort/1), lossless; commands as JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fort_helpers import battle
+
+from engine.fort import (
+    COMMAND_TYPES,
+    FORT,
+    AddCommander,
+    AddPC,
+    AddUnit,
+    AttackPierce,
+    GMSet,
+    LoadBallista,
+    LoadCannon,
+    MovePC,
+    MoveUnit,
+    NextTurn,
+    SetTrap,
+    command_from_json,
+    command_to_json,
+)
+from engine.fort.commands import Command
+from engine.ruleset import RuleError
+
+DOCUMENTED = {
+    "format",
+    "title",
+    "rounds",
+    "round",
+    "turn",
+    "first",
+    "outcome",
+    "fort",
+    "pcs",
+    "units",
+    "commanders",
+    "traps",
+    "cannons",
+    "ballista",
+    "confused_round",
+}
+
+
+def busy() -> Any:
+    run = battle(rounds=4, title="北の砦")
+    run(AddPC(name="Bob", position="outside", invoker="u2"))
+    run(MovePC(name="Bob", area="B1"))
+    run(AddUnit(name="ゴブリン隊", type="normal", area="A1", hp=40, fort_damage=10, strike="2d+6", defense=2))
+    run(AddUnit(name="兵", type="soldier", area="F0", hp=20, fort_damage=0))
+    run(AddUnit(name="援", type="flying", area="B2", hp=10, fort_damage=3, arrive_round=3))
+    run(AddCommander(name="隊長", hp=60))
+    run(SetTrap(kind="mine", edge="F0-A1", uses=1))
+    run(SetTrap(kind="barricade", edge="A1-A2", uses=2))
+    run(LoadCannon(cannon=2, check=21, by="Alice"))
+    run(LoadBallista(bolt="魔力の太矢", by="兵"))
+    run(GMSet(target="fort.hp", value="270"))
+    run(NextTurn())
+    run(SetTrap(kind="barricade", edge="A1-F0", uses=1))
+    run(MoveUnit(unit="ゴブリン隊", to="F0"))  # held by the barricade: an extra key to keep
+    return run
+
+
+def test_export_has_the_documented_format() -> None:
+    run = busy()
+    doc = FORT.export(run.s)
+    assert set(doc) >= DOCUMENTED
+    assert (doc["format"], doc["title"], doc["rounds"], doc["round"], doc["turn"], doc["first"]) == (
+        "toride.fort/1",
+        "北の砦",
+        4,
+        1,
+        "enemy",
+        "pc",
+    )
+    assert doc["fort"] == {"hp": 270, "max_hp": 300, "repaired_round": None}
+    assert {k: doc["pcs"][1][k] for k in ("name", "area", "position", "hp", "owner")} == {
+        "name": "Bob",
+        "area": "B1",
+        "position": None,
+        "hp": None,
+        "owner": "u2",
+    }
+    goblins = doc["units"][0]
+    assert {
+        k: goblins[k]
+        for k in (
+            "name",
+            "type",
+            "side",
+            "area",
+            "hp",
+            "max_hp",
+            "fort_damage",
+            "strike",
+            "defense",
+            "move",
+            "arrive_round",
+            "destroyed",
+        )
+    } == {
+        "name": "ゴブリン隊",
+        "type": "normal",
+        "side": "enemy",
+        "area": "A1",
+        "hp": 40,
+        "max_hp": 40,
+        "fort_damage": 10,
+        "strike": "2D+6",
+        "defense": 2,
+        "move": 10,
+        "arrive_round": None,
+        "destroyed": False,
+    }
+    assert goblins["held_edge"] == "A1-F0"
+    assert doc["commanders"] == [{"name": "隊長", "area": "A2", "hp": 60, "max_hp": 60}]
+    assert doc["traps"] == [
+        {"kind": "mine", "edge": "A1-F0", "uses": 1},
+        {"kind": "barricade", "edge": "A2-A1", "uses": 2},
+        {"kind": "barricade", "edge": "A1-F0", "uses": 0},
+    ]
+    assert doc["cannons"] == [{"shells": 0}, {"shells": 3}]
+    assert {k: doc["ballista"][k] for k in ("loaded", "magic_bolt_used")} == {
+        "loaded": True,
+        "magic_bolt_used": True,
+    }
+    assert doc["confused_round"] is None and doc["outcome"] is None
+    json.dumps(doc)
+
+
+def test_import_of_export_is_lossless() -> None:
+    run = busy()
+    doc = json.loads(json.dumps(FORT.export(run.s)))
+    assert FORT.import_(doc) == run.s
+
+
+def test_a_scenario_file_may_leave_out_everything_but_rounds() -> None:
+    state = FORT.import_(
+        {
+            "rounds": 3,
+            "units": [
+                {"name": "狼", "type": "normal", "area": "A2", "hp": 20, "fort_damage": 5},
+                {"name": "援", "type": "ram", "area": "B2", "hp": 20, "strike": "2d+5", "arrive_round": 2},
+            ],
+            "pcs": [{"name": "Ａｌｉｃｅ", "position": "top", "hp": 30}],
+            "traps": [{"kind": "mine", "edge": "F0-A1", "uses": 2}],
+        }
+    )
+    assert (state.round, state.turn.value, state.fort_hp, state.cannons) == (1, "pc", 300, (0, 0))
+    assert state.pcs[0].name == "Alice" and state.pcs[0].area.value == "F0"
+    assert state.units[0].on_map and not state.units[1].arrived
+    assert FORT.import_(FORT.export(state)) == state
+
+
+@pytest.mark.parametrize(
+    ("mutate", "reason"),
+    [
+        (lambda d: d.pop("rounds"), "$.rounds: missing"),
+        (lambda d: d.update(format="other/1"), "$.format: not_toride.fort/1"),
+        (lambda d: d.update(rounds="3"), "$.rounds: not_an_integer"),
+        (lambda d: d.update(turn="gm"), "$.turn: not_one_of_pc|enemy|ended"),
+        (lambda d: d["fort"].update(hp=301), "$.fort.hp: above_max_hp"),
+        (lambda d: d["cannons"].append({"shells": 6}), "$.cannons[2].shells: out_of_range"),
+        (lambda d: d["traps"][0].update(uses=-1), "$.traps[0].uses: out_of_range"),
+        (lambda d: d["units"][0].update(hp=41), "$.units[0].hp: out_of_range"),
+        (lambda d: d["units"][0].update(side="pc"), "$.units[0].side: does_not_match_type"),
+        (lambda d: d["units"][1].update(name="ゴブリン隊"), "$.units[1].name: name_taken"),
+        (lambda d: d["pcs"][1].update(position="top"), "$.pcs[1].position: only_at_f0"),
+        (lambda d: d.update(units={}), "$.units: not_a_list"),
+        (lambda d: d["units"].append(3), "$.units[3]: not_an_object"),
+        (lambda d: d["ballista"].update(loaded="yes"), "$.ballista.loaded: not_a_boolean"),
+    ],
+)
+def test_import_refuses_bad_documents_with_a_reason(mutate: Any, reason: str) -> None:
+    doc = json.loads(json.dumps(FORT.export(busy().s)))
+    mutate(doc)
+    with pytest.raises(RuleError) as caught:
+        FORT.import_(doc)
+    assert (caught.value.key, caught.value.values["reason"]) == ("fort.import_invalid", reason)
+
+
+def test_import_refuses_bad_values_inside_with_the_rule_key() -> None:
+    doc = json.loads(json.dumps(FORT.export(busy().s)))
+    doc["traps"][0]["edge"] = "A1-B2"
+    with pytest.raises(RuleError) as caught:
+        FORT.import_(doc)
+    assert caught.value.key == "fort.import_invalid"
+    assert caught.value.values["reason"].startswith("fort.edge_not_adjacent")
+    with pytest.raises(RuleError) as caught:
+        FORT.import_([])  # type: ignore[arg-type]
+    assert caught.value.values["reason"] == "$: not_an_object"
+
+
+def test_every_command_type_round_trips_through_json() -> None:
+    """Every command class has a JSON form with its ``type`` and its options."""
+    run = busy()
+    for command, _ in run.log:
+        raw = json.loads(json.dumps(command_to_json(command)))
+        assert command_from_json(raw) == command
+    assert command_to_json(AttackPierce(from_="F0", to="B2", damage="2d+3")) == {
+        "type": "AttackPierce",
+        "from": "F0",
+        "to": "B2",
+        "damage": "2d+3",
+        "kind": "physical",
+        "resisted": False,
+        "by": None,
+        "invoker": None,
+    }
+    unit = command_to_json(AddUnit(name="狼", type="ram", area="A1", hp=1, fort_damage=2, strike="2d"))
+    assert (unit["type"], unit["unit_type"]) == ("AddUnit", "ram")
+    assert len(COMMAND_TYPES) == 29
+
+
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        ([], "not_an_object"),
+        ({"type": "Nope"}, "unknown_type"),
+        ({"type": "MoveUnit", "unit": "狼"}, "missing"),
+        ({"type": "AttackSingle", "unit": "狼", "bodies": True}, "wrong_type"),
+        ({"type": "AttackArea", "unit": "狼", "damage": 1.5, "radius": 3}, "wrong_type"),
+    ],
+)
+def test_command_json_refusals(raw: Any, reason: str) -> None:
+    with pytest.raises(RuleError) as caught:
+        command_from_json(raw)
+    assert (caught.value.key, caught.value.values["reason"]) == ("fort.command_invalid", reason)
+
+
+def test_gm_only_follows_the_gm_marks_of_commands_md() -> None:
+    gm = sorted(name for name, cls in COMMAND_TYPES.items() if cls.gm_only)
+    assert gm == sorted(
+        [
+            "NextTurn",
+            "EndBattle",
+            "AddUnit",
+            "RemoveUnit",
+            "MoveUnit",
+            "AdvanceUnits",
+            "SetUnitHP",
+            "UnitBarrage",
+            "AddCommander",
+            "Siege",
+            "GMSet",
+        ]
+    )
+    assert all(issubclass(cls, Command) for cls in COMMAND_TYPES.values())
