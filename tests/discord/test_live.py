@@ -1,0 +1,109 @@
+"""The live status message: posted once, edited after changes, at most once every 2 s per channel."""
+
+from __future__ import annotations
+
+import asyncio
+
+from conftest import ALICE, BOB, GM, Dice
+from discord_harness import CHANNEL_ID, FakeClock, Harness
+
+from bot.discord.coalesce import Coalescer
+
+OTHER_CHANNEL = CHANNEL_ID + 1
+
+
+async def test_coalescer_runs_the_latest_job_once_per_interval() -> None:
+    clock = FakeClock()
+    coalescer = Coalescer(2.0, clock=clock, sleep=clock.sleep)
+    ran: list[str] = []
+
+    def job(name: str):  # type: ignore[no-untyped-def]
+        async def run() -> None:
+            ran.append(f"{name}@{clock.now - 1000:g}")
+
+        return run
+
+    coalescer.submit("c1", job("a"))
+    await asyncio.sleep(0)
+    assert ran == ["a@0"]
+    clock.advance(0.5)
+    for name in "bcd":
+        coalescer.submit("c1", job(name))
+    coalescer.submit("c2", job("x"))  # another channel is not held back
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert ran == ["a@0", "x@0.5"]
+    assert clock.sleeps == [1.5]
+    clock.advance(1.5)
+    await coalescer.drain()
+    assert ran == ["a@0", "x@0.5", "d@2"]
+    assert coalescer.runs == 3
+
+    # a failing job is logged, and the channel keeps working
+    async def boom() -> None:
+        raise RuntimeError("discord is down")
+
+    clock.advance(5)
+    coalescer.submit("c1", boom)
+    await coalescer.drain()
+    coalescer.submit("c1", job("e"))
+    for _ in range(3):
+        await asyncio.sleep(0)
+    clock.advance(2)
+    await coalescer.drain()
+    assert ran[-1] == "e@9"
+
+
+async def test_a_busy_table_costs_one_edit_per_two_seconds(harness: Harness, dice: Dice) -> None:
+    start = await harness.run(GM, "fort start", rounds=3)
+    (post,) = start.channel
+    assert (post.method, post.path) == ("POST", f"/channels/{CHANNEL_ID}/messages")
+    requests = list(harness.channel_requests())
+    assert requests == [post]
+    # five changes in the same instant: none edits at once, they wait for the interval
+    for name in ("A", "B", "C", "D", "E"):
+        result = await harness.run(GM, "unit add", name=name, type="normal", area="A2", hp=5, fort_damage=1)
+        assert result.channel == []
+    (edit,) = await harness.flush_live()
+    assert edit.method == "PATCH"
+    message_id = int(edit.path.split("/")[-1])
+    assert edit.path == f"/channels/{CHANNEL_ID}/messages/{message_id}"
+    # the edit shows the latest state: all five units
+    assert edit.embeds[0]["fields"][0] == {
+        "name": "A2",
+        "value": "\n".join(f"• {n} HP 5/5 砦ダメージ1" for n in "ABCDE"),
+        "inline": False,
+    }
+    assert harness.clock.sleeps == [2.0]
+    # long after, a change edits at once (no wait), the same message
+    harness.clock.advance(60)
+    result = await harness.run(ALICE, "pc add", name="Alice")
+    (edit2,) = result.channel
+    assert edit2.path == edit.path and edit2.method == "PATCH"
+    # a refused command does not touch the status message
+    assert (await harness.run(BOB, "fort next")).channel == []
+    assert await harness.flush_live() == []
+
+
+async def test_each_channel_has_its_own_status_message(harness: Harness) -> None:
+    first = await harness.run(GM, "fort start", rounds=1)
+    second = await harness.run(GM, "fort start", channel_id=OTHER_CHANNEL, rounds=2)
+    assert [r.path for r in first.channel] == [f"/channels/{CHANNEL_ID}/messages"]
+    assert [r.path for r in second.channel] == [f"/channels/{OTHER_CHANNEL}/messages"]
+    assert second.channel[0].embeds[0]["title"] == "【砦防衛戦】 第1/2ラウンド PC側の手番"
+
+
+async def test_a_deleted_status_message_is_posted_again(harness: Harness) -> None:
+    await harness.run(GM, "fort start", rounds=1)
+    harness.clock.advance(10)
+    harness.http.fail[("PATCH", f"/channels/{CHANNEL_ID}/messages/")] = 404
+    result = await harness.run(GM, "pc add", name="Alice")
+    assert [(r.method, r.path.count("/")) for r in result.channel] == [("PATCH", 4), ("POST", 3)]
+    assert not result.ephemeral
+
+
+async def test_no_permission_to_post_is_not_the_users_problem(harness: Harness) -> None:
+    harness.http.fail[("POST", f"/channels/{CHANNEL_ID}/messages")] = 403
+    result = await harness.run(GM, "fort start", rounds=1)
+    assert not result.ephemeral and result.embeds[0]["title"] == "/fort start rounds:1"
+    assert [r.method for r in result.channel] == ["POST"]
