@@ -8,7 +8,8 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.render.common import dice_text, value_text
+from bot.render import common
+from bot.render.common import value_text
 from engine.ruleset import Event
 
 
@@ -22,17 +23,22 @@ def who(user_id: str) -> str:
     return f"<@{user_id}>" if user_id.isdigit() else md(user_id)
 
 
-def safe_values(values: Mapping[str, Any], lang: str) -> dict[str, str]:
-    return {k: md(value_text(v, lang)) for k, v in values.items()}
+def escaped(value: Any) -> Any:
+    """``value`` with every string in it escaped (lists and mappings followed; keys kept)."""
+    if isinstance(value, str):
+        return md(value)
+    if isinstance(value, Mapping):
+        return {k: escaped(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [escaped(v) for v in value]
+    return value
 
 
 def tr(key: str, lang: str, **values: Any) -> str:
     """``t`` with every value escaped."""
-    return t(key, lang, **safe_values(values, lang))
+    return t(key, lang, **{k: md(value_text(v, lang, k)) for k, v in values.items()})
 
 
 def event_line(event: Event, lang: str) -> str:
-    line = tr(event.kind, lang, **event.data)
-    if event.dice:
-        line += " " + t("render.dice", lang, dice=dice_text(event.dice))
-    return line
+    """The console's sentence for ``event`` (``bot.render.common``), its user text escaped."""
+    return common.event_line(Event(event.kind, escaped(dict(event.data)), event.dice), lang)
