@@ -47,14 +47,14 @@ def check_melee(pc: PC, target: Unit) -> None:
     if pc.area is not target.area:
         raise RuleError(
             "fort.melee_other_area",
-            pc=pc.name,
+            actor=pc.name,
             area=pc.area.value,
             unit=target.name,
             unit_area=target.area.value,
         )
     if pc.area is Area.F0 and pc.position is not Position.OUTSIDE:
         raise RuleError(
-            "fort.melee_position", pc=pc.name, position=pc.position.value if pc.position else None
+            "fort.melee_position", actor=pc.name, position=pc.position.value if pc.position else None
         )
 
 
@@ -211,7 +211,7 @@ def unit_attack(ctx: Context, state: FortState, cmd: UnitAttack) -> FortState:
     if attacker.area is not target.area:
         raise RuleError(
             "fort.melee_other_area",
-            pc=attacker.name,
+            actor=attacker.name,
             area=attacker.area.value,
             unit=target.name,
             unit_area=target.area.value,

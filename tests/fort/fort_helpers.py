@@ -8,8 +8,19 @@ import pytest
 
 from engine.dice import ScriptedDice
 from engine.fort import FORT, AddPC, FortCommand, FortState, StartBattle, dice_values
+from engine.fort.keys import EVENTS, REFUSALS, fields
 from engine.fort.state import PC, Commander, Unit
 from engine.ruleset import Event, RuleError
+
+
+def check_catalogued(events: list[Event] | None = None, error: RuleError | None = None) -> None:
+    """Every event kind and refusal key is in engine/fort/keys.py, with no field outside its list."""
+    for event in events or []:
+        assert event.kind in EVENTS, event.kind
+        assert set(event.data) <= fields(EVENTS[event.kind]), (event.kind, set(event.data))
+    if error is not None:
+        assert error.key in REFUSALS, error.key
+        assert set(error.values) <= fields(REFUSALS[error.key]), (error.key, set(error.values))
 
 
 class Run:
@@ -28,6 +39,7 @@ class Run:
         assert source.remaining == 0, f"{source.remaining} scripted dice were not used"
         self.state = outcome.state
         self.events = list(outcome.events)
+        check_catalogued(self.events)
         self.all_events += self.events
         self.log.append((command, dice_values(outcome.events)))
         return self.events
@@ -38,6 +50,7 @@ class Run:
             FORT.apply(self.state, command, ScriptedDice(dice))
         assert caught.value.key == key, caught.value
         assert self.state is before
+        check_catalogued(error=caught.value)
         return caught.value
 
     @property

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fort_helpers import check_catalogued
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -235,9 +236,11 @@ def test_random_battles_keep_every_invariant_and_replay_exactly(
         snapshot = FORT.export(state)
         try:
             outcome = FORT.apply(state, command, dice)
-        except RuleError:
+        except RuleError as error:
             assert FORT.export(state) == snapshot  # a refusal leaves the state untouched
+            check_catalogued(error=error)
             continue
+        check_catalogued(list(outcome.events))
         check_invariants(outcome.state)
         check_destroyed_never_act(state, list(outcome.events))
         log.append((command, dice_values(outcome.events)))

@@ -1,0 +1,188 @@
+"""Every event kind and refusal key of the fort engine, with its data fields: the renderer's catalogue.
+
+An event is ``Event(kind, data, dice)``; its ``kind`` is also the message key. A refusal is
+``RuleError(key, **values)``. Names are as stored (NFKC); areas, edges, positions, kinds are plain strings
+(``"A1"``, ``"A1-F0"``, ``"top"``, ``"magic"``). A *roll* is a dict ``{command, text, total, damage,
+critical, fumble}`` where ``text`` is BCDice's own result text and ``damage`` the number dealt (0 for an
+automatic failure, F-DICE-1). Fields that only some events of a kind carry are marked ``?``.
+The tests check that the engine emits and raises exactly these keys, with no field outside these lists.
+"""
+
+from __future__ import annotations
+
+#: kind → data fields
+EVENTS: dict[str, str] = {
+    # battle
+    "battle.started": "title rounds fort_hp cannons first",
+    "battle.turn_started": "round side",
+    "battle.turn_ended": "round side",
+    "battle.round_summary": "round fort_hp fort_max_hp units_on_map(names) cannons(shells each)",
+    "battle.confused": "round (the enemy turn of that round: no enemy unit moves, F-UNIT-12)",
+    "battle.confusion_ended": "round",
+    "battle.ended": "outcome(success|collapse|retreat) reason(rounds|collapse|gm) round fort_hp fort_max_hp "
+    "warhorn(names of commanders still up: the boss fight gets their 鼓砲)",
+    "battle.outcome_set": "before after (the GM records another outcome after the end)",
+    "battle.gm_set": "target before after",
+    # fort
+    "fort.damaged": "source(enter|turn_start|end|siege) amount before after unit? "
+    "roll?(a ram's strike, a siege roll) effect?(mattock|meteor|titanfoot|fixed) total?(the siege total before − 15)",
+    "fort.healed": "amount healed(5 or 0) before after",
+    "fort.repaired": "by amount before after",
+    # PCs
+    "pc.added": "pc owner position hp move",
+    "pc.moved": "pc from to from_position to_position distance extra_m(10 after a position change, F-MAP-6) "
+    "move(None: not tracked, the extra metres are a reminder)",
+    "pc.hp_changed": "pc delta set before after",
+    "pc.removed": "pc",
+    "pc.damaged": "pc source(cannon_load|barrage) amount before after(None if HP is not tracked) kind? roll? "
+    "unit?(the barrage's unit)",
+    # units
+    "unit.added": "unit type side area hp fort_damage strike defense move arrive_round",
+    "unit.removed": "unit",
+    "unit.arrived": "unit area round",
+    "unit.moved": "unit from to path distance stopped(None|blocked|destroyed) force",
+    "unit.advanced": "unit(None: all) moved(how many units moved)",
+    "unit.hp_changed": "unit delta set before after",
+    "unit.damaged": "unit source(single|area|pierce|mine|cannon|ballista|unit_attack) kind raw(list: damage "
+    "before defence, one per hit) defense rolls(list of rolls) taken before after by? bodies? melee? "
+    "applied?(pierce: after defence, before halving) resisted? attacker?",
+    "unit.destroyed": "unit area",
+    "unit.revived": "unit area",
+    "unit.attacked": "attacker target hit (the strike roll and damage follow in unit.damaged)",
+    "unit.barrage": "unit target count(the d6) rolls damages total",
+    # commanders
+    "commander.added": "commander hp area",
+    "commander.hp_changed": "commander before after delta? set? source? unit?",
+    # attacks
+    "attack.area": "by unit area radius kind checks(list of {unit, die, caught}) hit(names) over_cap(names) "
+    "characters(names in the area for r ≥ 7: the players apply their damage)",
+    "attack.pierce": "by from to areas kind resisted hit(names)",
+    # traps
+    "trap.set": "kind edge uses",
+    "trap.removed": "kind edge uses",
+    "trap.barricade": "unit edge uses_before uses_after stays to (the move is cancelled, F-TRAP-3)",
+    "trap.rammed": "unit edge uses_before uses_after (a ram passed, F-UNIT-10)",
+    "trap.passed": "unit edge (the barricade that held it is passed, F-TRAP-3)",
+    "trap.mine": "unit edge uses_before uses_after (the 2D6+10 roll is in this event's dice; damage follows)",
+    # cannons and ballista
+    "cannon.loaded": "cannon by before after check(None: a soldier) roll reached(shells the check reached)",
+    "cannon.load_failed": "cannon by before check roll (pc.damaged follows)",
+    "cannon.fired": "cannon by shells unit area checks hit over_cap",
+    "ballista.loaded": "by bolt magic_bolt",
+    "ballista.fired": "by unit bolt hit command checks hit_units over_cap",
+}
+
+#: key → values
+REFUSALS: dict[str, str] = {
+    # battle and commands
+    "fort.no_battle": "",
+    "fort.battle_running": "round",
+    "fort.battle_over": "outcome",
+    "fort.command_invalid": "reason(not_an_object|unknown_type|missing|wrong_type) type? field?",
+    "fort.import_invalid": "reason(where and why: '$.units[0].hp: out_of_range', or a rule key and values)",
+    "fort.replay_dice_left": "step left",
+    "fort.rounds_invalid": "rounds max",
+    "fort.fort_hp_invalid": "fort_hp max",
+    "fort.cannons_invalid": "cannons max",
+    "fort.side_invalid": "side allowed",
+    "fort.outcome_invalid": "outcome allowed",
+    "fort.not_enemy_turn": "turn",
+    "fort.enemy_confused": "unit round",
+    "fort.gm_set_invalid": "target value reason",
+    "fort.gm_set_target_unknown": "target",
+    "fort.option_required": "options",
+    "fort.hp_option_required": "options",
+    "fort.value_invalid": "option value minimum",
+    "fort.amount_invalid": "amount",
+    "fort.dice_invalid": "expression reason(a dice.* key, or not_damage)",
+    # names and places
+    "fort.name_invalid": "name",
+    "fort.name_taken": "name",
+    "fort.area_invalid": "area allowed",
+    "fort.edge_invalid": "edge allowed",
+    "fort.edge_not_adjacent": "edge allowed",
+    "fort.position_invalid": "position allowed",
+    "fort.pierce_same_area": "area",
+    "fort.pierce_no_line": "origin target",
+    "fort.via_invalid": "via start to",
+    # who acts
+    "fort.actor_required": "invoker",
+    "fort.actor_ambiguous": "pcs",
+    "fort.actor_unknown": "name",
+    "fort.actor_not_allowed": "name (an enemy unit cannot act for the PC side)",
+    "fort.actor_not_pc": "name",
+    "fort.actor_inside": "name",
+    "fort.equipment_not_at_top": "name area position",
+    "fort.equipment_soldier_not_at_f0": "name area",
+    "fort.soldier_already_acted": "name round",
+    # PCs
+    "fort.pc_unknown": "name",
+    "fort.pc_move_same": "pc",
+    "fort.pc_move_too_far": "pc distance extra move",
+    "fort.pc_enter_f0_outside": "pc position",
+    "fort.position_only_at_f0": "pc area",
+    "fort.pc_hp_untracked": "",
+    # units and commanders
+    "fort.unit_unknown": "name",
+    "fort.unit_destroyed": "name",
+    "fort.unit_not_arrived": "name arrive_round?",
+    "fort.unit_not_enemy": "unit",
+    "fort.unit_type_invalid": "type allowed",
+    "fort.unit_move_same": "unit area",
+    "fort.unit_move_too_far": "unit distance left",
+    "fort.unit_no_strike": "unit",
+    "fort.unit_attack_same_side": "attacker target",
+    "fort.move_not_multiple": "move",
+    "fort.ram_needs_strike": "unit",
+    "fort.enemy_at_f0": "unit",
+    "fort.soldier_not_at_f0": "unit area",
+    "fort.soldier_reinforcement": "unit",
+    "fort.arrive_round_invalid": "arrive_round round rounds",
+    "fort.commander_unknown": "name",
+    "fort.barrage_no_target": "unit area",
+    # attacks
+    "fort.target_not_enemy": "unit",
+    "fort.melee_flying": "unit",
+    "fort.melee_other_area": "actor area unit unit_area",
+    "fort.melee_position": "actor position",
+    "fort.pierce_origin": "pc area origin",
+    "fort.bodies_invalid": "bodies max",
+    "fort.radius_invalid": "radius max",
+    "fort.targets_invalid": "targets",
+    "fort.damage_kind_invalid": "kind allowed",
+    # fort and equipment
+    "fort.repair_used": "round",
+    "fort.siege_effect_invalid": "effect allowed",
+    "fort.siege_amount_required": "effect",
+    "fort.siege_meteor_rating": "roll",
+    "fort.siege_meteor_crit": "roll crit",
+    "fort.trap_kind_invalid": "kind allowed",
+    "fort.trap_uses_invalid": "uses max",
+    "fort.trap_unknown": "kind edge",
+    "fort.cannon_unknown": "cannon cannons",
+    "fort.cannon_empty": "cannon",
+    "fort.cannon_full": "cannon shells",
+    "fort.ballista_loaded": "bolt",
+    "fort.ballista_not_loaded": "",
+    "fort.ballista_bolt_forbidden": "bolt",
+    "fort.ballista_magic_bolt_used": "",
+}
+
+
+def fields(description: str) -> frozenset[str]:
+    """The field names of one catalogue line (words before any ``(`` comment, ``?`` stripped)."""
+    names: set[str] = set()
+    depth = 0
+    word = ""
+    for ch in description + " ":
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif depth == 0 and (ch.isalnum() or ch == "_"):
+            word += ch
+            continue
+        if word and depth <= 1:
+            names.add(word)
+        word = ""
+    return frozenset(names)
