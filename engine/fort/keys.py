@@ -25,7 +25,8 @@ EVENTS: dict[str, str] = {
     "battle.gm_set": "target before after",
     # fort
     "fort.damaged": "source(enter|turn_start|end|siege) amount before after unit? "
-    "roll?(a ram's strike, a siege roll) effect?(mattock|meteor|titanfoot|fixed) total?(the siege total before − 15)",
+    "roll?(a ram's strike, a siege roll) effect?(mattock|meteor|titanfoot|fixed) "
+    "total?(the siege total before − 15)",
     "fort.healed": "amount healed(5 or 0) before after",
     "fort.repaired": "by amount before after",
     # PCs
