@@ -2,38 +2,93 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.i18n import t
+from bot.i18n import catalogue, has, placeholders, t
 from engine.ruleset import Event
 
+#: per event kind: extra sentence values computed from its data (``sg.rolled`` → the dice paid ...);
+#: rule sets' renderers fill it in (``bot.render.sengensho_text``)
+EVENT_VALUES: dict[str, Callable[[Mapping[str, Any], str], Mapping[str, Any]]] = {}
 
-def value_text(value: Any, lang: str) -> str:
+
+def value_text(value: Any, lang: str, field: str = "") -> str:
+    """A value in a sentence; words of the rules (``success``, ``enemy``) read ``value.<field>.<word>``."""
     if value is None:
         return "-"
     if isinstance(value, bool):
         return t("render.yes" if value else "render.no", lang)
+    if isinstance(value, str) and field:
+        key = f"value.{field}.{value}"
+        if has(key, lang):
+            return t(key, lang)
+        return value
     if isinstance(value, list | tuple):
-        return t("render.list_sep", lang).join(value_text(v, lang) for v in value) or "-"
+        return t("render.list_sep", lang).join(value_text(v, lang, field) for v in value) or "-"
     if isinstance(value, Mapping):
         if "text" in value:  # a roll as the rules record it: BCDice's own text
             return str(value["text"])
-        return " ".join(f"{k}={value_text(v, lang)}" for k, v in value.items())
+        return " ".join(f"{k}={value_text(v, lang, k)}" for k, v in value.items())
     return str(value)
 
 
 def values_text(values: Mapping[str, Any], lang: str) -> dict[str, str]:
-    return {k: value_text(v, lang) for k, v in values.items()}
+    return {k: value_text(v, lang, k) for k, v in values.items()}
 
 
 def dice_text(dice: tuple[tuple[int, int], ...] | list[Any]) -> str:
     return ",".join(str(v) for _, v in dice)
 
 
+def _rolls(data: Mapping[str, Any]) -> list[str]:
+    """BCDice texts of the rolls an event carries (``roll``, ``rolls``)."""
+    found: list[Any] = []
+    for name in ("roll", "rolls"):
+        value = data.get(name)
+        if isinstance(value, Mapping):
+            found.append(value)
+        elif isinstance(value, list | tuple):
+            found.extend(v for v in value if isinstance(v, Mapping))
+    return [str(r["text"]) for r in found if r.get("text")]
+
+
+def _checks(data: Mapping[str, Any], lang: str) -> list[str]:
+    """The d6 of F-UNIT-4 for each unit that could be caught."""
+    checks = data.get("checks")
+    if not isinstance(checks, list | tuple):
+        return []
+    return [
+        t(
+            "render.check",
+            lang,
+            unit=c.get("unit"),
+            die=c.get("die"),
+            caught=value_text(bool(c.get("caught")), lang),
+        )
+        for c in checks
+        if isinstance(c, Mapping)
+    ]
+
+
 def event_line(event: Event, lang: str) -> str:
-    line = t(event.kind, lang, **values_text(event.data, lang))
-    if event.dice:
+    """One event as a sentence, then its rolls (BCDice text) or, without them, its dice."""
+    key = event.kind
+    source = event.data.get("source")
+    if isinstance(source, str) and has(f"{key}.{source}", lang):
+        key = f"{key}.{source}"
+    values = values_text(event.data, lang)
+    extra_values = EVENT_VALUES.get(event.kind)
+    if extra_values is not None:
+        values.update(extra_values(event.data, lang))
+    for name in placeholders(catalogue(lang).get(key, "")):
+        values.setdefault(name, "-")
+    line = t(key, lang, **values)
+    rolls = _rolls(event.data)
+    extra = [*_checks(event.data, lang), *(t("render.roll", lang, text=r) for r in rolls)]
+    if extra:
+        line += " " + " ".join(extra)
+    if event.dice and not rolls:
         line += " " + t("render.dice", lang, dice=dice_text(event.dice))
     return line
 
