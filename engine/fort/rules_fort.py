@@ -10,7 +10,7 @@ from engine.fort.commands import HealFort, Repair, Siege
 from engine.fort.context import Context, amount_value, parse_damage_expression, roll_record
 from engine.fort.lookup import require_equipment, resolve_actor, soldier_acted
 from engine.fort.map import fold
-from engine.fort.state import BattleOutcome, FortState, Turn, Unit, UnitType, evolve
+from engine.fort.state import BattleOutcome, FortState, Turn, Unit, UnitTrait, evolve
 from engine.ruleset import RuleError
 
 #: F-FORT-3: emergency repair heals this much, once per round.
@@ -62,7 +62,7 @@ def unit_fort_damage(ctx: Context, state: FortState, unit: Unit, source: str) ->
     """
     roll = None
     amount = unit.fort_damage
-    if unit.type is UnitType.RAM and unit.strike is not None:
+    if UnitTrait.STRIKE_IS_FORT_DAMAGE in unit.traits and unit.strike is not None:
         amount, roll = amount_value(ctx, parse_damage_expression(unit.strike))
     return damage_fort(ctx, state, amount, {"source": source, "unit": unit.name, "roll": roll})
 

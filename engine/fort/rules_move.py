@@ -12,7 +12,7 @@ from engine.fort.lookup import unit_on_map
 from engine.fort.map import Area, Edge, distance, edge_text, make_edge, parse_area, shortest_path
 from engine.fort.rules_damage import hurt_unit
 from engine.fort.rules_fort import unit_fort_damage
-from engine.fort.state import DamageKind, FortState, Side, Trap, TrapKind, Turn, Unit, UnitType, evolve
+from engine.fort.state import DamageKind, FortState, Side, Trap, TrapKind, Turn, Unit, UnitTrait, evolve
 from engine.ruleset import RuleError
 
 #: F-TRAP-4: the mine's damage, fire magic; a plain sum, so no automatic failure (F-DICE-1).
@@ -32,7 +32,7 @@ def blocks(other: Unit, mover: Unit) -> bool:
 
 def trap_affects(unit: Unit) -> bool:
     """F-TRAP-1, F-UNIT-11, F-UNIT-13: traps act on enemy ground units only (not flying, not soldiers)."""
-    return unit.type is UnitType.NORMAL or unit.type is UnitType.RAM
+    return UnitTrait.IGNORES_TRAPS not in unit.traits
 
 
 def _first_trap(traps: list[Trap], kind: TrapKind, edge: Edge) -> int | None:
@@ -58,57 +58,78 @@ def _use_trap(
     ctx.emit(kind, {**data, **extra})
 
 
-def walk(ctx: Context, state: FortState, i: int, path: tuple[Area, ...], force: bool) -> FortState:
-    """Moves ``units[i]`` along ``path``, one edge at a time, each step finished before the next.
+def barricade(
+    ctx: Context, units: list[Unit], traps: list[Trap], i: int, edge: Edge, goal: Area, round_: int
+) -> bool:
+    """F-TRAP-3: a barricade cancels the unit's move (it stays where it started) and holds it; its next
+    move passes this barricade freely; a ram passes and the barricade loses a use. True if cancelled."""
+    unit = units[i]
+    b = _first_trap(traps, TrapKind.BARRICADE, edge)
+    if b is None:
+        return False
+    if UnitTrait.PASSES_BARRICADES in unit.traits:
+        _use_trap(ctx, traps, b, "trap.rammed", unit, {})
+        return False
+    if edge == unit.held_edge:
+        ctx.emit("trap.passed", {"unit": unit.name, "edge": edge_text(edge)})
+        return False
+    _use_trap(ctx, traps, b, "trap.barricade", unit, {"stays": unit.area.value, "to": goal.value})
+    used = unit.moved_m if unit.moved_round == round_ else 0
+    units[i] = evolve(unit, held_edge=edge, held_to=goal, moved_round=round_, moved_m=max(used, unit.move))
+    return True
 
-    Per edge: barricade first (F-TRAP-5, F-TRAP-3: the move is cancelled and the unit stays where it
-    started; a ram passes and the barricade loses a use; a unit held by this barricade last time
-    passes it freely), then a mine (F-TRAP-4); then the unit enters the area: F0 costs the fort the
-    unit's fort damage (F-FORT-4), and a unit of the other side there stops it (F-UNIT-2).
-    ``force`` ignores traps and blocks, not the fort damage. **Ruling:** traps already triggered on
-    earlier edges of a cancelled move stay triggered.
+
+def mine(ctx: Context, units: list[Unit], traps: list[Trap], i: int, edge: Edge) -> None:
+    """F-TRAP-4: a mine deals 2D6+10 fire magic damage (defence does not count) and loses a use."""
+    m = _first_trap(traps, TrapKind.MINE, edge)
+    if m is None:
+        return
+    result = ctx.roll_command(MINE_DAMAGE)
+    _use_trap(ctx, traps, m, "trap.mine", units[i], {})
+    hurt_unit(ctx, units, i, result.damage, {
+        "source": "mine", "kind": DamageKind.MAGIC.value, "raw": [result.damage],
+        "defense": units[i].defense, "rolls": [roll_record(result)],
+    })  # fmt: skip
+
+
+def cross_edge(
+    ctx: Context, units: list[Unit], traps: list[Trap], i: int, edge: Edge, goal: Area, round_: int
+) -> str | None:
+    """F-TRAP-5: on an edge with both, the barricade is checked first, and a unit it stops triggers
+    nothing else there; F-TRAP-1: traps act on enemy ground units only. Returns why the move ended."""
+    if not trap_affects(units[i]):
+        return None
+    if barricade(ctx, units, traps, i, edge, goal, round_):
+        return "cancelled"
+    mine(ctx, units, traps, i, edge)
+    return "destroyed" if units[i].destroyed else None
+
+
+def walk(ctx: Context, state: FortState, i: int, path: tuple[Area, ...], force: bool) -> FortState:
+    """F-MAP-2: moves ``units[i]`` along ``path``, one edge at a time, each step finished before the next.
+
+    Per edge the traps (F-TRAP-5); then the unit enters the area: F0 costs the fort the unit's fort
+    damage (F-FORT-4), and a unit of the other side there stops it (F-UNIT-2). ``force`` ignores traps
+    and blocks, not the fort damage. **Ruling:** when a barricade cancels a move, traps already
+    triggered on earlier edges of that path stay triggered.
     """
     unit = state.units[i]
     start = unit.area
     traps = list(state.traps)
     units = list(state.units)
-    held = unit.held_edge
     walked: list[Area] = [start]
     stop: str | None = None
     used = unit.moved_m if unit.moved_round == state.round else 0
     for nxt in path[1:]:
         edge = make_edge(walked[-1], nxt)
         assert edge is not None
-        if not force and trap_affects(unit):
-            b = _first_trap(traps, TrapKind.BARRICADE, edge)
-            if b is not None and unit.type is UnitType.RAM:
-                _use_trap(ctx, traps, b, "trap.rammed", unit, {})
-            elif b is not None and edge == held:
-                ctx.emit("trap.passed", {"unit": unit.name, "edge": edge_text(edge)})
-            elif b is not None:
-                _use_trap(ctx, traps, b, "trap.barricade", unit, {"stays": start.value, "to": path[-1].value})
-                units[i] = evolve(
-                    units[i],
-                    area=start,
-                    held_edge=edge,
-                    held_to=path[-1],
-                    moved_round=state.round,
-                    moved_m=max(used, unit.move),
-                )
+        if not force:
+            stop = cross_edge(ctx, units, traps, i, edge, path[-1], state.round)
+            if stop == "cancelled":
                 return evolve(state, units=tuple(units), traps=tuple(traps))
-            m = _first_trap(traps, TrapKind.MINE, edge)
-            if m is not None:
-                result = ctx.roll_command(MINE_DAMAGE)
-                _use_trap(ctx, traps, m, "trap.mine", unit, {})
-                hurt_unit(ctx, units, i, result.damage, {
-                    "source": "mine", "kind": DamageKind.MAGIC.value, "raw": [result.damage],
-                    "defense": unit.defense, "rolls": [roll_record(result)],
-                })  # fmt: skip
-                if units[i].destroyed:
-                    walked.append(nxt)
-                    stop = "destroyed"
-                    break
         walked.append(nxt)
+        if stop == "destroyed":
+            break
         if (
             not force
             and nxt is not path[-1]

@@ -34,6 +34,32 @@ class UnitType(StrEnum):
     SOLDIER = "soldier"
 
 
+class UnitTrait(StrEnum):
+    """What sets a unit type apart (F-UNIT-9..13)."""
+
+    STRIKE_IS_FORT_DAMAGE = "strike_is_fort_damage"
+    PASSES_BARRICADES = "passes_barricades"
+    FLIES = "flies"
+    IGNORES_TRAPS = "ignores_traps"
+    PC_SIDE = "pc_side"
+    USES_EQUIPMENT = "uses_equipment"
+
+
+#: The unit types as the rules describe them, as a table.
+UNIT_TRAITS: dict[UnitType, frozenset[UnitTrait]] = {
+    UnitType.NORMAL: frozenset(),
+    UnitType.RAM: frozenset({UnitTrait.STRIKE_IS_FORT_DAMAGE, UnitTrait.PASSES_BARRICADES}),
+    UnitType.FLYING: frozenset({UnitTrait.FLIES, UnitTrait.IGNORES_TRAPS}),
+    UnitType.SOLDIER: frozenset({UnitTrait.PC_SIDE, UnitTrait.IGNORES_TRAPS, UnitTrait.USES_EQUIPMENT}),
+}
+
+
+def traits_of(unit_type: UnitType) -> frozenset[UnitTrait]:
+    """F-UNIT-9: a normal unit has nothing more than F-UNIT-1..8; F-UNIT-10 ram, F-UNIT-11 flying,
+    F-UNIT-13 soldier: what each other type adds."""
+    return UNIT_TRAITS[unit_type]
+
+
 class TrapKind(StrEnum):
     BARRICADE = "barricade"
     MINE = "mine"
@@ -98,6 +124,10 @@ class Unit:
     @property
     def side(self) -> Side:
         return Side.PC if self.type is UnitType.SOLDIER else Side.ENEMY
+
+    @property
+    def traits(self) -> frozenset[UnitTrait]:
+        return UNIT_TRAITS[self.type]
 
     @property
     def on_map(self) -> bool:
