@@ -72,6 +72,8 @@ def move_pc(ctx: Context, state: FortState, cmd: MovePC) -> FortState:
     pc = state.pcs[i]
     position = parse_position(cmd.position) if cmd.position is not None else None
     area = parse_area(cmd.area) if cmd.area is not None else pc.area
+    if position is not None and area is not Area.F0:
+        raise RuleError("fort.position_only_at_f0", pc=pc.name, area=area.value)
     extra = 0
     if area is Area.F0 and pc.area is Area.F0:
         if position is None or position is pc.position:
@@ -86,8 +88,6 @@ def move_pc(ctx: Context, state: FortState, cmd: MovePC) -> FortState:
         dist = distance(pc.area, area)
         new = evolve(pc, area=area, position=Position.OUTSIDE)
     else:
-        if position is not None:
-            raise RuleError("fort.position_only_at_f0", pc=pc.name, area=area.value)
         dist = distance(pc.area, area)
         if pc.area is Area.F0 and (pc.position is not Position.OUTSIDE or pc.position_round == state.round):
             extra = POSITION_CHANGE_M

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -17,10 +18,12 @@ def check_catalogued(events: list[Event] | None = None, error: RuleError | None 
     """Every event kind and refusal key is in engine/fort/keys.py, with no field outside its list."""
     for event in events or []:
         assert event.kind in EVENTS, event.kind
+        assert Event.from_json(json.loads(json.dumps(event.to_json()))) == event  # JSON-ready, both ways
         assert set(event.data) <= fields(EVENTS[event.kind]), (event.kind, set(event.data))
     if error is not None:
         assert error.key in REFUSALS, error.key
         assert set(error.values) <= fields(REFUSALS[error.key]), (error.key, set(error.values))
+        json.dumps(error.values)
 
 
 class Run:

@@ -115,6 +115,7 @@ def test_pc_moves() -> None:
     run.refused(MovePC(name="Alice", area="A1", position="outside"), "fort.position_only_at_f0")
     run(MovePC(name="Alice", area="A1"))
     run.refused(MovePC(name="Alice", area="A1"), "fort.pc_move_same")
+    run.refused(MovePC(name="Alice", position="top"), "fort.position_only_at_f0")
     run.refused(MovePC(name="Alice", area="Z9"), "fort.area_invalid")
     assert (run.pc("Alice").area, run.pc("Alice").position) == (Area.A1, None)
     run(MovePC(name="Alice", area="F0", position="outside"))
