@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 
 from bot.i18n import t
-from bot.render import fort_text
+from bot.render import fort_text, sengensho_text
 from bot.render.common import event_line, value_text, values_text
 from bot.views import (
     ErrorView,
@@ -26,7 +26,7 @@ StatusRenderer = Callable[[StatusView, str], str]
 SummaryRenderer = Callable[[Summary, str], list[str]]
 
 #: per rule set: the status screen, and the lines a summary adds after its events (fort HP ...)
-STATUS: dict[str, StatusRenderer] = {"fort": fort_text.status}
+STATUS: dict[str, StatusRenderer] = {"fort": fort_text.status, "sengensho": sengensho_text.status}
 SUMMARY: dict[str, SummaryRenderer] = {"fort": fort_text.summary_extra}
 
 
@@ -68,7 +68,7 @@ def render(view: View, lang: str) -> str:
 
 def _log_entry(entry: LogEntry, lang: str) -> list[str]:
     head = t("render.log_entry", lang, seq=entry.seq, actor=entry.actor, text=entry.text)
-    if entry.status == "undone":
+    if entry.status in ("undone", "discarded"):
         head += " " + t("render.log_undone", lang)
     return [head] + ["    " + event_line(e, lang) for e in entry.events]
 

@@ -31,10 +31,12 @@ def _spec(name: str, cls: type[sc.Command], *options: Option, kind: Kind = Kind.
 
 
 def _join(values: Mapping[str, Any], ctx: BuildContext) -> sc.Command:
-    """``/sg join``: the character is the invoker's; naming another ``owner`` is for GMs."""
+    """``/sg join``: the character is the invoker's; another ``owner`` or the enemy side is for GMs."""
     owner = values.get("owner")
     if owner is not None and owner != ctx.invoker and not ctx.is_gm:
         raise UserError("service.owner_gm_only")
+    if values.get("side") == Side.ENEMY.value and not ctx.is_gm:
+        raise UserError("sg.enemy_gm_only", name=values.get("name"))
     return sc.Join(**{**values, "invoker": ctx.invoker})
 
 
