@@ -329,12 +329,9 @@ async def has_undone(conn: AsyncConnection, battle_id: int) -> bool:
 
 
 async def log(conn: AsyncConnection, battle_id: int, last: int) -> list[EventRow]:
-    """The last ``last`` rows (actions and notes, undone included, discarded left out), oldest first."""
+    """The last ``last`` rows (actions and notes, undone and discarded ones too), oldest first."""
     rows = await conn.execute(
-        select(*_ROW_COLUMNS)
-        .where(events.c.battle_id == battle_id, events.c.status != DISCARDED)
-        .order_by(events.c.seq.desc())
-        .limit(last)
+        select(*_ROW_COLUMNS).where(events.c.battle_id == battle_id).order_by(events.c.seq.desc()).limit(last)
     )
     return [_event_row(r) for r in reversed(list(rows))]
 

@@ -82,10 +82,10 @@ def test_the_database_keeps_the_battle_and_undo_works_across_runs(tmp_path: Path
     assert ogre["hp"] == 21
     assert "KeyNo.40c[10]+12 ＞ 2D:[6,6 1,2]=12,3 ＞ 13,4+12 ＞ 1回転 ＞ 29" in second.stdout
     log = console(db, "/fort log last:3\n", "--lang", "en")
-    # the first shot (#7) was undone, then dropped by the new shot: the log shows who undid it
+    # the first shot (#7) was undone (and cannot be redone after the new shot); who undid it is logged
     lines = [line for line in log.stdout.splitlines() if line.startswith("#")]
     assert lines == [
-        "#6 gm: /cannon load cannon:1 check:16",
+        "#7 gm: /cannon fire cannon:1 unit:オーガ (undone)",
         "#8 gm: /gm undo",
         "#9 gm: /cannon fire cannon:1 unit:オーガ",
     ]

@@ -151,7 +151,14 @@ async def test_undo_redo_several_steps_dice_included(engine: AsyncEngine) -> Non
     assert isinstance(refused, ErrorView) and refused.key == "service.nothing_to_redo"
     log = await run(service, GM, "ctr log", last="50")
     assert isinstance(log, LogView)
-    assert [e.status for e in log.entries if e.kind == "action"] == ["live", "live"]
+    # the log keeps everything: the three hits taken back (now beyond redo) and who undid them
+    assert [(e.seq, e.status) for e in log.entries if e.kind == "action"] == [
+        (1, "live"),
+        (2, "discarded"),
+        (3, "discarded"),
+        (4, "discarded"),
+        (9, "live"),
+    ]
     assert [e.text for e in log.entries][-1] == "/ctr hit"
 
 
