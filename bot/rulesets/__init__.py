@@ -26,10 +26,10 @@ class RulesetBinding:
     ruleset: Ruleset[Any, Any]
     #: the command group of its lifecycle commands (``fort``, ``sg``)
     group: str
-    #: is the battle over (so the channel is free for a new one)?
-    is_over: Callable[[Any], bool]
     #: the engine command as JSON for the log
     command_to_json: Callable[[Any], dict[str, Any]]
+    #: is the battle over (so the channel is free for a new one)? By default its state's ``ended``
+    is_over: Callable[[Any], bool] = lambda state: bool(state.ended)
     #: the state a start command is applied to
     new_state: Callable[[], Any] = lambda: None
     #: refuses (raises) a command the invoker may not run on this state (another player's PC ...)
