@@ -27,6 +27,17 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).strip().casefold()
 
 
+#: words read as yes / no in option values and overrides (after ``fold``)
+TRUE_WORDS = frozenset({"true", "yes", "on", "1", "はい"})
+FALSE_WORDS = frozenset({"false", "no", "off", "0", "いいえ"})
+
+
+def parse_bool(text: str) -> bool | None:
+    """``true``/``yes``/``on``/``1`` → True, their opposites → False, anything else → None."""
+    word = fold(text)
+    return True if word in TRUE_WORDS else False if word in FALSE_WORDS else None
+
+
 def clean_name(name: str, prefix: str) -> tuple[str, str]:
     """A new name as stored (NFKC, trimmed) and its key; ``<prefix>.name_invalid`` if empty or too long."""
     key = fold(name)

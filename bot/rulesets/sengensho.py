@@ -148,15 +148,10 @@ def authorize(state: SengenshoState, command: Any, invoker: str, is_gm: bool) ->
 _SUMMARY = frozenset({"sg.damaged", "sg.knocked_out", "sg.revealed", "sg.joined", "sg.ended"})
 
 
-def _is_over(state: SengenshoState) -> bool:
-    return state.ended
-
-
 rulesets.register(
     rulesets.RulesetBinding(
         ruleset=SENGENSHO,
         group=GROUP,
-        is_over=_is_over,
         command_to_json=sc.command_to_json,
         authorize=authorize,
         builders={"gm set": _gm_set},

@@ -7,7 +7,7 @@ and changes nothing. Rule ids (S-...) are those of SENGENSHO.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from engine.common import EventRecorder, dice_values
@@ -80,11 +80,9 @@ class SengenshoRules:
             new = rule(core.running(state), command, rec)
         return Outcome(new, tuple(rec.events))
 
-    def export(self, state: SengenshoState) -> dict[str, Any]:
-        return export_state(state)
-
-    def import_(self, document: Mapping[str, Any]) -> SengenshoState:
-        return import_state(document)
+    #: ``toride.sengensho/1`` (engine.sengensho.export)
+    export = staticmethod(export_state)
+    import_ = staticmethod(import_state)
 
 
 SENGENSHO = SengenshoRules()

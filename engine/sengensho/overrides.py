@@ -6,14 +6,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from engine.common import EventRecorder, fold
+from engine.common import EventRecorder, fold, parse_bool
 from engine.ruleset import RuleError
 from engine.sengensho.commands import GMSet
 from engine.sengensho.core import locate
 from engine.sengensho.state import Character, Down, SengenshoState, Side
-
-_TRUE = {"true", "yes", "on", "1"}
-_FALSE = {"false", "no", "off", "0"}
 
 
 def _int(text: str, least: int = 0) -> int:
@@ -24,12 +21,10 @@ def _int(text: str, least: int = 0) -> int:
 
 
 def _bool(text: str) -> bool:
-    word = fold(text)
-    if word in _TRUE:
-        return True
-    if word in _FALSE:
-        return False
-    raise ValueError(text)
+    value = parse_bool(text)
+    if value is None:
+        raise ValueError(text)
+    return value
 
 
 def _none_or(parse: Callable[[str], Any]) -> Callable[[str], Any]:
