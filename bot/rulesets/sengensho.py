@@ -116,10 +116,6 @@ COMMANDS: tuple[CommandSpec, ...] = (
 )
 
 
-def _gm_set(values: Mapping[str, Any], ctx: BuildContext) -> sc.Command:
-    return sc.GMSet(target=values["target"], value=values["value"])
-
-
 def _actor(command: Any) -> str | None:
     """The character a command acts as (whose owner may run it), if any."""
     if isinstance(command, sc.Surprise):
@@ -154,7 +150,7 @@ rulesets.register(
         group=GROUP,
         command_to_json=sc.command_to_json,
         authorize=authorize,
-        builders={"gm set": _gm_set},
+        builders={"gm set": rulesets.gm_set_builder(sc.GMSet)},
         battle_end_kinds=frozenset({"sg.ended"}),
         in_summary=lambda kind: kind in _SUMMARY,
     )
