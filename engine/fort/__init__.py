@@ -1,7 +1,13 @@
 """砦防衛戦闘: the pure fort-defense rules engine (rules numbered in spec/RULINGS.md).
 
-``FORT.apply(state, command, dice) -> Outcome(state, events)``; commands in ``engine.fort.commands``;
-event kinds and refusal keys in ``engine.fort.keys``.
+- ``FORT.apply(state, command, dice) -> Outcome(state, events)``: ``state`` is a ``FortState`` (None before
+  ``StartBattle``); a refusal raises ``RuleError`` and changes nothing (states are immutable).
+- ``FORT.export(state)`` / ``FORT.import_(document)``: the ``toride.fort/1`` document of COMMANDS.md.
+- Commands: ``engine.fort.commands`` (one frozen dataclass each, ``gm_only``, ``command_to_json`` and
+  ``command_from_json``).
+- ``replay(initial, [(command, dice_values), ...])`` re-applies commands with the dice of their events
+  (``dice_values(events)``) and gives the same state.
+- Event kinds and refusal keys, with their fields: ``engine.fort.keys``.
 """
 
 from engine.fort.commands import (
@@ -42,6 +48,7 @@ from engine.fort.commands import (
 )
 from engine.fort.engine import FORT, FortRules, dice_values, replay
 from engine.fort.export import FORMAT, export_state, import_state
+from engine.fort.keys import EVENTS, REFUSALS
 from engine.fort.map import AREAS, EDGES, Area, Position
 from engine.fort.state import (
     PC,
@@ -55,6 +62,7 @@ from engine.fort.state import (
     TrapKind,
     Turn,
     Unit,
+    UnitTrait,
     UnitType,
 )
 

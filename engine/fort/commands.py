@@ -360,8 +360,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {cls.__name__: cls for cls in typing.g
 
 #: JSON keys that differ from the field names: Python keywords (``from``), and AddUnit's ``type`` option,
 #: which would clash with the command's own ``"type"``.
-_OPTION_NAMES = {"from_": "from"}
-_CLASH_NAMES = {"type": "unit_type"}
+_OPTION_NAMES = {"from_": "from", "type": "unit_type"}
 
 
 def _allowed_types(hint: Any) -> tuple[Any, ...]:
@@ -375,7 +374,7 @@ _SPECS: dict[str, tuple[tuple[str, str, tuple[Any, ...], bool], ...]] = {
     name: tuple(
         (
             f.name,
-            _CLASH_NAMES.get(f.name) or _OPTION_NAMES.get(f.name, f.name),
+            _OPTION_NAMES.get(f.name, f.name),
             _allowed_types(typing.get_type_hints(cls)[f.name]),
             f.default is MISSING,
         )
