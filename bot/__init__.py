@@ -1,2 +1,1 @@
-"""Torides pure rules engine: dice and rule sets, no I/O.' > engine/__init__.py
-echo 'Torides service layer, storage and front-ends."""
+"""Toride's service layer, storage and front-ends (console, Discord)."""
