@@ -18,11 +18,11 @@ import discord
 
 from bot.commands import CommandSpec, Option, commands
 from bot.discord import limits
-from bot.discord.text import md
+from bot.discord.text import escaped, md
 from bot.views import StatusView, Summary
 
 #: modules that register the built-in presenters
-BUILTIN = ("bot.discord.fort",)
+BUILTIN = ("bot.discord.fort", "bot.discord.sengensho")
 
 #: embed colours that mean something
 GOOD = 0x2ECC71
@@ -133,10 +133,20 @@ def filter_names(names: Iterable[str], current: str, limit: int = 25) -> list[st
 
 
 def generic_status(view: StatusView, lang: str) -> list[discord.Embed]:
-    """Any rule set's battle: its document's values, one field each."""
+    """A rule set without a presenter: the console's status text (user text escaped) in an embed, else
+    every value of its document."""
+    from bot.render.text import STATUS
+
+    renderer = STATUS.get(view.ruleset)
+    if renderer is not None:
+        safe = StatusView(
+            ruleset=view.ruleset, document=escaped(view.document), gms=view.gms, ended=view.ended
+        )
+        title, *lines = renderer(safe, lang).split("\n")
+        return limits.build(title=title, lines=lines, colour=ENDED if view.ended else NEUTRAL)
     fields = []
     for key, value in view.document.items():
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
         fields.append((md(str(key)), md(limits.shorten(text, limits.FIELD_VALUE - 50)), True))
     title = str(view.document.get("title") or view.ruleset)
-    return limits.build(title=md(title), fields=fields, colour=NEUTRAL)
+    return limits.build(title=md(title), fields=fields, colour=ENDED if view.ended else NEUTRAL)

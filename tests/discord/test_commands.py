@@ -182,7 +182,7 @@ async def test_fort_start_posts_the_live_status_and_refuses_a_second_battle(harn
     assert post.embeds[0]["title"] == "【砦防衛戦】 第1/2ラウンド PC側の手番"
     buttons = post.payload["components"][0]["components"]
     assert [(b["custom_id"], b["label"]) for b in buttons] == [
-        ("toride:status:next", "手番を終える"),
+        ("toride:status:next", "次へ ▶"),
         ("toride:status:undo", "取り消し"),
         ("toride:status:refresh", "更新"),
     ]

@@ -51,7 +51,7 @@ async def test_other_locales_read_the_guild_language(harness: Harness) -> None:
     (post,) = start.channel
     assert post.embeds[0]["title"] == header("en", 1, 1)
     assert [b["label"] for b in post.payload["components"][0]["components"]] == [
-        "End turn",
+        "Next ▶",
         "Undo",
         "Refresh",
     ]  # type: ignore[index]
