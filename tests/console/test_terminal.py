@@ -30,8 +30,9 @@ def test_interactive_session_with_history(tmp_path: Path) -> None:
     master, slave = pty.openpty()
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HOME": str(tmp_path), "TERM": "xterm"}
     env.pop("TORIDE_DATABASE_URL", None)
+    db = str(tmp_path / "t.db")
     process = subprocess.Popen(
-        [sys.executable, "-m", "bot.cli", "console", "--db", str(tmp_path / "t.db"), "--dice", "3,4", "--lang", "en"],
+        [sys.executable, "-m", "bot.cli", "console", "--db", db, "--dice", "3,4", "--lang", "en"],
         stdin=slave, stdout=slave, stderr=slave, cwd=tmp_path, env=env, close_fds=True,
     )  # fmt: skip
     os.close(slave)
