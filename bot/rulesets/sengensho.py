@@ -13,6 +13,7 @@ from typing import Any
 from bot import commands as cmd
 from bot import rulesets
 from bot.commands import BuildContext, CommandSpec, Kind, Option, OptType, UserError
+from bot.render import sengensho_text  # noqa: F401 - registers the sg.* event values for every front-end
 from engine.common import fold
 from engine.sengensho import SENGENSHO, SengenshoState
 from engine.sengensho import commands as sc
