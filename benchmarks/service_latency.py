@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
-from engine.dice import SeededDice
-
 from bot.console.parser import parse_line
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.storage import open_database
 from bot.views import ErrorView
+from engine.dice import SeededDice
 
 GM = Actor("gm")
 
@@ -41,7 +41,8 @@ async def setup_battle(service: BattleService, where: Where, units: int, history
     await run(service, where, "/pc add name:Alice position:outside")
     for i in range(units):
         area = ("A1", "A2", "B1", "B2")[i % 4]
-        await run(service, where, f"/unit add name:u{i} type:normal area:{area} hp:10000 fort_damage:1 strike:2d+3")
+        line = f"/unit add name:u{i} type:normal area:{area} hp:10000 fort_damage:1 strike:2d+3"
+        await run(service, where, line)
     done = 2 + units
     i = 0
     while done < history:
@@ -66,16 +67,18 @@ async def latency(db: Path, commands: int) -> None:
     for label, make in (
         ("write /unit hp", lambda i: f"/unit hp unit:u{i % 100} delta:-1"),
         ("read /fort status", lambda i: "/fort status"),
-        ("write /attack area (dice)", lambda i: f"/attack area unit:u{i % 100} damage:2d+3 radius:3 kind:magic"),
+        ("write /attack area (dice)", lambda i: f"/attack area unit:u{i % 100} damage:2d+3 radius:3"),
     ):
         samples = []
+        cpu0 = time.process_time()
         for i in range(commands):
             t0 = time.perf_counter()
             await run(service, where, make(i))
             samples.append((time.perf_counter() - t0) * 1000)
+        cpu = (time.process_time() - cpu0) / commands * 1000
         print(
             f"{label:28} p50 {statistics.median(samples):6.2f} ms   p99 {percentile(samples, 99):6.2f} ms"
-            f"   max {max(samples):6.2f} ms   (n={commands})"
+            f"   max {max(samples):6.2f} ms   cpu {cpu:5.2f} ms/command   (n={commands})"
         )
     # a fresh service (cold cache) on the same battle: the first command loads the state
     cold = BattleService(engine, SeededDice(2))
@@ -108,6 +111,7 @@ async def throughput(db: Path, channels: int, per_channel: int) -> None:
 
 
 def main() -> None:
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--commands", type=int, default=1000)
     parser.add_argument("--channels", type=int, default=100)
