@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 from fort_helpers import battle
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.fort import (
     COMMAND_TYPES,
@@ -251,3 +253,45 @@ def test_gm_only_follows_the_gm_marks_of_commands_md() -> None:
         ]
     )
     assert all(issubclass(cls, Command) for cls in COMMAND_TYPES.values())
+
+
+_LEAF = st.one_of(
+    st.none(), st.booleans(), st.integers(-5, 400), st.text(max_size=6),
+    st.sampled_from(["A1", "F0", "top", "mine", "A1-F0", "ram", "2d+3", "pc", "enemy", "ended"]),
+)  # fmt: skip
+_VALUE = st.recursive(
+    _LEAF,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else []
+    return [p for k, v in items for p in [(*prefix, k), *_paths(v, (*prefix, k))]]
+
+
+_BASE = json.loads(json.dumps(FORT.export(busy().s)))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edits=st.lists(st.tuples(st.sampled_from(_paths(_BASE)), _VALUE), max_size=3))
+def test_import_of_any_damaged_document_refuses_or_round_trips(
+    edits: list[tuple[tuple[Any, ...], Any]],
+) -> None:
+    """A damaged export is refused with fort.import_invalid (never a KeyError or TypeError) or imports."""
+    doc = json.loads(json.dumps(_BASE))
+    for path, value in edits:
+        node = doc
+        try:
+            for key in path[:-1]:
+                node = node[key]
+            node[path[-1]] = value
+        except (KeyError, IndexError, TypeError):
+            continue
+    try:
+        state = FORT.import_(doc)
+    except RuleError as error:
+        assert error.key == "fort.import_invalid"
+        return
+    assert FORT.import_(FORT.export(state)) == state
