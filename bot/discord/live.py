@@ -3,8 +3,9 @@
 After a command that changed the battle, ``changed(where)`` asks for an edit; the ``Coalescer``
 runs it at most once per interval per channel, reading the battle when it runs (the latest state
 wins). The first edit of a battle posts the message (with its buttons); when the battle ends the
-message shows the final state without buttons and is let go. Message ids live in this process:
-after a restart the next change posts a fresh message.
+message shows the final state without buttons and is let go. Message ids live in this process;
+after a restart the first change looks for the message among the channel's last 50 messages (by its
+buttons) and posts a fresh one if it is not there.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
+#: how many of a channel's last messages are searched for its status message after a restart
+HISTORY = 50
 
 
 class LiveStatus:
@@ -42,11 +45,14 @@ class LiveStatus:
         self.frontend: object = None
         #: channel id → the id of its live status message
         self.messages: dict[str, int] = {}
+        #: channels whose status message was looked for in the channel's history (once, after a start-up)
+        self._searched: set[str] = set()
 
     def changed(self, where: Where, *, new_battle: bool = False) -> None:
         """The battle in ``where`` changed: its status message is due an edit (or a new one)."""
         if new_battle:
             self.messages.pop(where.channel, None)
+            self._searched.add(where.channel)  # a new battle gets a new message
 
         async def job() -> None:
             await self.refresh(where)
@@ -56,6 +62,9 @@ class LiveStatus:
     async def refresh(self, where: Where) -> None:
         view = await self.service.status(where)
         message_id = self.messages.get(where.channel)
+        if view is not None and message_id is None and where.channel not in self._searched:
+            self._searched.add(where.channel)
+            message_id = await self._find(where.channel)
         if view is None or (view.ended and message_id is None):
             self.messages.pop(where.channel, None)
             return
@@ -91,3 +100,27 @@ class LiveStatus:
             self.messages.pop(where.channel, None)
         else:
             self.messages[where.channel] = message_id
+
+    async def _find(self, channel_id: str) -> int | None:
+        """After a restart: the bot's status message among the channel's last messages (by its buttons)."""
+        me = self.client.user
+        if me is None:
+            return None
+        channel = self.client.get_partial_messageable(int(channel_id))
+        try:
+            async for message in channel.history(limit=HISTORY):
+                if message.author.id == me.id and _has_status_buttons(message):
+                    return message.id
+        except discord.HTTPException:
+            log.info("cannot read the history of channel %s", channel_id)
+        return None
+
+
+def _has_status_buttons(message: discord.Message) -> bool:
+    from bot.discord.buttons import REFRESH
+
+    return any(
+        getattr(child, "custom_id", None) == REFRESH
+        for row in message.components
+        for child in getattr(row, "children", ())
+    )

@@ -186,6 +186,8 @@ class RecordingHTTP(HTTPClient):
         super().__init__(loop)
         self.recorder = recorder
         self.cdn: dict[str, bytes] = {}
+        #: what GET /channels/{id}/messages answers (newest first), by channel id
+        self.history: dict[int, list[dict[str, Any]]] = {}
         #: status codes to fail the next matching requests with: (method, path prefix) → code
         self.fail: dict[tuple[str, str], int] = {}
 
@@ -198,6 +200,8 @@ class RecordingHTTP(HTTPClient):
                 del self.fail[(method, prefix)]
                 response = _FakeResponse(code)
                 raise (discord.NotFound if code == 404 else discord.Forbidden)(response, "refused")  # type: ignore[arg-type]
+        if route.method == "GET" and path.endswith("/messages"):
+            return self.history.get(int(path.split("/")[2]), [])
         if route.method in ("POST", "PATCH") and "/messages" in path:
             channel_id = int(path.split("/")[2])
             message_id = int(path.split("/")[4]) if route.method == "PATCH" else snowflake()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from conftest import ALICE, BOB, GM, Dice
-from discord_harness import CHANNEL_ID, FakeClock, Harness
+from discord_harness import CHANNEL_ID, FakeClock, Harness, message_payload, user_payload
 
 from bot.discord.coalesce import Coalescer
 
@@ -107,3 +107,38 @@ async def test_no_permission_to_post_is_not_the_users_problem(harness: Harness) 
     result = await harness.run(GM, "fort start", rounds=1)
     assert not result.ephemeral and result.embeds[0]["title"] == "/fort start rounds:1"
     assert [r.method for r in result.channel] == ["POST"]
+
+
+async def test_after_a_restart_the_status_message_is_found_again(harness: Harness) -> None:
+    start = await harness.run(GM, "fort start", rounds=2)
+    (post,) = start.channel
+    assert post.payload is not None
+    status_message = message_payload(777000000000000001, CHANNEL_ID, post.payload)
+    someone = {
+        **message_payload(777000000000000002, CHANNEL_ID, {"content": "hi"}),
+        "author": user_payload(5, "x"),
+    }
+    old_result = message_payload(777000000000000003, CHANNEL_ID, {"embeds": post.payload["embeds"]})
+    harness.http.history[CHANNEL_ID] = [someone, old_result, status_message]
+    # a new process: it knows no status message
+    harness.bot.live.messages.clear()
+    harness.bot.live._searched.clear()
+    harness.clock.advance(10)
+    result = await harness.run(GM, "pc add", name="Alice")
+    assert [(r.method, r.path) for r in result.channel] == [
+        ("GET", f"/channels/{CHANNEL_ID}/messages"),
+        ("PATCH", f"/channels/{CHANNEL_ID}/messages/777000000000000001"),
+    ]
+    # found once: the next change edits without searching
+    harness.clock.advance(10)
+    result = await harness.run(GM, "pc add", name="Bob")
+    assert [r.method for r in result.channel] == ["PATCH"]
+
+
+async def test_no_status_message_in_the_history_posts_a_new_one(harness: Harness) -> None:
+    await harness.run(GM, "fort start", rounds=2)
+    harness.bot.live.messages.clear()
+    harness.bot.live._searched.clear()
+    harness.clock.advance(10)
+    result = await harness.run(GM, "pc add", name="Alice")
+    assert [r.method for r in result.channel] == ["GET", "POST"]
