@@ -482,3 +482,24 @@ async def test_gm_add_and_remove(battle: Harness) -> None:
     result = await battle.run(GM, "gm remove", user=BOB)
     assert result.embeds[0]["description"] == f"<@{BOB.id}> を共同GMから外しました。"
     await refused(battle, BOB, "fort next", "service.gm_only")
+
+
+async def test_a_collapse_is_dark_red(battle: Harness) -> None:
+    result = await action(
+        battle, GM, "fort siege", "/fort siege effect:fixed amount:300", 7, effect="fixed", amount=300
+    )
+    final = result.embeds[-1]
+    assert final["title"] == "戦闘の結果" and final["color"] == 0x7B1E1E
+    assert "**砦崩壊(防衛失敗)**" in final["fields"][0]["value"]
+    (edit,) = await battle.flush_live()
+    assert (
+        edit.embeds[0]["color"] == 0x7B1E1E and edit.payload is not None and edit.payload["components"] == []
+    )
+
+
+async def test_fort_hp_colours(battle: Harness) -> None:
+    colours = []
+    for amount in (100, 60, 80, 40):  # 200, 140, 60, 20 of 300
+        await battle.run(GM, "fort siege", effect="fixed", amount=amount)
+        colours.append((await battle.run(BOB, "fort status")).embeds[0]["color"])
+    assert colours == [0x2ECC71, 0xF1C40F, 0xE67E22, 0xE74C3C]
