@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from typing import Any
 
 import discord
@@ -91,19 +91,25 @@ class Frontend:
         lang = await self.language(interaction)
         options: dict[str, Any] = {}
         shown: dict[str, Any] = {}
+        files: dict[str, discord.Attachment] = {}
         for name, value in raw.items():
             if isinstance(value, discord.User | discord.Member):
                 options[name], shown[name] = str(value.id), f"<@{value.id}>"
             elif isinstance(value, discord.Attachment):
-                refused = await self._read(value, options, name)
-                if refused is not None:
-                    await self.send(interaction, render.render(refused, lang), deferred=False)
-                    return
-                shown[name] = value.filename
+                files[name], shown[name] = value, value.filename
             else:
                 options[name] = shown[name] = value
         invocation = Invocation(path=spec.path, options=options, text=command_text(spec.path, shown))
-        await self.run(interaction, invocation, lang, new_battle=spec.kind in (Kind.START, Kind.IMPORT))
+        where, actor = where_of(interaction), actor_of(interaction)
+
+        async def work() -> View:
+            for name, attachment in files.items():  # read within the answer's deadline, like the command
+                refused = await self._read(attachment, options, name)
+                if refused is not None:
+                    return refused
+            return await self.service.execute(where, actor, invocation)
+
+        await self.run(interaction, work(), lang, new_battle=spec.kind in (Kind.START, Kind.IMPORT))
 
     async def _read(self, attachment: discord.Attachment, options: dict[str, Any], name: str) -> View | None:
         if attachment.size > MAX_FILE:
@@ -117,10 +123,16 @@ class Frontend:
         return None
 
     async def run(
-        self, interaction: discord.Interaction, invocation: Invocation, lang: str, *, new_battle: bool = False
+        self,
+        interaction: discord.Interaction,
+        work: Awaitable[View],
+        lang: str,
+        *,
+        new_battle: bool = False,
     ) -> View:
+        """Answer with what ``work`` (a service call) gives; defer if it is not ready in time."""
         where = where_of(interaction)
-        call = asyncio.ensure_future(self.service.execute(where, actor_of(interaction), invocation))
+        call = asyncio.ensure_future(work)
         deferred = False
         if self.defer_after is not None:
             done, _ = await asyncio.wait({call}, timeout=self.defer_after)
@@ -211,7 +223,8 @@ class Frontend:
                 interaction, render.render(ErrorView(key="service.no_battle"), lang), deferred=False
             )
             return
-        await self.run(interaction, Invocation(path=path, options={}, text="/" + path), lang)
+        invocation = Invocation(path=path, options={}, text="/" + path)
+        await self.run(interaction, self.service.execute(where, actor_of(interaction), invocation), lang)
 
     # -----------------------------------------------------------------------------------------
     # errors
