@@ -10,8 +10,8 @@ import types
 import typing
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import MISSING, fields
-from typing import Any, Generic, TypeVar, Union
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar, Generic, TypeVar, Union
 
 from engine.dice.source import DiceSource, RecordingDice, ScriptedDice
 from engine.ruleset import Event, Outcome, RuleError
@@ -101,7 +101,15 @@ def replay(
     return state
 
 
-# --- commands as JSON --------------------------------------------------------------------------
+# --- commands -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """Base of every rule set's command classes. ``gm_only`` follows the (GM) marks of the command
+    tables; the bot reads it for permissions (``bot.rulesets.engine_command``)."""
+
+    gm_only: ClassVar[bool] = False
 
 
 def _allowed(hint: Any) -> tuple[Any, ...]:

@@ -14,7 +14,7 @@ from bot import commands as cmd
 from bot import rulesets
 from bot.commands import BuildContext, CommandSpec, Kind, Option, OptType, UserError
 from bot.render import sengensho_text  # noqa: F401 - registers the sg.* event values for every front-end
-from engine.common import fold
+from engine.common import Command, fold
 from engine.sengensho import SENGENSHO, SengenshoState
 from engine.sengensho import commands as sc
 from engine.sengensho.items import VIAS
@@ -27,11 +27,11 @@ def _o(name: str, type_: OptType = OptType.STR, **kw: Any) -> Option:
     return Option(name, type_, **kw)
 
 
-def _spec(name: str, cls: type[sc.Command], *options: Option, kind: Kind = Kind.ENGINE) -> CommandSpec:
+def _spec(name: str, cls: type[Command], *options: Option, kind: Kind = Kind.ENGINE) -> CommandSpec:
     return rulesets.engine_command(SENGENSHO.name, GROUP, name, cls, *options, kind=kind)
 
 
-def _join(values: Mapping[str, Any], ctx: BuildContext) -> sc.Command:
+def _join(values: Mapping[str, Any], ctx: BuildContext) -> Command:
     """``/sg join``: the character is the invoker's; another ``owner`` or the enemy side is for GMs."""
     owner = values.get("owner")
     if owner is not None and owner != ctx.invoker and not ctx.is_gm:

@@ -11,12 +11,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any, ClassVar, Union
 
-from engine.common import CommandCodec
-
-
-@dataclass(frozen=True, slots=True)
-class Command:
-    gm_only: ClassVar[bool] = False
+from engine.common import Command, CommandCodec
 
 
 @dataclass(frozen=True, slots=True)
