@@ -200,6 +200,11 @@ class RecordingHTTP(HTTPClient):
                 del self.fail[(method, prefix)]
                 response = _FakeResponse(code)
                 raise (discord.NotFound if code == 404 else discord.Forbidden)(response, "refused")  # type: ignore[arg-type]
+        if route.method == "PUT" and path.endswith("/commands"):  # bulk registration: Discord echoes them
+            return [
+                {**command, "id": str(snowflake()), "application_id": str(APPLICATION_ID), "version": "1"}
+                for command in body or []
+            ]
         if route.method == "GET" and path.endswith("/messages"):
             return self.history.get(int(path.split("/")[2]), [])
         if route.method in ("POST", "PATCH") and "/messages" in path:
@@ -323,8 +328,10 @@ class Harness:
         bot = TorideBot(service, coalescer=Coalescer(2.0, clock=clock, sleep=clock.sleep), **kwargs)
         loop = asyncio.get_running_loop()
         http = RecordingHTTP(recorder, loop)
+        # the client, its connection state and its command tree each hold the REST client
         bot.http = http
         bot._connection.http = http
+        bot.tree._http = http
         await bot._async_setup_hook()
         bot._connection.application_id = APPLICATION_ID
         bot._connection.user = discord.ClientUser(
