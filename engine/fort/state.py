@@ -207,38 +207,35 @@ class FortState:
 
 
 _T = TypeVar("_T")
-_EVOLVERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+_Evolver = Callable[[Any, dict[str, Any]], Any]
+#: one generated copier per (class, names of the changed fields)
+_EVOLVERS: dict[tuple[type, tuple[str, ...]], _Evolver] = {}
 
 
-def _make_evolver(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
-    """Generates ``f(obj, changes)`` building a copy slot by slot (what the frozen ``__init__`` does,
-    without its argument handling): a new object that nobody else has seen yet."""
+def _make_evolver(cls: type, changed: tuple[str, ...]) -> _Evolver:
+    """Generates ``f(obj, changes)`` building a copy slot by slot, the changed fields from ``changes``
+    (what the frozen ``__init__`` does, without its argument handling): a new object nobody has seen."""
     names = [f.name for f in fields(cls)]
+    unknown = set(changed) - set(names)
+    if unknown:
+        raise TypeError(f"unknown fields for {cls.__name__}: {sorted(unknown)}")
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
     lines = ["def evolve(o, ch):", "    n = _new(_cls)"]
     for i, name in enumerate(names):
         namespace[f"_s{i}"] = getattr(cls, name).__set__
-        lines.append(f"    _s{i}(n, ch['{name}'] if '{name}' in ch else o.{name})")
+        lines.append(f"    _s{i}(n, ch[{name!r}])" if name in changed else f"    _s{i}(n, o.{name})")
     lines.append("    return n")
     exec("\n".join(lines), namespace)
-    function: Callable[[Any, dict[str, Any]], Any] = namespace["evolve"]
+    function: _Evolver = namespace["evolve"]
     return function
 
 
 def evolve(obj: _T, **changes: Any) -> _T:
-    """``dataclasses.replace`` for the state's frozen dataclasses, about twice as fast (the hot path).
-
-    Unknown field names are refused like ``replace`` does.
-    """
-    cls = type(obj)
-    evolver = _EVOLVERS.get(cls)
+    """``dataclasses.replace`` for the state's frozen dataclasses, about three times as fast (the hot
+    path). Unknown field names are refused, as ``replace`` does."""
+    key = (type(obj), tuple(changes))
+    evolver = _EVOLVERS.get(key)
     if evolver is None:
-        evolver = _EVOLVERS[cls] = _make_evolver(cls)
-        _FIELDS[cls] = frozenset(f.name for f in fields(cls))  # type: ignore[arg-type]
-    if not _FIELDS[cls].issuperset(changes):
-        raise TypeError(f"unknown fields for {cls.__name__}: {sorted(set(changes) - _FIELDS[cls])}")
+        evolver = _EVOLVERS[key] = _make_evolver(*key)
     new: _T = evolver(obj, changes)
     return new
-
-
-_FIELDS: dict[type, frozenset[str]] = {}
