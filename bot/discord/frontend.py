@@ -141,9 +141,10 @@ class Frontend:
                 deferred = True
         view = await call
         reply = render.render(view, lang, user=interaction.user.display_name)
-        await self.send(interaction, reply, deferred=deferred)
         if reply.changed and self.live is not None:
+            # first: the battle changed even if the answer cannot be sent (an expired interaction)
             self.live.changed(where, new_battle=new_battle and view.ok)
+        await self.send(interaction, reply, deferred=deferred)
         return view
 
     async def send(self, interaction: discord.Interaction, reply: render.Reply, *, deferred: bool) -> None:

@@ -144,6 +144,8 @@ class RecordingAdapter(AsyncWebhookAdapter):
     def __init__(self, recorder: Recorder) -> None:
         super().__init__()
         self.recorder = recorder
+        #: answer every interaction callback with 404 Unknown interaction (an expired token)
+        self.expired = False
 
     async def request(  # type: ignore[override]
         self,
@@ -162,6 +164,8 @@ class RecordingAdapter(AsyncWebhookAdapter):
             return None
         if path.endswith("/callback"):
             assert body is not None
+            if self.expired:
+                raise discord.NotFound(_FakeResponse(404), {"code": 10062, "message": "Unknown interaction"})  # type: ignore[arg-type]
             kind = body["type"]
             data = body.get("data") or {}
             message_id = snowflake()
@@ -320,6 +324,7 @@ class Harness:
         self.guild_id = GUILD_ID
         self.channel_id = CHANNEL_ID
         self.http: RecordingHTTP = bot.http  # type: ignore[assignment]
+        self.adapter: RecordingAdapter | None = None
 
     @classmethod
     async def create(cls, service: Any, **kwargs: Any) -> Harness:
@@ -339,8 +344,11 @@ class Harness:
             data={**user_payload(BOT_ID, "Toride"), "bot": True},  # type: ignore[typeddict-item]
         )
         await bot.install()
-        async_context.set(RecordingAdapter(recorder))
-        return cls(bot, recorder, clock)
+        adapter = RecordingAdapter(recorder)
+        async_context.set(adapter)
+        harness = cls(bot, recorder, clock)
+        harness.adapter = adapter
+        return harness
 
     # --- payloads ----------------------------------------------------------------------------
 

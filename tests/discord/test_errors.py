@@ -98,3 +98,16 @@ async def test_an_attachment_that_cannot_be_fetched(
     result = await harness.run(ALICE, "fort import", file=Attachment("s.json", b"{}"))
     assert result.ephemeral
     assert result.embeds[0]["description"] == "⚠ Could not read s.json. Please attach it again."
+
+
+async def test_an_expired_interaction_still_updates_the_status_message(harness: Harness) -> None:
+    await harness.run(GM, "fort start", rounds=2)
+    harness.clock.advance(10)
+    assert harness.adapter is not None
+    harness.adapter.expired = True
+    result = await harness.run(GM, "pc add", name="Alice")
+    callbacks = [r for r in result.requests if r.path.endswith("/callback")]
+    assert len(callbacks) == 2  # the answer, then the error report: both refused by Discord
+    (edit,) = result.channel
+    assert edit.method == "PATCH"
+    assert "Alice" in edit.embeds[0]["fields"][2]["value"]
