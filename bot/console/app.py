@@ -11,6 +11,7 @@ from typing import TextIO
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
+from sqlalchemy.exc import SQLAlchemyError
 
 from bot.commands import commands, norm_word
 from bot.console.session import ConsoleSession, Quit
@@ -102,11 +103,21 @@ def run_console(args: argparse.Namespace) -> int:
     except EngineError as error:
         print(t(error.key, args.lang, **error.values), file=sys.stderr)
         return 2
-    return asyncio.run(console_main(args, dice))
+    try:
+        return asyncio.run(console_main(args, dice))
+    except KeyboardInterrupt:
+        return 130
 
 
 async def console_main(args: argparse.Namespace, dice: DiceSource, stdin: TextIO | None = None) -> int:
-    engine = await open_database(args.db)
+    try:
+        engine = await open_database(args.db)
+    except (SQLAlchemyError, OSError) as error:
+        print(
+            t("console.db_error", args.lang, db=database_url(args.db), error=str(error).splitlines()[0]),
+            file=sys.stderr,
+        )
+        return 2
     try:
         service = BattleService(engine, dice)
         session = ConsoleSession(service, channel=args.channel, lang=args.lang, user=args.user)
@@ -115,6 +126,8 @@ async def console_main(args: argparse.Namespace, dice: DiceSource, stdin: TextIO
             await _interactive(session, args)
         else:
             await _lines(session, source)
+        if isinstance(dice, ScriptedDice) and dice.remaining:
+            print(t("console.dice_left", args.lang, count=dice.remaining), file=sys.stderr)
     finally:
         await engine.dispose()
     return 0

@@ -135,3 +135,12 @@ def test_roll_status_and_help(tmp_path: Path) -> None:
     assert "/unit add name:<str> type:<normal|ram|flying|soldier>" in out
     # /quit ends the session: the last status is never answered
     assert out.count("Fort HP") == 1
+
+
+def test_unused_dice_and_an_unopenable_database_are_reported(tmp_path: Path) -> None:
+    done = console(tmp_path / "b.db", "/roll expr:1d6\n", "--dice", "3,4,5", "--lang", "en")
+    assert done.stdout == "gm: (1D6) ＞ 3\n"
+    assert done.stderr == "2 scripted dice are left.\n"
+    broken = console(tmp_path / "no" / "such" / "dir.db", "/fort status\n", "--lang", "en", cwd=tmp_path)
+    assert broken.returncode == 2
+    assert broken.stderr.startswith("Cannot open the database sqlite+aiosqlite:///")
