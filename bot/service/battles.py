@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +40,8 @@ from engine.errors import EngineError
 from engine.ruleset import Event
 
 RETRIES = 4
+#: how many channels' battles stay loaded in memory
+CACHE_SIZE = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,12 +99,15 @@ class BattleService:
         dice: DiceSource | None = None,
         *,
         retries: int = RETRIES,
+        cache_size: int = CACHE_SIZE,
     ) -> None:
         self.engine = engine
         self._dice = dice if dice is not None else SeededDice()
         self._retries = retries
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
-        self._live: dict[tuple[str, str], Live] = {}
+        # the live states of recently used channels (least recently used dropped past ``cache_size``)
+        self._live: OrderedDict[tuple[str, str], Live] = OrderedDict()
+        self._cache_size = cache_size
         # SQLite has one writer at a time: queue writers here rather than in its busy handler.
         self._write_lock: asyncio.Lock | None = asyncio.Lock() if is_sqlite(engine) else None
         #: how many writes lost the version check (for tests and the benchmark)
@@ -293,6 +299,7 @@ class BattleService:
         key = (where.guild, where.channel)
         cached = self._live.get(key)
         if cached is not None and not fresh:
+            self._live.move_to_end(key)
             return cached
         async with self.engine.connect() as conn:
             head = await repo.latest_head(conn, where.guild, where.channel)
@@ -304,8 +311,14 @@ class BattleService:
             document = await repo.load_state(conn, head.id)
             has_redo = await repo.has_undone(conn, head.id)
         live = self._materialise(head, document, has_redo)
-        self._live[key] = live
+        self._remember(key, live)
         return live
+
+    def _remember(self, key: tuple[str, str], live: Live) -> None:
+        self._live[key] = live
+        self._live.move_to_end(key)
+        while len(self._live) > self._cache_size:
+            self._live.popitem(last=False)
 
     async def _refuse_if_running(self, where: Where) -> None:
         live = await self._load(where, fresh=True)
@@ -424,7 +437,7 @@ class BattleService:
         except repo.ChannelBusy:
             raise _Refused("service.battle_running") from None
         head = repo.BattleHead(battle_id, binding.name, ENDED if over else RUNNING, 1, actor.id)
-        self._live[(where.guild, where.channel)] = Live(head, binding, state, document)
+        self._remember((where.guild, where.channel), Live(head, binding, state, document))
         return EventsView(
             ruleset=binding.name,
             command=row.command_text,
@@ -471,7 +484,7 @@ class BattleService:
         status = ENDED if over else RUNNING
         version = await self._group_commit(repo.Write(live.head, document, status, row, live.has_redo))
         head = repo.BattleHead(live.head.id, binding.name, status, version, live.head.started_by)
-        self._live[key] = Live(head, binding, outcome.state, document)
+        self._remember(key, Live(head, binding, outcome.state, document))
         summaries = await history.summaries(self.engine, binding, head.id, version, events, document)
         return EventsView(
             ruleset=binding.name,
@@ -537,7 +550,7 @@ class BattleService:
         new_head = repo.BattleHead(
             head.id, binding.name, ENDED if over else RUNNING, version, head.started_by
         )
-        self._live[key] = Live(new_head, binding, state, document, has_redo)
+        self._remember(key, Live(new_head, binding, state, document, has_redo))
         return UndoView(
             redo=redo,
             entries=tuple(history.entry(r) for r in changed),

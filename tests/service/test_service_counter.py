@@ -257,3 +257,15 @@ async def test_two_services_on_one_database_lose_no_update(engine: AsyncEngine, 
         assert len(ok) >= 40
     finally:
         await other_engine.dispose()
+
+
+async def test_a_small_cache_loads_battles_again(engine: AsyncEngine) -> None:
+    service = BattleService(engine, SeededDice(0), cache_size=2)
+    wheres = [Where("g1", f"c{i}") for i in range(5)]
+    for i, where in enumerate(wheres):
+        await run(service, GM, "ctr start", where, hp=str(10 + i))
+    assert len(service._live) == 2
+    for i, where in enumerate(wheres):
+        await run(service, GM, "ctr hit", where, amount="1")
+        assert await hp(service, where) == 9 + i
+    assert len(service._live) == 2
