@@ -238,3 +238,27 @@ def test_valid_names(name: str) -> None:
 @pytest.mark.parametrize("name", ["Fort", "two words", "", "x" * 33, "砦!"])
 def test_invalid_names(name: str) -> None:
     assert not valid_name(name)
+
+
+def _size(payload: dict[str, Any], locale: str | None) -> int:
+    """Characters Discord counts for a command: names, descriptions, choice names and values."""
+
+    def pick(d: dict[str, Any], key: str) -> str:
+        local = (d.get(f"{key}_localizations") or {}).get(locale) if locale else None
+        return str(local or d.get(key, ""))
+
+    total = len(pick(payload, "name")) + len(pick(payload, "description"))
+    for choice in payload.get("choices") or []:
+        total += len(pick(choice, "name")) + len(str(choice["value"]))
+    return total + sum(_size(o, locale) for o in payload.get("options") or [])
+
+
+async def test_every_command_fits_discords_size_limit(harness: Harness) -> None:
+    """Discord refuses a command whose names, descriptions and choices pass 4000 characters in a locale."""
+    tree = harness.bot.tree
+    assert tree.translator is not None
+    for command in tree.get_commands():
+        payload = await command.get_translated_payload(tree, tree.translator)
+        for locale in (None, "ja"):
+            assert _size(payload, locale) <= 4000, (command.name, locale)
+        assert len(payload.get("options") or []) <= 25, command.name
