@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import discord
 from discord import app_commands
 
 from bot.discord.labels import CHOICE_MAX, DESC_MAX, shorten, valid_name
@@ -23,15 +24,14 @@ class CatalogueTranslator(app_commands.Translator):
     async def translate(
         self,
         string: app_commands.locale_str,
-        locale: app_commands.TranslationContextTypes | object,
+        locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
         return self.lookup(string, locale)
 
-    def lookup(self, string: app_commands.locale_str, locale: object) -> str | None:
-        import discord
-
-        lang = language_of(locale if isinstance(locale, discord.Locale | str) else None)
+    def lookup(self, string: app_commands.locale_str, locale: discord.Locale) -> str | None:
+        """The ``locale`` text of ``string`` (a ``locale_str`` made by ``bot.discord.labels``), or None."""
+        lang = language_of(locale)
         key = string.extras.get("key")
         if lang is None or lang == "en" or not key:
             return None
