@@ -24,6 +24,10 @@ def _hp(hp: Any, max_hp: Any) -> str:
     return f" {hp}/{max_hp}" if max_hp is not None else f" {hp}"
 
 
+def _pc(pc: dict[str, Any]) -> str:
+    return str(pc["name"]) + _hp(pc.get("hp"), pc.get("max_hp"))
+
+
 def _unit(unit: dict[str, Any], lang: str) -> str:
     text = str(unit["name"]) + _hp(unit.get("hp"), unit.get("max_hp"))
     kind = unit.get("type", "normal")
@@ -82,12 +86,12 @@ def status(view: StatusView, lang: str) -> str:
         if area == "F0":
             parts = []
             for position in POSITIONS:
-                names = [p["name"] + _hp(p.get("hp"), None) for p in pcs if p.get("position") == position]
+                names = [_pc(p) for p in pcs if p.get("position") == position]
                 if names:
                     parts.append(t(f"fort.status.position.{position}", lang) + ": " + sep.join(names))
             here = parts + here
         else:
-            here = [p["name"] + _hp(p.get("hp"), None) for p in pcs] + here
+            here = [_pc(p) for p in pcs] + here
         lines.append(f"{area}: " + (" / ".join(here) if here else "—"))
     if waiting:
         lines.append(
