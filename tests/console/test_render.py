@@ -1,0 +1,162 @@
+"""Console text: the fort status (map, HP bar, equipment) and event lines, every word from the catalogue."""
+
+from __future__ import annotations
+
+from bot.render.common import event_line, hp_bar
+from bot.render.text import render
+from bot.views import ErrorView, StatusView
+from engine.ruleset import Event
+
+DOC = {
+    "format": "toride.fort/1",
+    "title": "北の砦",
+    "rounds": 5,
+    "round": 2,
+    "turn": "enemy",
+    "first": "pc",
+    "outcome": None,
+    "fort": {"hp": 270, "max_hp": 300, "repaired_round": 2},
+    "pcs": [
+        {"name": "Alice", "area": "F0", "position": "top", "hp": 40, "max_hp": 44, "owner": "1"},
+        {"name": "Bob", "area": "F0", "position": "outside", "hp": None, "owner": "2"},
+        {"name": "Cid", "area": "B1", "position": None, "hp": 20, "max_hp": 20, "owner": "3"},
+    ],
+    "units": [
+        {
+            "name": "ゴブリン隊",
+            "type": "normal",
+            "area": "A1",
+            "hp": 22,
+            "max_hp": 40,
+            "destroyed": False,
+            "arrived": True,
+            "arrive_round": None,
+        },
+        {
+            "name": "槌",
+            "type": "ram",
+            "area": "F0",
+            "hp": 50,
+            "max_hp": 60,
+            "destroyed": False,
+            "arrived": True,
+        },
+        {
+            "name": "兵",
+            "type": "soldier",
+            "area": "F0",
+            "hp": 30,
+            "max_hp": 30,
+            "destroyed": False,
+            "arrived": True,
+        },
+        {
+            "name": "鳥",
+            "type": "flying",
+            "area": "B2",
+            "hp": 10,
+            "max_hp": 10,
+            "destroyed": False,
+            "arrived": False,
+            "arrive_round": 3,
+        },
+        {
+            "name": "骸",
+            "type": "normal",
+            "area": "A2",
+            "hp": -3,
+            "max_hp": 10,
+            "destroyed": True,
+            "arrived": True,
+        },
+    ],
+    "commanders": [{"name": "隊長", "area": "A2", "hp": 60, "max_hp": 60}],
+    "traps": [
+        {"kind": "mine", "edge": "A1-F0", "uses": 1},
+        {"kind": "barricade", "edge": "A2-A1", "uses": 0},
+    ],
+    "cannons": [{"shells": 3}, {"shells": 0}],
+    "ballista": {"loaded": True, "magic_bolt_used": False},
+    "confused_round": None,
+}
+
+
+def test_fort_status_in_english() -> None:
+    text = render(StatusView(ruleset="fort", document=DOC, gms=("gm", "co")), "en")
+    assert text.splitlines() == [
+        "[北の砦] Round 2/5, enemy side's turn",
+        "Fort HP [██████████████████░░] 270/300 (emergency repair used this round)",
+        "  A2 ── A1 ── F0 ── B1 ── B2",
+        "  │      └──────────┘      │",
+        "  └────────────────────────┘",
+        "A2: 隊長 60/60 [commander]",
+        "A1: ゴブリン隊 22/40",
+        "F0: top: Alice 40/44 / outside: Bob / 槌 50/60 [ram] / 兵 30/30 [soldier]",
+        "B1: Cid 20/20",
+        "B2: —",
+        "Reinforcements: 鳥 (round 3, B2)",
+        "Destroyed: 骸",
+        "Traps: mine A1-F0 ×1",
+        "Cannons: #1 3 shell(s), #2 0 shell(s)",
+        "Ballista: loaded",
+        "GM: gm, co",
+    ]
+
+
+def test_fort_status_in_japanese() -> None:
+    text = render(StatusView(ruleset="fort", document=DOC), "ja")
+    assert text.splitlines()[0] == "【北の砦】 第2/5ラウンド 敵側の手番"
+    assert "F0: 砦上部: Alice 40/44 / 砦外部: Bob / 槌 50/60 [破城槌] / 兵 30/30 [兵士]" in text
+    assert "罠: 地雷 A1-F0 残り1回" in text
+
+
+def test_hp_bar() -> None:
+    assert hp_bar(300, 300) == "[" + "█" * 20 + "]"
+    assert hp_bar(1, 300) == "[█" + "░" * 19 + "]"  # still standing shows
+    assert hp_bar(0, 300) == hp_bar(-20, 300) == "[" + "░" * 20 + "]"
+    assert hp_bar(150, 300, width=10) == "[█████░░░░░]"
+
+
+def test_event_lines_with_rolls_variants_and_words() -> None:
+    damaged = Event(
+        "unit.damaged",
+        {
+            "unit": "G",
+            "source": "cannon",
+            "taken": 21,
+            "before": 50,
+            "after": 29,
+            "rolls": [{"text": "KeyNo.40c[10]+12 ＞ 2D:[3,4]=7 ＞ 9+12 ＞ 21"}],
+        },
+        ((6, 3), (6, 4)),
+    )
+    assert event_line(damaged, "en") == (
+        "Cannon: G takes 21 damage (HP 50 → 29). 《KeyNo.40c[10]+12 ＞ 2D:[3,4]=7 ＞ 9+12 ＞ 21》"
+    )
+    area = Event(
+        "attack.area",
+        {
+            "by": "A",
+            "unit": "G",
+            "area": "A1",
+            "radius": 5,
+            "kind": "magic",
+            "hit": ["G", "H"],
+            "checks": [{"unit": "H", "die": 2, "caught": True}],
+        },
+        ((6, 2),),
+    )
+    assert event_line(area, "ja") == (
+        "Aの範囲攻撃: G(A1、半径5、魔法)。巻き込み: G、H。 H: d6=2(はい) (出目 2)"
+    )
+    ended = Event(
+        "battle.ended", {"outcome": "success", "reason": "rounds", "fort_hp": 60, "fort_max_hp": 100}
+    )
+    assert event_line(ended, "en") == (
+        "The battle is over (all rounds played): the defense held. Fort HP 60/100."
+    )
+
+
+def test_refusal() -> None:
+    view = ErrorView(key="fort.unit_unknown", values={"name": "ゴブ"})
+    assert render(view, "en") == '⚠ There is no unit "ゴブ".'
