@@ -13,7 +13,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.commands import commands, norm_word
+from bot.commands import OptType, commands, norm_word
 from bot.console.session import ConsoleSession, Quit
 from bot.i18n import DEFAULT_LANG, LANGUAGES, t
 from bot.service import BattleService
@@ -43,14 +43,14 @@ class CommandCompleter(Completer):
                 break
         if spec is None:
             for path in sorted(table):
-                if path.startswith(norm_word(head)) or (" " + path).startswith(" " + head):
+                if path.startswith(norm_word(head)):
                     yield Completion("/" + path + " ", start_position=-len(text))
             return
         if ":" in word:
             name, _, value = word.partition(":")
             opt = spec.option(norm_word(name))
             if opt is not None:
-                for choice in (*opt.choices, *(("true", "false") if opt.type.value == "bool" else ())):
+                for choice in (*opt.choices, *(("true", "false") if opt.type is OptType.BOOL else ())):
                     if choice.startswith(value):
                         yield Completion(f"{name}:{choice}", start_position=-len(word))
             return
