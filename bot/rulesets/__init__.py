@@ -64,13 +64,13 @@ def load_builtin() -> None:
     if _loaded:
         return
     _loaded = True
-    for module in BUILTIN:
-        try:
+    try:
+        for module in BUILTIN:
+            # a rule set that fails to import is an error, never a silently missing set of commands
             importlib.import_module(module)
-        except ImportError as error:
-            # the rule set's engine is not installed in this tree (yet)
-            if error.name is None or not error.name.startswith(("engine.", "bot.rulesets.")):
-                raise
+    except BaseException:
+        _loaded = False
+        raise
 
 
 def get(name: str) -> RulesetBinding | None:
