@@ -13,8 +13,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar, Generic, TypeVar, Union
 
-from engine.dice.source import DiceSource, RecordingDice, ScriptedDice
+from engine.dice.source import DiceSource, ScriptedDice
 from engine.ruleset import Event, Outcome, RuleError
+
+#: refusals raised here, under each rule set's prefix (``fort.name_invalid``, ``sg.command_invalid``)
+COMMON_REFUSALS = ("command_invalid", "name_invalid", "replay_dice_left")
 
 # --- names ------------------------------------------------------------------------------------
 
@@ -50,26 +53,40 @@ def clean_name(name: str, prefix: str) -> tuple[str, str]:
 
 
 class EventRecorder:
-    """Records every die rolled through it and hands them to the next event emitted.
+    """A dice source that records every die rolled through it and hands them to the next event.
 
     So the events of one command hold all of its dice in the order rolled, and feeding those
-    values back as scripted dice reproduces the command exactly.
+    values back as scripted dice reproduces the command exactly. It rolls from ``source``
+    itself rather than through a ``RecordingDice``: this sits on the hot path of every command.
     """
 
-    __slots__ = ("_given", "dice", "events")
+    __slots__ = ("_given", "_source", "events", "rolls")
 
     def __init__(self, source: DiceSource) -> None:
-        self.dice = RecordingDice(source)
+        self._source = source
+        self.rolls: list[tuple[int, int]] = []
         self.events: list[Event] = []
         self._given = 0
 
     def roll(self, sides: int) -> int:
-        return self.dice.roll(sides)
+        value = self._source.roll(sides)
+        self.rolls.append((sides, value))
+        return value
 
     def emit(self, kind: str, data: Mapping[str, Any]) -> None:
-        new = tuple(self.dice.rolls[self._given :])
-        self._given += len(new)
-        self.events.append(Event(kind, dict(data), new))
+        """Append an event carrying every die rolled since the previous event."""
+        rolls = self.rolls
+        if len(rolls) > self._given:
+            new = tuple(rolls[self._given :])
+            self._given = len(rolls)
+        else:
+            new = ()
+        self.events.append(Event(kind, data, new))
+
+    def check_all_dice_emitted(self) -> None:
+        """Every die rolled belongs to an event (a rule that rolls after its last event is a bug)."""
+        if self._given != len(self.rolls):  # pragma: no cover - a bug, never a rule
+            raise AssertionError("dice rolled after the last event")
 
 
 def dice_values(events: Iterable[Event]) -> list[int]:

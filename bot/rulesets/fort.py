@@ -14,6 +14,7 @@ from typing import Any
 from bot import commands as cmd
 from bot import rulesets
 from bot.commands import BuildContext, CommandSpec, Kind, Option, OptType, UserError
+from engine.common import Command
 from engine.fort import FORT
 from engine.fort import commands as fc
 from engine.fort.lookup import name_key, resolve_actor
@@ -36,13 +37,13 @@ def _o(name: str, type_: OptType = OptType.STR, **kw: Any) -> Option:
 
 
 def _spec(
-    group: str, name: str, cls: type[fc.Command], *options: Option, kind: Kind = Kind.ENGINE
+    group: str, name: str, cls: type[Command], *options: Option, kind: Kind = Kind.ENGINE
 ) -> CommandSpec:
     """The command ``/group name`` building ``cls``: required-ness and defaults come from its fields."""
     return rulesets.engine_command(FORT.name, group, name, cls, *options, kind=kind, renames=_FIELDS)
 
 
-def _add_pc(values: Mapping[str, Any], ctx: BuildContext) -> fc.Command:
+def _add_pc(values: Mapping[str, Any], ctx: BuildContext) -> Command:
     """``/pc add``: the PC is the invoker's; naming another ``owner`` is for GMs."""
     owner = values.get("owner")
     if owner is not None and owner != ctx.invoker and not ctx.is_gm:
@@ -123,7 +124,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
 )  # fmt: skip
 
 
-def _gm_set(values: Mapping[str, Any], ctx: BuildContext) -> fc.Command:
+def _gm_set(values: Mapping[str, Any], ctx: BuildContext) -> Command:
     return fc.GMSet(target=values["target"], value=values["value"])
 
 

@@ -10,6 +10,7 @@
 - Event kinds and refusal keys, with their fields: ``engine.fort.keys``.
 """
 
+from engine.common import Command, dice_values
 from engine.fort.commands import (
     COMMAND_TYPES,
     AddCommander,
@@ -19,7 +20,6 @@ from engine.fort.commands import (
     AttackArea,
     AttackPierce,
     AttackSingle,
-    Command,
     EndBattle,
     FireBallista,
     FireCannon,
@@ -46,7 +46,7 @@ from engine.fort.commands import (
     command_from_json,
     command_to_json,
 )
-from engine.fort.engine import FORT, FortRules, dice_values, replay
+from engine.fort.engine import FORT, FortRules, replay
 from engine.fort.export import FORMAT, export_state, import_state
 from engine.fort.keys import EVENTS, REFUSALS
 from engine.fort.map import AREAS, EDGES, Area, Position

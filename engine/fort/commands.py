@@ -9,19 +9,11 @@ actor is the PC that user owns (``fort.actor_required`` if there is none).
 
 from __future__ import annotations
 
-import types
 import typing
-from collections.abc import Mapping
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass
 from typing import Any, ClassVar, Union
 
-from engine.ruleset import RuleError
-
-
-@dataclass(frozen=True, slots=True)
-class Command:
-    gm_only: ClassVar[bool] = False
-
+from engine.common import Command, CommandCodec
 
 # --- battle lifecycle -------------------------------------------------------------------------
 
@@ -360,70 +352,19 @@ COMMAND_TYPES: dict[str, type[Command]] = {cls.__name__: cls for cls in typing.g
 
 #: JSON keys that differ from the field names: Python keywords (``from``), and AddUnit's ``type`` option,
 #: which would clash with the command's own ``"type"``.
-_OPTION_NAMES = {"from_": "from", "type": "unit_type"}
+CODEC: CommandCodec[Any] = CommandCodec(
+    "fort", typing.get_args(FortCommand), renames={"from_": "from", "type": "unit_type"}
+)
 
 
-def _allowed_types(hint: Any) -> tuple[Any, ...]:
-    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is Union:
-        return typing.get_args(hint)
-    return (hint,)
-
-
-#: For each command type: its fields as (field name, option name, allowed types, required).
-_SPECS: dict[str, tuple[tuple[str, str, tuple[Any, ...], bool], ...]] = {
-    name: tuple(
-        (
-            f.name,
-            _OPTION_NAMES.get(f.name, f.name),
-            _allowed_types(typing.get_type_hints(cls)[f.name]),
-            f.default is MISSING,
-        )
-        for f in fields(cls)
-    )
-    for name, cls in COMMAND_TYPES.items()
-}
-
-
-def command_to_json(command: Command) -> dict[str, Any]:
+def command_to_json(command: FortCommand) -> dict[str, Any]:
     """A command as a JSON-ready dict: ``{"type": "MoveUnit", "unit": "ゴブリン", "to": "A1", ...}``.
 
     Keys are the option names of COMMANDS.md, but for AddUnit's unit type, written ``unit_type``.
     """
-    name = type(command).__name__
-    out: dict[str, Any] = {"type": name}
-    for field_name, option, _, _ in _SPECS[name]:
-        out[option] = getattr(command, field_name)
-    return out
+    return CODEC.to_json(command)
 
 
-def _fits(value: Any, allowed: tuple[Any, ...]) -> bool:
-    for t in allowed:
-        if t is type(None) and value is None:
-            return True
-        if t is int and isinstance(value, int) and not isinstance(value, bool):
-            return True
-        if t is bool and isinstance(value, bool):
-            return True
-        if t is str and isinstance(value, str):
-            return True
-    return False
-
-
-def command_from_json(raw: Mapping[str, Any]) -> FortCommand:
+def command_from_json(raw: Any) -> FortCommand:
     """The command a ``command_to_json`` dict describes; ``fort.command_invalid`` if it is not one."""
-    if not isinstance(raw, Mapping):
-        raise RuleError("fort.command_invalid", reason="not_an_object")
-    name = raw.get("type")
-    if not isinstance(name, str) or name not in _SPECS:
-        raise RuleError("fort.command_invalid", reason="unknown_type", type=str(name))
-    values: dict[str, Any] = {}
-    for field_name, option, allowed, required in _SPECS[name]:
-        if option not in raw:
-            if required:
-                raise RuleError("fort.command_invalid", reason="missing", type=name, field=option)
-            continue
-        value = raw[option]
-        if not _fits(value, allowed):
-            raise RuleError("fort.command_invalid", reason="wrong_type", type=name, field=option)
-        values[field_name] = value
-    return typing.cast(FortCommand, COMMAND_TYPES[name](**values))
+    return typing.cast(FortCommand, CODEC.from_json(raw))

@@ -11,48 +11,24 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
-from engine.dice import DiceError, DiceSource, RollKind, RollResult, parse_command
+from engine.common import EventRecorder
+from engine.dice import DiceError, RollKind, RollResult, parse_command
 from engine.dice.command import ParsedCommand
-from engine.ruleset import Event, RuleError
+from engine.ruleset import RuleError
 
 _INTEGER = re.compile(r"[+-]?\d+")
 
 
-class Context:
-    """A dice source that records every die it rolls (as ``RecordingDice`` does), and the events."""
+class Context(EventRecorder):
+    """The recording dice source and event list of one fort command, with two shorthands."""
 
-    __slots__ = ("_source", "_taken", "events", "rolls")
-
-    def __init__(self, source: DiceSource) -> None:
-        self._source = source
-        self.rolls: list[tuple[int, int]] = []
-        self.events: list[Event] = []
-        self._taken = 0
-
-    def roll(self, sides: int) -> int:
-        value = self._source.roll(sides)
-        self.rolls.append((sides, value))
-        return value
-
-    def emit(self, kind: str, data: dict[str, Any]) -> None:
-        """Append an event carrying every die rolled since the previous event."""
-        rolls = self.rolls
-        if len(rolls) > self._taken:
-            dice = tuple(rolls[self._taken :])
-            self._taken = len(rolls)
-        else:
-            dice = ()
-        self.events.append(Event(kind, data, dice))
+    __slots__ = ()
 
     def d6(self) -> int:
         return self.roll(6)
 
     def roll_command(self, parsed: ParsedCommand) -> RollResult:
         return parsed.roll(self)
-
-    def check_all_dice_emitted(self) -> None:
-        if self._taken != len(self.rolls):  # pragma: no cover - a bug, never a rule
-            raise AssertionError("dice rolled after the last event")
 
 
 @lru_cache(maxsize=1024)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from engine.dice import DiceSource, ScriptedDice
+from engine import common
+from engine.dice import DiceSource
 from engine.fort import commands as c
 from engine.fort import rules_attack, rules_equipment, rules_fort, rules_move, rules_roster, rules_turn
 from engine.fort.commands import FortCommand
@@ -13,7 +14,7 @@ from engine.fort.context import Context
 from engine.fort.export import FORMAT, export_state, import_state
 from engine.fort.gmset import gm_set
 from engine.fort.state import FortState
-from engine.ruleset import Event, Outcome, RuleError, Ruleset
+from engine.ruleset import Outcome, RuleError, Ruleset
 
 Handler = Callable[[Context, FortState, Any], FortState]
 
@@ -90,21 +91,10 @@ FORT = FortRules()
 _conforms: Ruleset[FortState, FortCommand] = FORT
 
 
-def dice_values(events: Iterable[Event]) -> list[int]:
-    """Every die a command rolled, in order, from its events (what a replay feeds back)."""
-    return [value for event in events for _, value in event.dice]
-
-
 def replay(initial: FortState | None, steps: Iterable[tuple[FortCommand, Sequence[int]]]) -> FortState | None:
     """Re-applies commands with the dice recorded in their events; gives the same state exactly.
 
     Raises ``dice.script_exhausted`` (too few dice) or ``fort.replay_dice_left`` (too many) if the
     recorded dice do not fit a command.
     """
-    state = initial
-    for number, (command, values) in enumerate(steps, start=1):
-        source = ScriptedDice(values)
-        state = FORT.apply(state, command, source).state
-        if source.remaining:
-            raise RuleError("fort.replay_dice_left", step=number, left=source.remaining)
-    return state
+    return common.replay(FORT.apply, initial, steps, "fort")

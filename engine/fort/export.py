@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.common import fold
 from engine.fort.context import parse_damage_expression
 from engine.fort.lookup import clean_name
-from engine.fort.map import Area, Position, edge_text, fold, parse_area, parse_edge, parse_position
+from engine.fort.map import Area, Position, edge_text, parse_area, parse_edge, parse_position
 from engine.fort.rules_turn import MAX_CANNONS, MAX_ROUNDS
 from engine.fort.state import (
     MAX_SHELLS,

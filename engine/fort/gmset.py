@@ -14,10 +14,11 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
+from engine.common import fold, parse_bool
 from engine.fort.commands import GMSet
 from engine.fort.context import Context, parse_damage_expression
 from engine.fort.lookup import find_commander, find_pc, find_unit, set_commander, set_pc, set_unit
-from engine.fort.map import Area, edge_text, fold, parse_area, parse_edge, parse_position
+from engine.fort.map import Area, edge_text, parse_area, parse_edge, parse_position
 from engine.fort.rules_characters import check_confusion
 from engine.fort.rules_equipment import parse_trap_kind
 from engine.fort.rules_fort import finish
@@ -27,8 +28,6 @@ from engine.fort.state import MAX_SHELLS, BattleOutcome, FortState, Turn, UnitTy
 from engine.ruleset import RuleError
 
 _NONE = ("none", "null", "-", "")
-_TRUE = ("true", "yes", "on", "1")
-_FALSE = ("false", "no", "off", "0")
 
 
 class _Bad(Exception):
@@ -53,12 +52,10 @@ def _opt_int(text: str, minimum: int | None = None) -> int | None:
 
 
 def _bool(text: str) -> bool:
-    folded = fold(text)
-    if folded in _TRUE:
-        return True
-    if folded in _FALSE:
-        return False
-    raise _Bad("not_a_boolean")
+    value = parse_bool(text)
+    if value is None:
+        raise _Bad("not_a_boolean")
+    return value
 
 
 def _opt_text(text: str) -> str | None:

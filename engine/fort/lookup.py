@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 
-from engine.fort.map import Area, Position, fold
+from engine import common
+from engine.common import fold
+from engine.fort.map import Area, Position
 from engine.fort.state import PC, Commander, FortState, Unit, UnitType, evolve
 from engine.ruleset import RuleError
 
@@ -16,10 +17,7 @@ def name_key(name: str) -> str:
 
 def clean_name(name: str) -> tuple[str, str]:
     """A new name as stored (NFKC, trimmed) and its key; ``fort.name_invalid`` if empty or too long."""
-    key = fold(name)
-    if not key or len(key) > 64:
-        raise RuleError("fort.name_invalid", name=name)
-    return unicodedata.normalize("NFKC", name).strip(), key
+    return common.clean_name(name, "fort")
 
 
 def ensure_name_free(state: FortState, key: str, name: str) -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import unicodedata
 from enum import StrEnum
 from functools import cache
 
+from engine.common import fold
 from engine.ruleset import RuleError
 
 
@@ -55,11 +55,6 @@ _NEIGHBOURS: dict[Area, tuple[Area, ...]] = {
 _FRONT: dict[Area, int] = {Area.F0: 0, Area.A1: 1, Area.B1: 1, Area.A2: 2, Area.B2: 2}
 _AREA_BY_TEXT: dict[str, Area] = {a.value: a for a in AREAS}
 _POSITION_BY_TEXT: dict[str, Position] = {p.value: p for p in Position}
-
-
-def fold(text: str) -> str:
-    """Full width to half width and case folding (NFKC + casefold), for names and keywords."""
-    return unicodedata.normalize("NFKC", text).strip().casefold()
 
 
 def parse_area(text: str) -> Area:

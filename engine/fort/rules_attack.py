@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.common import fold
 from engine.fort.commands import AttackArea, AttackPierce, AttackSingle, UnitAttack, UnitBarrage
 from engine.fort.context import (
     Context,
@@ -13,7 +14,7 @@ from engine.fort.context import (
     roll_record,
 )
 from engine.fort.lookup import require_pc_actor, resolve_actor, unit_on_map
-from engine.fort.map import Area, Position, fold, parse_area, pierce_areas
+from engine.fort.map import Area, Position, parse_area, pierce_areas
 from engine.fort.rules_characters import hurt_pc, set_commander_hp
 from engine.fort.rules_damage import (
     DAMAGE_PER_BODY,

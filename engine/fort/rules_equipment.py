@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from engine.common import fold
 from engine.dice import parse_command
 from engine.fort.commands import FireBallista, FireCannon, LoadBallista, LoadCannon, RemoveTrap, SetTrap
 from engine.fort.context import Context, parse_damage_expression, roll_record
 from engine.fort.lookup import require_equipment, resolve_actor, soldier_acted, unit_on_map
-from engine.fort.map import edge_text, fold, parse_edge
+from engine.fort.map import edge_text, parse_edge
 from engine.fort.rules_characters import hurt_pc
 from engine.fort.rules_damage import area_catch, damage_each
 from engine.fort.state import MAX_SHELLS, Ballista, DamageKind, FortState, Side, Trap, TrapKind, evolve

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from engine.common import fold
 from engine.dice import RollKind
 from engine.fort.commands import HealFort, Repair, Siege
 from engine.fort.context import Context, amount_value, parse_damage_expression, roll_record
 from engine.fort.lookup import require_equipment, resolve_actor, soldier_acted
-from engine.fort.map import fold
 from engine.fort.state import BattleOutcome, FortState, Turn, Unit, UnitTrait, evolve
 from engine.ruleset import RuleError
 

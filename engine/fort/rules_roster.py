@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.common import fold
 from engine.fort.commands import (
     AddCommander,
     AddPC,
@@ -23,7 +24,7 @@ from engine.fort.lookup import (
     set_pc,
     set_unit,
 )
-from engine.fort.map import Area, Position, distance, fold, parse_area, parse_position
+from engine.fort.map import Area, Position, distance, parse_area, parse_position
 from engine.fort.rules_characters import set_commander_hp
 from engine.fort.state import PC, Commander, FortState, Unit, UnitType, evolve
 from engine.ruleset import RuleError

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from engine.common import fold
 from engine.fort.commands import EndBattle, StartBattle
 from engine.fort.context import Context
-from engine.fort.map import fold
 from engine.fort.rules_fort import finish, unit_fort_damage
 from engine.fort.state import BattleOutcome, FortState, Side, Turn, UnitType, evolve
 from engine.ruleset import RuleError

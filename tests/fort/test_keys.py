@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from engine.common import COMMON_REFUSALS
 from engine.fort.keys import EVENTS, REFUSALS, fields
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine" / "fort"
@@ -26,6 +27,8 @@ def _keys_in_source() -> tuple[set[str], set[str]]:
                             raised.add(sub.value)
             elif name in ("emit", "_use_trap") and texts:
                 emitted.add(texts[0])
+    # engine/common raises these under the rule set's prefix
+    raised |= {f"fort.{suffix}" for suffix in COMMON_REFUSALS}
     return emitted, raised
 
 

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import engine.sengensho
+from engine.common import COMMON_REFUSALS
 from engine.sengensho.keys import EVENTS, REFUSALS
 
 ENGINE = Path(engine.sengensho.__file__).parent
@@ -34,7 +35,7 @@ RULE_IDS = (
 )
 
 #: refusals raised by engine/common.py with the rule set's prefix
-FROM_COMMON = {"sg.command_invalid", "sg.name_invalid", "sg.replay_dice_left"}
+FROM_COMMON = {f"sg.{suffix}" for suffix in COMMON_REFUSALS}
 
 
 def _calls(name: str) -> set[str]:
