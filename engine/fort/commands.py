@@ -151,11 +151,11 @@ class UnitAttack(Command):
 
 @dataclass(frozen=True, slots=True)
 class UnitBarrage(Command):
-    """``/unit barrage unit: [apply_hp:true]`` (GM). ``apply_hp:false`` only lists the attacks."""
+    """``/unit barrage unit: [apply_hp:false]`` (GM). ``apply_hp:true`` applies every strike as a hit."""
 
     gm_only: ClassVar[bool] = True
     unit: str
-    apply_hp: bool = True
+    apply_hp: bool = False
 
 
 @dataclass(frozen=True, slots=True)

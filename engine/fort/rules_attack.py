@@ -248,8 +248,9 @@ def unit_barrage(ctx: Context, state: FortState, cmd: UnitBarrage) -> FortState:
     """F-UNIT-8: ▶同時攻撃: for each character in the unit's melee area (in the order they joined) a d6
     for the count, then that many strike rolls.
 
-    **Ruling:** with ``apply_hp`` (default) every strike is applied as a hit to a PC whose HP is tracked
-    (the players correct evasion and defence with /pc hp); a soldier's barrage hits commanders.
+    As RULINGS says, the bot lists the attacks and the players resolve evasion and apply HP
+    (``/pc hp``). **Ruling:** with ``apply_hp:true`` every strike is applied as a hit instead, to
+    PCs whose HP is tracked (a soldier's barrage to commanders), for groups that skip evasion.
     """
     u = unit_on_map(state, cmd.unit)
     unit = state.units[u]

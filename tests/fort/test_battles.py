@@ -144,8 +144,8 @@ def test_the_fort_collapses() -> None:
         ("槌", 23, 37),
         ("蝙蝠", 6, 31),
     ]
-    # 同時攻撃 on Cid: d6 = 2, strikes [3,3] 18 and [1,2] 15.
-    run(UnitBarrage(unit="槌"), 2, 3, 3, 1, 2)
+    # 同時攻撃 on Cid, every strike applied as a hit: d6 = 2, strikes [3,3] 18 and [1,2] 15.
+    run(UnitBarrage(unit="槌", apply_hp=True), 2, 3, 3, 1, 2)
     assert run.event("unit.barrage")["damages"] == [18, 15]
     assert run.pc("Cid").hp == 7
     # A mattock on the wall: K20+20 [4,4] = 6 + 20 = 26 → 11.

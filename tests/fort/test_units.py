@@ -178,7 +178,7 @@ def test_f_unit_8_barrage_a_d6_per_character_then_that_many_strikes() -> None:
     run(AddUnit(name="鬼", type="normal", area="A1", hp=30, fort_damage=5, strike="2d+2"))
     run(NextTurn())
     run(MoveUnit(unit="鬼", to="F0"))
-    run(UnitBarrage(unit="鬼"), 2, 3, 3, 1, 1, 1, 6, 6)  # Bob: 2 × (6+2, 2+2); Cid: 1 × (12+2)
+    run(UnitBarrage(unit="鬼", apply_hp=True), 2, 3, 3, 1, 1, 1, 6, 6)  # Bob: 2 × (6+2, 2+2); Cid: 1 × (12+2)
     bob, cid = run.all_of("unit.barrage")
     assert (bob["target"], bob["count"], bob["damages"], bob["total"]) == ("Bob", 2, [8, 4], 12)
     assert (cid["target"], cid["count"], cid["damages"]) == ("Cid", 1, [14])
@@ -191,7 +191,10 @@ def test_f_unit_8_barrage_a_d6_per_character_then_that_many_strikes() -> None:
         "before": None,
         "after": None,
     }
-    run(UnitBarrage(unit="鬼", apply_hp=False), 1, 2, 2, 1, 3, 3)
+    # By default the bot only lists the attacks: the players resolve evasion and apply HP.
+    run(UnitBarrage(unit="鬼"), 1, 2, 2, 1, 3, 3)
+    bob, cid = run.all_of("unit.barrage")
+    assert (bob["count"], bob["damages"], cid["count"], cid["damages"]) == (1, [6], 1, [8])
     assert run.pc("Bob").hp == 18
     assert "pc.damaged" not in run.kinds()
 

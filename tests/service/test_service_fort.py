@@ -58,7 +58,7 @@ SCRIPT: list[tuple[str, str | None]] = [
     ("/fort next", None),
     ("/unit move unit:G1 to:F0", None),
     ("@bob /unit attack attacker:Sol target:G1 hit:true", None),
-    ("/unit barrage unit:G1", None),
+    ("/unit barrage unit:G1 apply_hp:true", None),
     ("/unit advance", None),
     ("/unit hp unit:G2 set:3", None),
     ("/fort siege effect:fixed amount:30", None),
