@@ -59,9 +59,9 @@ def _sqlite_setup(engine: AsyncEngine) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=10000")
-        # WAL + NORMAL: a commit survives the process being killed (the OS holds the WAL);
-        # only a power cut may lose the last commits.
-        cursor.execute("PRAGMA synchronous=NORMAL")
+        # WAL + FULL: every acknowledged commit is on disk, even across a power cut or an OS
+        # crash (NORMAL would survive a killed process only). Group commit keeps it cheap.
+        cursor.execute("PRAGMA synchronous=FULL")
         cursor.close()
 
     @event.listens_for(sync_engine, "begin")

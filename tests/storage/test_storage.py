@@ -60,6 +60,8 @@ async def test_sqlite_pragmas(raw_engine: AsyncEngine) -> None:
         assert (await conn.execute(text("PRAGMA journal_mode"))).scalar_one() == "wal"
         assert (await conn.execute(text("PRAGMA foreign_keys"))).scalar_one() == 1
         assert (await conn.execute(text("PRAGMA busy_timeout"))).scalar_one() == 10000
+        # 2 = FULL: an acknowledged commit survives a power cut, not only a killed process
+        assert (await conn.execute(text("PRAGMA synchronous"))).scalar_one() == 2
 
 
 async def _create(conn: Any, channel: str = "c1", status: str = RUNNING) -> int:
