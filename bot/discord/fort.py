@@ -25,11 +25,10 @@ from bot.discord.presenters import (
 )
 from bot.discord.text import md, tr, who
 from bot.i18n import t
-from bot.render.common import hp_bar
+from bot.render import fort_text
+from bot.render.fort_text import AREAS, POSITIONS, arrived
 from bot.views import StatusView, Summary
 
-AREAS = ("A2", "A1", "F0", "B1", "B2")
-POSITIONS = ("top", "inside", "outside")
 EDGES = ("A2-A1", "A1-F0", "F0-B1", "B1-B2", "A1-B1", "A2-B2")
 MAP = "A2 ── A1 ── F0 ── B1 ── B2\n│     └──────────┘     │\n└────────────────────────┘"
 
@@ -52,40 +51,15 @@ def colour(doc: Mapping[str, Any]) -> int:
     return CRITICAL
 
 
-def _arrived(unit: Mapping[str, Any]) -> bool:
-    if "arrived" in unit:
-        return bool(unit["arrived"])
-    return unit.get("arrive_round") is None
-
-
 def _hp(hp: Any, max_hp: Any) -> str:
     if hp is None:
         return ""
     return f" HP {hp}/{max_hp}" if max_hp is not None else f" HP {hp}"
 
 
-def _header(doc: Mapping[str, Any], lang: str) -> str:
-    turn = doc.get("turn", "pc")
-    head = tr(
-        "fort.status.header",
-        lang,
-        title=doc.get("title") or t("fort.status.untitled", lang),
-        round=doc.get("round"),
-        rounds=doc.get("rounds"),
-        turn=t(f"fort.status.turn.{turn}", lang),
-    )
-    if doc.get("outcome"):
-        head += " " + t(f"fort.status.outcome.{doc['outcome']}", lang)
-    return head
-
-
 def fort_line(doc: Mapping[str, Any], lang: str) -> str:
-    fort = doc.get("fort", {})
-    hp, max_hp = int(fort.get("hp", 0)), int(fort.get("max_hp", 0))
-    line = t("fort.status.fort_hp", lang, bar=f"`{hp_bar(hp, max_hp)}`", hp=hp, max_hp=max_hp)
-    if fort.get("repaired_round") is not None and fort.get("repaired_round") == doc.get("round"):
-        line += " " + t("fort.status.repaired", lang)
-    return line
+    """The console's fort HP line, the bar set in code so that Discord keeps its width."""
+    return fort_text.fort_line(doc, lang, bar=lambda bar: f"`{bar}`")
 
 
 def _unit(unit: Mapping[str, Any], lang: str) -> str:
@@ -109,7 +83,7 @@ def _pc(pc: Mapping[str, Any]) -> str:
 
 def _area_lines(doc: Mapping[str, Any], area: str, lang: str) -> list[str]:
     units = [
-        u for u in doc.get("units", []) if not u.get("destroyed") and _arrived(u) and u.get("area") == area
+        u for u in doc.get("units", []) if not u.get("destroyed") and arrived(u) and u.get("area") == area
     ]
     lines: list[str] = []
     pcs = [p for p in doc.get("pcs", []) if p.get("area") == area]
@@ -147,7 +121,7 @@ def status_embeds(view: StatusView, lang: str) -> list[discord.Embed]:
     for area in AREAS:
         fields += limits.fields_of(area, _area_lines(doc, area, lang))
     units = doc.get("units", [])
-    waiting = [u for u in units if not u.get("destroyed") and not _arrived(u)]
+    waiting = [u for u in units if not u.get("destroyed") and not arrived(u)]
     if waiting:
         fields += limits.fields_of(
             t("discord.fort.reinforcements", lang),
@@ -170,7 +144,8 @@ def status_embeds(view: StatusView, lang: str) -> list[discord.Embed]:
     fields += limits.fields_of(t("discord.fort.equipment", lang), _equipment(doc, lang))
     if view.gms:
         fields += limits.fields_of("GM", [" ".join(who(g) for g in view.gms)])
-    return limits.build(title=_header(doc, lang), lines=lines, fields=fields, colour=colour(doc))
+    title = fort_text.header(doc, lang, translate=tr)
+    return limits.build(title=title, lines=lines, fields=fields, colour=colour(doc))
 
 
 def _equipment(doc: Mapping[str, Any], lang: str) -> list[str]:
@@ -231,14 +206,14 @@ def completion(spec: CommandSpec, opt: Option) -> str | None:
 def candidates(doc: Mapping[str, Any], kind: str, spec: CommandSpec, typed: Mapping[str, Any]) -> list[str]:
     units = [u for u in doc.get("units", []) if not u.get("destroyed")]
     if kind == "unit":
-        on_map = [u["name"] for u in units if _arrived(u)]
-        return on_map + [u["name"] for u in units if not _arrived(u)]
+        on_map = [u["name"] for u in units if arrived(u)]
+        return on_map + [u["name"] for u in units if not arrived(u)]
     if kind == "pc":
         return [p["name"] for p in doc.get("pcs", [])]
     if kind == "commander":
         return [c["name"] for c in doc.get("commanders", [])]
     if kind == "actor":
-        soldiers = [u["name"] for u in units if u.get("type") == "soldier" and _arrived(u)]
+        soldiers = [u["name"] for u in units if u.get("type") == "soldier" and arrived(u)]
         return [p["name"] for p in doc.get("pcs", [])] + soldiers
     if kind == "area":
         return list(AREAS)

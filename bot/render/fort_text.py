@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.i18n import t
@@ -36,25 +37,27 @@ def _unit(unit: dict[str, Any], lang: str) -> str:
     return text
 
 
-def _arrived(unit: dict[str, Any], doc: dict[str, Any]) -> bool:
+def arrived(unit: Mapping[str, Any]) -> bool:
     """A reinforcement is on the map once its round's enemy turn is over (or the export says so)."""
     if "arrived" in unit:
         return bool(unit["arrived"])
     return unit.get("arrive_round") is None
 
 
-def _fort_line(doc: dict[str, Any], lang: str) -> str:
+def fort_line(doc: Mapping[str, Any], lang: str, bar: Callable[[str], str] = str) -> str:
+    """The fort HP line; ``bar`` wraps the bar (Discord sets it in code)."""
     fort = doc.get("fort", {})
     hp, max_hp = int(fort.get("hp", 0)), int(fort.get("max_hp", 0))
-    line = t("fort.status.fort_hp", lang, bar=hp_bar(hp, max_hp), hp=hp, max_hp=max_hp)
+    line = t("fort.status.fort_hp", lang, bar=bar(hp_bar(hp, max_hp)), hp=hp, max_hp=max_hp)
     if fort.get("repaired_round") is not None and fort.get("repaired_round") == doc.get("round"):
         line += " " + t("fort.status.repaired", lang)
     return line
 
 
-def _header(doc: dict[str, Any], lang: str) -> str:
+def header(doc: Mapping[str, Any], lang: str, translate: Callable[..., str] = t) -> str:
+    """Title, round and whose turn (``translate`` escapes the title for Discord)."""
     turn = doc.get("turn", "pc")
-    head = t(
+    head = translate(
         "fort.status.header",
         lang,
         title=doc.get("title") or t("fort.status.untitled", lang),
@@ -69,10 +72,10 @@ def _header(doc: dict[str, Any], lang: str) -> str:
 
 def status(view: StatusView, lang: str) -> str:
     doc = view.document
-    lines = [_header(doc, lang), _fort_line(doc, lang), *MAP]
+    lines = [header(doc, lang), fort_line(doc, lang), *MAP]
     every = doc.get("units", [])
-    units = [u for u in every if not u.get("destroyed") and _arrived(u, doc)]
-    waiting = [u for u in every if not u.get("destroyed") and not _arrived(u, doc)]
+    units = [u for u in every if not u.get("destroyed") and arrived(u)]
+    waiting = [u for u in every if not u.get("destroyed") and not arrived(u)]
     destroyed = [u for u in every if u.get("destroyed")]
     sep = t("render.list_sep", lang)
     for area in AREAS:
@@ -148,7 +151,7 @@ def summary_extra(summary: Summary, lang: str) -> list[str]:
     doc = summary.document
     lines: list[str] = []
     if summary.kind == "final":
-        lines.append("  " + _fort_line(doc, lang))
+        lines.append("  " + fort_line(doc, lang))
         if doc.get("outcome"):
             lines.append("  " + t(f"fort.status.outcome.{doc['outcome']}", lang))
         standing = [c["name"] for c in doc.get("commanders", []) if int(c.get("hp", 0)) > 0]

@@ -4,17 +4,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from discord_harness import Harness, Member
+from discord_harness import Dice, Harness
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.service import BattleService
 from bot.storage import open_database
-from engine.dice import ScriptedDice
-
-GM = Member(400000000000000001, "GM太郎", locale="ja")
-ALICE = Member(400000000000000002, "Alice", locale="en-US")
-BOB = Member(400000000000000003, "ボブ", locale="ja")
-MOD = Member(400000000000000004, "Mod", locale="ja", permissions=(1 << 4) | (1 << 11))
 
 
 @pytest.fixture
@@ -22,13 +16,6 @@ async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
     engine = await open_database(str(tmp_path / "battles.db"))
     yield engine
     await engine.dispose()
-
-
-class Dice(ScriptedDice):
-    """Scripted dice a test feeds as it goes (the service gives back the dice of a refused command)."""
-
-    def feed(self, *values: int) -> None:
-        self._values.extend(values)
 
 
 @pytest.fixture

@@ -23,6 +23,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.discord.client import TorideBot
 from bot.discord.coalesce import Coalescer
+from engine.dice import ScriptedDice
 
 APPLICATION_ID = 900000000000000001
 BOT_ID = 900000000000000002
@@ -517,3 +518,18 @@ class Attachment:
             "proxy_url": self.url,
             "content_type": "application/json",
         }
+
+
+# --- the members and dice the tests share ------------------------------------------------------
+
+GM = Member(400000000000000001, "GM太郎", locale="ja")
+ALICE = Member(400000000000000002, "Alice", locale="en-US")
+BOB = Member(400000000000000003, "ボブ", locale="ja")
+MOD = Member(400000000000000004, "Mod", locale="ja", permissions=(1 << 4) | (1 << 11))
+
+
+class Dice(ScriptedDice):
+    """Scripted dice a test feeds as it goes (the service gives back the dice of a refused command)."""
+
+    def feed(self, *values: int) -> None:
+        self._values.extend(values)

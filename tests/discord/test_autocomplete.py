@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import ALICE, BOB, GM
-from discord_harness import Harness
+from discord_harness import ALICE, BOB, GM, Harness
 
 
 @pytest.fixture

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import ALICE, BOB, GM, Dice
-from discord_harness import CHANNEL_ID, Harness, Request
+from discord_harness import ALICE, BOB, CHANNEL_ID, GM, Dice, Harness, Request
 
 from bot.discord.buttons import NEXT, REFRESH, UNDO
 from bot.service import Where

@@ -9,8 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ALICE, BOB, GM, MOD, Dice
-from discord_harness import CHANNEL_ID, GUILD_ID, Attachment, Harness, Result
+from discord_harness import ALICE, BOB, CHANNEL_ID, GM, GUILD_ID, MOD, Attachment, Dice, Harness, Result
 
 from bot.discord.text import event_line, md
 from bot.i18n import t

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import discord
-from conftest import GM
-from discord_harness import Harness
+from discord_harness import GM, Harness
 
 from bot.discord import limits
 from bot.discord.fort import status_embeds

@@ -6,8 +6,7 @@ from typing import Any
 
 import discord
 import pytest
-from conftest import ALICE, BOB, GM
-from discord_harness import APPLICATION_ID, Attachment, Harness
+from discord_harness import ALICE, APPLICATION_ID, BOB, GM, Attachment, Harness
 
 from bot.discord.buttons import REFRESH
 

@@ -7,8 +7,7 @@ import json
 from typing import Any
 
 import pytest
-from conftest import ALICE, GM, Dice
-from discord_harness import Attachment, Harness, snowflake, user_payload
+from discord_harness import ALICE, GM, Attachment, Dice, Harness, snowflake, user_payload
 from test_tree import builtin_specs
 
 from bot import rulesets

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import ALICE, BOB, GM, Dice
-from discord_harness import GUILD_ID, Harness, Member
+from discord_harness import ALICE, BOB, GM, GUILD_ID, Dice, Harness, Member
 
 from bot.i18n import t
 

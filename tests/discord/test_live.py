@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import asyncio
 
-from conftest import ALICE, BOB, GM, Dice
-from discord_harness import CHANNEL_ID, FakeClock, Harness, message_payload, user_payload
+from discord_harness import (
+    ALICE,
+    BOB,
+    CHANNEL_ID,
+    GM,
+    Dice,
+    FakeClock,
+    Harness,
+    message_payload,
+    user_payload,
+)
 
 from bot.discord.coalesce import Coalescer
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import ALICE, BOB, GM, Dice
-from discord_harness import Harness
+from discord_harness import ALICE, BOB, GM, Dice, Harness
 
 from bot.discord.buttons import NEXT
 from bot.i18n import t
