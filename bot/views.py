@@ -65,6 +65,8 @@ class StatusView(View):
     gms: tuple[str, ...] = ()
     #: the battle is over (the channel's last battle, still shown)
     ended: bool = False
+    #: the stored battle it shows (for front-ends that keep a note with it: the status message)
+    battle_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

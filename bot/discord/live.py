@@ -3,9 +3,11 @@
 After a command that changed the battle, ``changed(where)`` asks for an edit; the ``Coalescer``
 runs it at most once per interval per channel, reading the battle when it runs (the latest state
 wins). The first edit of a battle posts the message (with its buttons); when the battle ends the
-message shows the final state without buttons and is let go. Message ids live in this process;
-after a restart the first change looks for the message among the channel's last 50 messages (by its
-buttons) and posts a fresh one if it is not there.
+message shows the final state without buttons and is let go. The message id is stored with its
+battle (``battles.status_message_id``), so after a restart the next change edits the same message.
+A battle from before that column (or whose id was never stored) falls back to a search among the
+channel's last 50 messages (by its buttons), once per channel per process, and posts a fresh
+message if it is not there.
 """
 
 from __future__ import annotations
@@ -43,8 +45,8 @@ class LiveStatus:
         self.coalescer = coalescer
         self.buttons = buttons
         self.frontend: object = None
-        #: channel id → the id of its live status message
-        self.messages: dict[str, int] = {}
+        #: channel id → (battle id, the id of its live status message): saves a read per edit
+        self.messages: dict[str, tuple[int, int]] = {}
         #: channels whose status message was looked for in the channel's history (once, after a start-up)
         self._searched: set[str] = set()
 
@@ -59,13 +61,28 @@ class LiveStatus:
 
         self.coalescer.submit(where.channel, job)
 
-    async def refresh(self, where: Where) -> None:
-        view = await self.service.status(where)
-        message_id = self.messages.get(where.channel)
-        if view is not None and message_id is None and where.channel not in self._searched:
+    async def _message_id(self, where: Where, battle_id: int) -> int | None:
+        """The battle's status message: remembered here, else stored with the battle, else (a battle
+        from before the stored id) found in the channel's history."""
+        known = self.messages.get(where.channel)
+        if known is not None and known[0] == battle_id:
+            return known[1]
+        message_id = await self.service.status_message(battle_id)
+        if message_id is None and where.channel not in self._searched:
             self._searched.add(where.channel)
             message_id = await self._find(where.channel)
-        if view is None or (view.ended and message_id is None):
+            if message_id is not None:
+                await self.service.set_status_message(battle_id, message_id)
+        return message_id
+
+    async def refresh(self, where: Where) -> None:
+        view = await self.service.status(where)
+        if view is None or view.battle_id is None:
+            self.messages.pop(where.channel, None)
+            return
+        battle_id = view.battle_id
+        message_id = await self._message_id(where, battle_id)
+        if view.ended and message_id is None:
             self.messages.pop(where.channel, None)
             return
         lang = await self.service.language(where.guild)
@@ -76,6 +93,7 @@ class LiveStatus:
                 self.frontend, lang, next_turn=presenter(view.ruleset).next_path is not None
             )
         channel = self.client.get_partial_messageable(int(where.channel))
+        posted = False
         if message_id is not None:
             try:
                 await channel.get_partial_message(message_id).edit(
@@ -96,10 +114,15 @@ class LiveStatus:
                 log.warning("cannot post the status message in channel %s", where.channel)
                 return
             message_id = message.id
+            posted = True
         if view.ended:
+            # the final state is shown; a battle taken back by /gm undo gets a new message
             self.messages.pop(where.channel, None)
+            await self.service.set_status_message(battle_id, None)
         else:
-            self.messages[where.channel] = message_id
+            self.messages[where.channel] = (battle_id, message_id)
+            if posted:
+                await self.service.set_status_message(battle_id, message_id)
 
     async def _find(self, channel_id: str) -> int | None:
         """After a restart: the bot's status message among the channel's last messages (by its buttons)."""

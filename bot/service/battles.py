@@ -147,8 +147,22 @@ class BattleService:
     async def _status_view(self, where: Where, live: Live) -> StatusView:
         gms = (live.head.started_by, *(await self._settings(where.guild)).co_gms)
         return StatusView(
-            ruleset=live.binding.name, document=live.document, gms=gms, ended=live.head.status != RUNNING
+            ruleset=live.binding.name,
+            document=live.document,
+            gms=gms,
+            ended=live.head.status != RUNNING,
+            battle_id=live.head.id,
         )
+
+    async def status_message(self, battle_id: int) -> int | None:
+        """The id of the message a front-end keeps the battle's live status in (None: not stored)."""
+        async with self.engine.connect() as conn:
+            return await repo.status_message(conn, battle_id)
+
+    async def set_status_message(self, battle_id: int, message_id: int | None) -> None:
+        """Keep (or, with None, forget) the battle's status message id with the battle."""
+        async with self._write() as conn:
+            await repo.set_status_message(conn, battle_id, message_id)
 
     def dice_source(self) -> DiceSource:
         """Where this service's dice come from (a seeded source, or the console's script)."""

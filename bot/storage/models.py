@@ -65,6 +65,9 @@ class Battle(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: the Discord message that shows this battle's live status (null: none posted yet, or a battle
+    #: from before revision 0002, whose message is looked for in the channel's history)
+    status_message_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
     __table_args__ = (
         Index("ix_battles_guild_channel", "guild_id", "channel_id"),

@@ -352,6 +352,25 @@ async def live_actions_since(conn: AsyncConnection, battle_id: int, after_seq: i
 
 
 # ---------------------------------------------------------------------------------------------
+# The live status message of a battle (a front-end's note, not battle state: no version bump)
+
+
+async def status_message(conn: AsyncConnection, battle_id: int) -> int | None:
+    """The id of the message that shows the battle's status, if one was stored."""
+    value = (
+        await conn.execute(select(battles.c.status_message_id).where(battles.c.id == battle_id))
+    ).scalar_one_or_none()
+    return None if value is None else int(value)
+
+
+async def set_status_message(conn: AsyncConnection, battle_id: int, message_id: int | None) -> None:
+    """Store (or, with None, forget) the battle's status message id."""
+    await conn.execute(
+        update(battles).where(battles.c.id == battle_id).values(status_message_id=message_id)
+    )
+
+
+# ---------------------------------------------------------------------------------------------
 # Guild settings
 
 

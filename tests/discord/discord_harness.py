@@ -76,6 +76,8 @@ class Request:
     payload: dict[str, Any] | None
     files: list[tuple[str, bytes]] = field(default_factory=list)
     via: str = "webhook"
+    #: what the recording HTTP client answered (the message a channel POST created)
+    reply: dict[str, Any] | None = None
 
     @property
     def data(self) -> dict[str, Any]:
@@ -199,7 +201,8 @@ class RecordingHTTP(HTTPClient):
     async def request(self, route: Route, *, files: Any = None, form: Any = None, **kwargs: Any) -> Any:
         path = route.url.removeprefix(Route.BASE)
         body = _decode(kwargs.get("json"), form)
-        self.recorder.requests.append(Request(route.method, path, body, _files(files), via="http"))
+        request = Request(route.method, path, body, _files(files), via="http")
+        self.recorder.requests.append(request)
         for (method, prefix), code in list(self.fail.items()):
             if method == route.method and path.startswith(prefix):
                 del self.fail[(method, prefix)]
@@ -215,7 +218,8 @@ class RecordingHTTP(HTTPClient):
         if route.method in ("POST", "PATCH") and "/messages" in path:
             channel_id = int(path.split("/")[2])
             message_id = int(path.split("/")[4]) if route.method == "PATCH" else snowflake()
-            return message_payload(message_id, channel_id, body)
+            request.reply = message_payload(message_id, channel_id, body)
+            return request.reply
         return None
 
     async def get_from_cdn(self, url: str) -> bytes:

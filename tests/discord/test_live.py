@@ -9,14 +9,18 @@ from discord_harness import (
     BOB,
     CHANNEL_ID,
     GM,
+    GUILD_ID,
     Dice,
     FakeClock,
     Harness,
+    Request,
     message_payload,
     user_payload,
 )
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.discord.coalesce import Coalescer
+from bot.service import BattleService, Where
 
 OTHER_CHANNEL = CHANNEL_ID + 1
 
@@ -118,7 +122,16 @@ async def test_no_permission_to_post_is_not_the_users_problem(harness: Harness) 
     assert [r.method for r in result.channel] == ["POST"]
 
 
-async def test_after_a_restart_the_status_message_is_found_again(harness: Harness) -> None:
+async def _forget_stored_status_message(harness: Harness) -> None:
+    """A battle from before revision 0002: no status message id stored with it."""
+    view = await harness.bot.service.status(Where(str(GUILD_ID), str(CHANNEL_ID)))
+    assert view is not None and view.battle_id is not None
+    await harness.bot.service.set_status_message(view.battle_id, None)
+
+
+async def test_a_battle_without_a_stored_id_finds_its_status_message_in_the_history(
+    harness: Harness,
+) -> None:
     start = await harness.run(GM, "fort start", rounds=2)
     (post,) = start.channel
     assert post.payload is not None
@@ -129,7 +142,8 @@ async def test_after_a_restart_the_status_message_is_found_again(harness: Harnes
     }
     old_result = message_payload(777000000000000003, CHANNEL_ID, {"embeds": post.payload["embeds"]})
     harness.http.history[CHANNEL_ID] = [someone, old_result, status_message]
-    # a new process: it knows no status message
+    # a new process, and a battle that has no status message id stored
+    await _forget_stored_status_message(harness)
     harness.bot.live.messages.clear()
     harness.bot.live._searched.clear()
     harness.clock.advance(10)
@@ -138,16 +152,75 @@ async def test_after_a_restart_the_status_message_is_found_again(harness: Harnes
         ("GET", f"/channels/{CHANNEL_ID}/messages"),
         ("PATCH", f"/channels/{CHANNEL_ID}/messages/777000000000000001"),
     ]
-    # found once: the next change edits without searching
+    # found once, and stored: the next change edits without searching, also after another restart
     harness.clock.advance(10)
     result = await harness.run(GM, "pc add", name="Bob")
     assert [r.method for r in result.channel] == ["PATCH"]
+    harness.bot.live.messages.clear()
+    harness.bot.live._searched.clear()
+    harness.clock.advance(10)
+    result = await harness.run(GM, "pc add", name="Carol")
+    assert [(r.method, r.path) for r in result.channel] == [
+        ("PATCH", f"/channels/{CHANNEL_ID}/messages/777000000000000001")
+    ]
 
 
 async def test_no_status_message_in_the_history_posts_a_new_one(harness: Harness) -> None:
     await harness.run(GM, "fort start", rounds=2)
+    await _forget_stored_status_message(harness)
     harness.bot.live.messages.clear()
     harness.bot.live._searched.clear()
     harness.clock.advance(10)
     result = await harness.run(GM, "pc add", name="Alice")
     assert [r.method for r in result.channel] == ["GET", "POST"]
+    posted = message_id_of(result.channel[1])
+    # the new message is stored with the battle
+    view = await harness.bot.service.status(Where(str(GUILD_ID), str(CHANNEL_ID)))
+    assert view is not None and view.battle_id is not None
+    assert await harness.bot.service.status_message(view.battle_id) == posted
+
+
+def message_id_of(request: Request) -> int:
+    """The id the recording HTTP client gave the message a POST created."""
+    assert request.reply is not None
+    return int(request.reply["id"])
+
+
+async def test_after_a_restart_the_same_status_message_is_edited(
+    engine: AsyncEngine, harness: Harness, dice: Dice
+) -> None:
+    start = await harness.run(GM, "fort start", rounds=2)
+    (post,) = start.channel
+    message_id = message_id_of(post)
+    await harness.bot.coalescer.close()
+    # a new process on the same database: a new service and client, which never saw the message
+    restarted = await Harness.create(BattleService(engine, dice), defer_after=None)
+    try:
+        restarted.clock.advance(10)
+        result = await restarted.run(GM, "pc add", name="Alice")
+        assert [(r.method, r.path) for r in result.channel] == [
+            ("PATCH", f"/channels/{CHANNEL_ID}/messages/{message_id}")
+        ]
+        assert result.channel[0].embeds[0]["title"] == "【砦防衛戦】 第1/2ラウンド PC側の手番"
+        # the end of the battle edits it one last time (no buttons) and lets it go
+        restarted.clock.advance(10)
+        end = await restarted.run(GM, "fort end")
+        (final,) = end.channel
+        assert (final.method, final.path) == ("PATCH", f"/channels/{CHANNEL_ID}/messages/{message_id}")
+        assert final.data["components"] == []
+        view = await restarted.bot.service.status(Where(str(GUILD_ID), str(CHANNEL_ID)))
+        assert view is not None and view.battle_id is not None and view.ended
+        assert await restarted.bot.service.status_message(view.battle_id) is None
+    finally:
+        await restarted.bot.coalescer.close()
+
+
+async def test_a_new_battle_gets_its_own_status_message(harness: Harness) -> None:
+    first = await harness.run(GM, "fort start", rounds=1)
+    await harness.run(GM, "fort end")
+    (final,) = await harness.flush_live()
+    assert final.method == "PATCH" and final.path.endswith(f"/{message_id_of(first.channel[0])}")
+    harness.clock.advance(10)
+    second = await harness.run(GM, "fort start", rounds=2)
+    (post,) = second.channel
+    assert post.method == "POST" and message_id_of(post) != message_id_of(first.channel[0])

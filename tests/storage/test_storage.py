@@ -138,3 +138,33 @@ async def test_settings_round_trip(raw_engine: AsyncEngine) -> None:
         await repo.put_settings(conn, repo.Settings("g", "en", "42", ("alice", "bob")))
     async with raw_engine.connect() as conn:
         assert await repo.get_settings(conn, "g") == repo.Settings("g", "en", "42", ("alice", "bob"))
+
+
+async def test_status_message_id_is_kept_with_its_battle_and_survives_0002(raw_engine: AsyncEngine) -> None:
+    # a database of revision 0001 with a battle in it
+    await upgrade(raw_engine, "0001")
+    async with raw_engine.begin() as conn:
+        await conn.execute(
+            text(
+                "INSERT INTO battles (guild_id, channel_id, ruleset, status, version, state, started_by,"
+                " created_at, updated_at) VALUES ('g', 'c1', 'fort', 'running', 1, '{\"hp\": 1}', 'gm',"
+                " CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+            )
+        )
+    await upgrade(raw_engine)
+    async with raw_engine.begin() as conn:
+        old = await repo.running_head(conn, "g", "c1")
+        assert old is not None
+        # the battle from before has no stored id (the front-end falls back to the channel history)
+        assert await repo.status_message(conn, old.id) is None
+        assert await repo.load_state(conn, old.id) == {"hp": 1}
+        new = await _create(conn, channel="c2")
+        # a Discord snowflake needs 64 bits
+        await repo.set_status_message(conn, new, 1_234_567_890_123_456_789)
+    async with raw_engine.begin() as conn:
+        assert await repo.status_message(conn, new) == 1_234_567_890_123_456_789
+        assert await repo.status_message(conn, old.id) is None
+        head = await repo.running_head(conn, "g", "c2")
+        assert head is not None and head.version == 1  # not battle state: no version bump
+        await repo.set_status_message(conn, new, None)
+        assert await repo.status_message(conn, new) is None
