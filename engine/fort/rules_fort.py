@@ -45,7 +45,12 @@ def finish(ctx: Context, state: FortState, outcome: BattleOutcome, reason: str) 
 
 
 def damage_fort(ctx: Context, state: FortState, amount: int, data: dict[str, Any]) -> FortState:
-    """F-FORT-6: fort damage; HP 0 or less at any moment ends the battle at once (崩壊)."""
+    """F-FORT-6: fort damage; HP 0 or less at any moment ends the battle at once (崩壊).
+
+    F-FORT-1: damage is never negative: a roll below 0 (a ram's ``1d-5``, a siege roll) deals 0, it
+    never heals the fort (nor lifts it above its maximum).
+    """
+    amount = max(0, amount)
     before = state.fort_hp
     after = before - amount
     ctx.emit("fort.damaged", {**data, "amount": amount, "before": before, "after": after})

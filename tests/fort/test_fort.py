@@ -139,3 +139,18 @@ def test_f_fort_6_hp_0_or_less_ends_the_battle_at_once() -> None:
     assert run.s.outcome is BattleOutcome.RETREAT
     run(StartBattle(rounds=2))  # a new battle may start after the end
     assert run.s.fort_hp == 300
+
+
+def test_f_fort_1_a_roll_below_zero_never_heals_the_fort() -> None:
+    """F-FORT-1, F-UNIT-10, F-FORT-5: fort damage is never negative: a ram whose strike rolls below 0
+    (``1d-5`` → −4) or a siege roll below 0 deals 0; the fort never rises above its maximum."""
+    run = battle()
+    run(AddUnit(name="槌", type="ram", area="A1", hp=30, fort_damage=0, strike="1d-5"))
+    run(NextTurn())
+    run(MoveUnit(unit="槌", to="F0"), 1)
+    d = run.event("fort.damaged")
+    assert (d["roll"]["total"], d["amount"], d["before"], d["after"]) == (-4, 0, 300, 300)
+    run(Siege(effect="fixed", roll="1d-5"), 2)
+    d = run.event("fort.damaged")
+    assert (d["total"], d["amount"], d["after"]) == (-3, 0, 300)
+    assert run.s.fort_hp == run.s.fort_max_hp == 300
