@@ -13,7 +13,7 @@ from engine.fort.context import (
     parse_damage_expression,
     roll_record,
 )
-from engine.fort.lookup import require_pc_actor, resolve_actor, unit_on_map
+from engine.fort.lookup import require_pc_actor, resolve_actor, set_unit, unit_on_map
 from engine.fort.map import Area, Position, parse_area, pierce_areas
 from engine.fort.rules_characters import hurt_pc, set_commander_hp
 from engine.fort.rules_damage import (
@@ -246,7 +246,8 @@ def unit_attack(ctx: Context, state: FortState, cmd: UnitAttack) -> FortState:
 
 def unit_barrage(ctx: Context, state: FortState, cmd: UnitBarrage) -> FortState:
     """F-UNIT-8: ▶同時攻撃: for each character in the unit's melee area (in the order they joined) a d6
-    for the count, then that many strike rolls.
+    for the count, then that many strike rolls (a roll below 0 deals 0). F-UNIT-13: a soldier's
+    barrage is its main action for the round.
 
     As RULINGS says, the bot lists the attacks and the players resolve evasion and apply HP
     (``/pc hp``). **Ruling:** with ``apply_hp:true`` every strike is applied as a hit instead, to
@@ -267,11 +268,15 @@ def unit_barrage(ctx: Context, state: FortState, cmd: UnitBarrage) -> FortState:
         ]
     if not targets:
         raise RuleError("fort.barrage_no_target", unit=unit.name, area=unit.area.value)
+    if unit.type is UnitType.SOLDIER:
+        if unit.acted_round == state.round:
+            raise RuleError("fort.soldier_already_acted", name=unit.name, round=state.round)
+        state = set_unit(state, u, evolve(unit, acted_round=state.round))  # F-UNIT-13: its main action
     for what, i in targets:
         name = state.pcs[i].name if what == "pc" else state.commanders[i].name
         count = ctx.d6()
         rolls = [ctx.roll_command(strike) for _ in range(count)]
-        damages = [r.damage for r in rolls]
+        damages = [max(0, r.damage) for r in rolls]  # F-UNIT-6: a strike below 0 deals nothing
         ctx.emit(
             "unit.barrage",
             {

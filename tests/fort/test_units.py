@@ -13,6 +13,7 @@ from engine.fort import (
     AttackPierce,
     AttackSingle,
     FireCannon,
+    GMSet,
     LoadCannon,
     MovePC,
     MoveUnit,
@@ -300,3 +301,35 @@ def test_f_unit_13_soldiers_use_equipment_once_per_round_and_ignore_traps() -> N
     run.refused(Repair(by="兵"), "fort.equipment_soldier_not_at_f0")
     run(SetUnitHP(unit="兵", set=0))
     run.refused(Repair(by="兵"), "fort.unit_destroyed")
+
+
+def test_f_unit_8_a_strike_below_zero_deals_nothing() -> None:
+    """F-UNIT-8, F-UNIT-6: a strike roll below 0 (``1d-3`` → −2) is 0 damage, never a heal."""
+    run = battle()  # Alice: HP 40 of 40
+    run(GMSet(target="pc.Alice.hp", value="30"))
+    run(MovePC(name="Alice", position="outside"))
+    run(AddUnit(name="鼠", type="normal", area="A1", hp=10, fort_damage=1, strike="1d-3"))
+    run(NextTurn())
+    run(MoveUnit(unit="鼠", to="F0"))
+    run(UnitBarrage(unit="鼠", apply_hp=True), 2, 1, 6)  # two strikes: 1−3 = −2 → 0, 6−3 = 3
+    b = run.event("unit.barrage")
+    assert (b["damages"], b["total"]) == ([0, 3], 3)
+    assert run.pc("Alice").hp == 27
+
+
+def test_f_unit_13_a_soldiers_barrage_is_its_main_action() -> None:
+    """F-UNIT-13: one main action per soldier unit per round, 同時攻撃 (F-UNIT-8) included."""
+    run = battle()
+    run(AddUnit(name="兵", type="soldier", area="F0", hp=20, fort_damage=0, strike="2d", move=20))
+    run(AddUnit(name="鬼", type="normal", area="A1", hp=30, fort_damage=5))
+    run(AddCommander(name="隊長", hp=30, area="A1"))
+    run(Repair(by="兵"))
+    run(MoveUnit(unit="兵", to="A1"))
+    run.refused(UnitBarrage(unit="兵"), "fort.soldier_already_acted")
+    run(NextTurn())
+    run(NextTurn())
+    run(UnitBarrage(unit="兵", apply_hp=True), 1, 3, 4)  # round 2: one strike, 3 + 4
+    assert run.commander("隊長").hp == 23
+    assert run.unit("兵").acted_round == 2
+    run.refused(UnitBarrage(unit="兵"), "fort.soldier_already_acted")
+    run.refused(UnitAttack(attacker="兵", target="鬼"), "fort.soldier_already_acted")
