@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from fort_helpers import battle
 
 from engine.fort import (
@@ -229,3 +230,36 @@ def test_f_can_3_fire_every_shell_at_every_affected_unit_then_empty() -> None:
     assert [run.unit(n).hp for n in ("的", "甲", "乙", "鳥")] == [42, 40, 80, 80]
     assert run.s.cannons == (0, 0)
     run.refused(FireCannon(cannon=1, unit="的", by="Alice"), "fort.cannon_empty")
+
+
+@pytest.mark.parametrize(
+    ("check", "shells"),
+    [(14, 0), (15, 1), (17, 1), (18, 2), (20, 2), (21, 3), (23, 3), (24, 4), (26, 4), (27, 5), (40, 5)],
+)
+def test_f_can_2_one_shell_per_threshold_reached(check: int, shells: int) -> None:
+    """F-CAN-2: 15/18/21/24/27: each threshold reached loads one shell; under 15 the loader is burnt."""
+    run = battle()
+    if shells == 0:
+        run(LoadCannon(cannon=1, check=check, by="Alice"), 5, 4)  # K40 [5,4]=9 → 11 + 12
+        assert run.event("pc.damaged")["amount"] == 23
+        assert run.s.cannons == (0, 0)
+    else:
+        run(LoadCannon(cannon=1, check=check, by="Alice"))
+        assert (run.event("cannon.loaded")["reached"], run.s.cannons) == (shells, (shells, 0))
+
+
+def test_f_trap_2_one_barricade_per_crossing_a_ram_costs_one_use() -> None:
+    """F-TRAP-2, F-UNIT-10: of two barricades on one edge one holds the unit and one loses a use to a ram."""
+    run = battle()
+    run(SetTrap(kind="barricade", edge="A1-F0", uses=1))
+    run(SetTrap(kind="barricade", edge="A1-F0", uses=2))
+    run(AddUnit(name="狼", type="normal", area="A1", hp=30, fort_damage=4))
+    run(AddUnit(name="槌", type="ram", area="A1", hp=30, fort_damage=0, strike="2d"))
+    run(NextTurn())
+    run(AdvanceUnits(), 1, 2)  # 狼 held by the first; 槌 passes the second (the first is spent), fort 3
+    assert run.all_of("trap.barricade") == [
+        {"unit": "狼", "edge": "A1-F0", "uses_before": 1, "uses_after": 0, "stays": "A1", "to": "F0"}
+    ]
+    assert run.event("trap.rammed") == {"unit": "槌", "edge": "A1-F0", "uses_before": 2, "uses_after": 1}
+    assert [t.uses for t in run.s.traps] == [0, 1]
+    assert (run.unit("狼").area, run.unit("槌").area, run.s.fort_hp) == (Area.A1, Area.F0, 297)

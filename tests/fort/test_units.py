@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from fort_helpers import battle
 
 from engine.fort import (
@@ -333,3 +334,26 @@ def test_f_unit_13_a_soldiers_barrage_is_its_main_action() -> None:
     assert run.unit("兵").acted_round == 2
     run.refused(UnitBarrage(unit="兵"), "fort.soldier_already_acted")
     run.refused(UnitAttack(attacker="兵", target="鬼"), "fort.soldier_already_acted")
+
+
+@pytest.mark.parametrize(
+    ("radius", "dice", "caught"),
+    [
+        (3, (), False),
+        (4, (1,), True),
+        (4, (2,), False),
+        (5, (2,), True),
+        (5, (3,), False),
+        (6, (3,), True),
+        (6, (4,), False),
+        (7, (), True),
+    ],
+)
+def test_f_unit_4_catch_thresholds(radius: int, dice: tuple[int, ...], caught: bool) -> None:
+    """F-UNIT-4: r ≤ 3 never (no d6); r4 on 1, r5 on 1-2, r6 on 1-3 (one d6); r ≥ 7 always (no d6)."""
+    run = battle()
+    run(AddUnit(name="的", type="normal", area="B1", hp=50, fort_damage=5))
+    run(AddUnit(name="隣", type="normal", area="B1", hp=50, fort_damage=5))
+    run(AttackArea(unit="的", damage=7, radius=radius, kind="fixed", by="Alice"), *dice)
+    assert [c["die"] for c in run.event("attack.area")["checks"]] == list(dice)
+    assert run.unit("隣").hp == (43 if caught else 50)
