@@ -9,6 +9,7 @@ are registered here.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import unicodedata
@@ -121,8 +122,57 @@ def commands() -> dict[str, CommandSpec]:
 def lookup(path: str) -> CommandSpec:
     spec = commands().get(norm_word(path))
     if spec is None:
-        raise UserError("command.unknown", command="/" + path)
+        raise unknown_command(path.split())
     return spec
+
+
+def unknown_command(words: list[str]) -> UserError:
+    """The refusal for ``/words`` that name no command: a group's subcommands, or a close command."""
+    table = commands()
+    words = [norm_word(w) for w in words]
+    typed = " ".join(words)
+    group = words[0] if words else ""
+    subs = sorted(spec.name for spec in table.values() if spec.group == group)
+    if subs and len(words) == 1:
+        return UserError("command.needs_sub", group="/" + group, subs=", ".join(subs))
+    if subs:
+        sub = " ".join(words[1:])
+        values = {"group": "/" + group, "sub": sub, "subs": ", ".join(subs)}
+        near = difflib.get_close_matches(sub, subs, n=1, cutoff=0.6)
+        if near:
+            return UserError("command.unknown_sub_close", hint=f"/{group} {near[0]}", **values)
+        return UserError("command.unknown_sub", **values)
+    close = difflib.get_close_matches(typed, list(table), n=1, cutoff=0.6)
+    if close:
+        return UserError("command.unknown_close", command="/" + typed, hint="/" + close[0])
+    return UserError("command.unknown", command="/" + typed)
+
+
+def usage(spec: CommandSpec) -> str:
+    """``/fort start rounds:<1-99> [fort_hp:<int>] ...``: the options and what each takes."""
+    parts = ["/" + spec.path]
+    for opt in spec.options:
+        part = f"{opt.name}:<{_takes(opt)}>"
+        parts.append(part if opt.required else f"[{part}]")
+    return " ".join(parts)
+
+
+_TAKES = {
+    OptType.STR: "text",
+    OptType.INT: "int",
+    OptType.BOOL: "true|false",
+    OptType.USER: "@user",
+    OptType.DAMAGE: "n|dice",
+    OptType.FILE: "json",
+}
+
+
+def _takes(opt: Option) -> str:
+    if opt.choices:
+        return "|".join(opt.choices)
+    if opt.type is OptType.INT and opt.min is not None and opt.max is not None:
+        return f"{opt.min}-{opt.max}"
+    return _TAKES.get(opt.type, opt.type.value)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -167,7 +217,9 @@ def convert(spec: CommandSpec, raw: Mapping[str, Any]) -> dict[str, Any]:
     for opt in spec.options:
         if opt.name not in values:
             if opt.required:
-                raise UserError("command.missing_option", command="/" + spec.path, option=opt.name)
+                raise UserError(
+                    "command.missing_option", command="/" + spec.path, option=opt.name, usage=usage(spec)
+                )
             values[opt.name] = opt.default
     return values
 

@@ -1,6 +1,7 @@
 """One console line → who acts and which command: ``@alice /unit add name:"ゴブリン 隊" hp:20``.
 
-The option syntax is Discord's: ``option:value`` or ``option:"two words"``. Full-width input
+The option syntax is Discord's: ``option:value`` or ``option:"two words"``; as in Discord's option
+box, words after a value that are not ``name:value`` continue it (``expr:K40+12@10 大砲``). Full-width input
 (``／ｆｏｒｔ　ｓｔａｔｕｓ``, ``ｈｐ：２０``) is accepted. Which words form the command is
 decided with the command table (``/roll`` has one word, ``/fort start`` two).
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass, field
 
-from bot.commands import UserError, commands, nfkc, norm_word
+from bot.commands import UserError, commands, nfkc, norm_word, unknown_command
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,19 +59,25 @@ def parse_line(text: str) -> Line | None:
             extra = words[size:]
             break
     else:
-        raise UserError("command.unknown", command="/" + " ".join(words))
+        raise unknown_command(words)
     if extra:
         raise UserError("console.stray_words", words=" ".join(extra), command="/" + path)
     options: dict[str, str] = {}
+    last = ""
     for token in tokens:
         normal = token if ":" in token else token.replace("：", ":", 1)
         name, sep, value = normal.partition(":")
+        if not sep and last:
+            # as in Discord's option box: words after a value continue it (``expr:K40+12@10 大砲``)
+            options[last] += " " + token
+            continue
         if not sep or not name.strip():
             raise UserError("console.bad_option", token=token)
         key = norm_word(name)
         if key in options:
             raise UserError("command.duplicate_option", option=key)
         options[key] = value
+        last = key
     return Line(user=user, path=path, options=options, text=("/" + rest[1:]).strip())
 
 

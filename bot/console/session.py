@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.commands import OptType, commands, lookup
+from bot.commands import OptType, commands, lookup, usage
 from bot.console.parser import Line, parse_line
 from bot.i18n import t
 from bot.render.common import values_text
@@ -88,15 +88,7 @@ class ConsoleSession:
 
     def help(self) -> str:
         lines = [t("console.help_header", self.lang)]
-        for path, spec in sorted(commands().items()):
-            opts = " ".join(
-                (
-                    f"{o.name}:<{'|'.join(o.choices) if o.choices else o.type.value}>"
-                    if o.required
-                    else f"[{o.name}:{'|'.join(o.choices) if o.choices else o.type.value}]"
-                )
-                for o in spec.options
-            )
+        for _, spec in sorted(commands().items()):
             gm = " " + t("console.help_gm", self.lang) if spec.gm else ""
-            lines.append(f"  /{path} {opts}{gm}".rstrip())
+            lines.append(f"  {usage(spec)}{gm}")
         return "\n".join(lines)

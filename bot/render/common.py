@@ -77,13 +77,18 @@ def event_line(event: Event, lang: str) -> str:
     source = event.data.get("source")
     if isinstance(source, str) and has(f"{key}.{source}", lang):
         key = f"{key}.{source}"
+    elif "before" in event.data and event.data["before"] is None and has(f"{key}.untracked", lang):
+        # HP nobody tracks (a PC added without hp:): say so rather than "HP -→-"
+        key = f"{key}.untracked"
+    elif "title" in event.data and not event.data["title"] and has(f"{key}.untitled", lang):
+        key = f"{key}.untitled"
     values = values_text(event.data, lang)
     extra_values = EVENT_VALUES.get(event.kind)
     if extra_values is not None:
         values.update(extra_values(event.data, lang))
     for name in placeholders(catalogue(lang).get(key, "")):
         values.setdefault(name, "-")
-    line = t(key, lang, **values)
+    line = t(key, lang, **values).rstrip()
     rolls = _rolls(event.data)
     extra = [*_checks(event.data, lang), *(t("render.roll", lang, text=r) for r in rolls)]
     if extra:

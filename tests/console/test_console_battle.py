@@ -122,17 +122,20 @@ def test_roll_status_and_help(tmp_path: Path) -> None:
         "/unit add name:兵 type:soldier area:F0 hp:20 fort_damage:0\n"
         "/fort status\n/help\n/quit\n/fort status\n"
     )
-    done = console(tmp_path / "b.db", script, "--dice", "3,4,2,3", "--lang", "en")
+    done = console(tmp_path / "b.db", script, "--dice", "3,4,5,6,2,3", "--lang", "en")
     out = done.stdout
     assert "gm: (2D6+10) ＞ 7[3,4]+10 ＞ 17  攻撃" in out
-    assert '⚠ "攻撃" is not an option. Options are written name:value.' in out
+    # as in Discord's option box, a comment after the expression needs no quotes
+    assert "gm: (2D6+10) ＞ 11[5,6]+10 ＞ 21  攻撃" in out
     assert "gm (secret roll): KeyNo.20c[10]+5 ＞ 2D:[2,3]=5 ＞ 3+5 ＞ 8" in out
     assert '⚠ "2D6>=" is not a Sword World 2.5 dice command.' in out
     assert "⚠ No battle is running in this channel." in out
     assert "Fort HP [████████████████████] 300/300" in out
     assert "  A2 ── A1 ── F0 ── B1 ── B2" in out
     assert "F0: top: Alice / 兵 20/20 [soldier]" in out  # full-width input, NFKC name
-    assert "/unit add name:<str> type:<normal|ram|flying|soldier>" in out
+    assert "/unit add name:<text> type:<normal|ram|flying|soldier> area:<text> hp:<int>" in out
+    assert "  /fort next (GM)\n" in out
+    assert "  /fort start rounds:<1-99> [fort_hp:<int>] [cannons:<0-20>] [first:<pc|enemy>]" in out
     # /quit ends the session: the last status is never answered
     assert out.count("Fort HP") == 1
 

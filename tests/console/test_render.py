@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from bot.commands import UserError, convert, lookup
 from bot.render.common import event_line, hp_bar
 from bot.render.text import render
 from bot.views import ErrorView, StatusView
@@ -160,3 +163,60 @@ def test_event_lines_with_rolls_variants_and_words() -> None:
 def test_refusal() -> None:
     view = ErrorView(key="fort.unit_unknown", values={"name": "ゴブ"})
     assert render(view, "en") == '⚠ There is no unit "ゴブ".'
+
+
+def test_a_pc_whose_hp_nobody_tracks_is_told_to_subtract_the_damage() -> None:
+    roll = {"command": "K40+12@10", "text": "KeyNo.40c[10]+12 ＞ 2D:[3,4]=7 ＞ 9+12 ＞ 21", "total": 21}
+    untracked = Event(
+        "pc.damaged", {"pc": "アリス", "amount": 21, "before": None, "after": None, "roll": roll}
+    )
+    assert event_line(untracked, "ja") == (
+        "アリスに21ダメージ(HPは記録していないので、各自で減らしてください)。"
+        " 《KeyNo.40c[10]+12 ＞ 2D:[3,4]=7 ＞ 9+12 ＞ 21》"
+    )
+    assert event_line(untracked, "en").startswith(
+        "アリス takes 21 damage (HP is not tracked: subtract it yourself)."
+    )
+    tracked = Event("pc.damaged", {"pc": "アリス", "amount": 21, "before": 40, "after": 19})
+    assert event_line(tracked, "ja") == "アリスに21ダメージ(HP 40→19)。"
+
+
+def test_battles_without_a_title_and_pc_moves_in_words() -> None:
+    started = {"title": "", "rounds": 3, "fort_hp": 300, "cannons": 2, "first": "pc"}
+    assert event_line(Event("battle.started", started), "ja") == (
+        "砦防衛戦開始: 全3ラウンド、砦HP 300、大砲2門、先攻はPC側。"
+    )
+    assert event_line(Event("sg.started", {"title": None, "ambush": False, "gm_fixed": False}), "en") == (
+        "Started a 千幻抄 battle."
+    )
+    moved = {"pc": "Bob", "from": "F0", "from_position": "top", "to": "F0", "to_position": "inside"}
+    assert event_line(Event("pc.moved", {**moved, "distance": 0}), "ja") == (
+        "Bobが移動: F0(砦上部) → F0(砦内部)、0m。"
+    )
+
+
+def test_a_bad_damage_expression_says_why_in_words() -> None:
+    view = ErrorView(key="fort.dice_invalid", values={"expression": "2x+3", "reason": "dice.unknown_command"})
+    assert render(view, "ja") == (
+        "⚠ ダメージの式「2x+3」が使えません(ダイスコマンドとして読めません)。例: 2d+10、K40+12@10"
+    )
+    view = ErrorView(key="fort.dice_invalid", values={"expression": "2d>=5", "reason": "not_damage"})
+    assert "(it is not damage: a rating roll (K40+12@10) or a sum (2d+10), without a comparison (>=))" in (
+        render(view, "en")
+    )
+
+
+def test_a_missing_option_shows_how_the_command_is_written() -> None:
+    view = ErrorView(
+        key="command.missing_option",
+        values={"command": "/fort start", "option": "rounds", "usage": "/fort start rounds:<1-99>"},
+    )
+    assert render(view, "ja") == "⚠ /fort start には rounds: が必要です。書き方: /fort start rounds:<1-99>"
+
+
+def test_the_usage_in_a_missing_option_refusal_comes_from_the_table() -> None:
+    with pytest.raises(UserError) as raised:
+        convert(lookup("fort start"), {"title": "北"})
+    assert raised.value.values["usage"] == (
+        "/fort start rounds:<1-99> [fort_hp:<int>] [cannons:<0-20>] [first:<pc|enemy>] [title:<text>]"
+    )

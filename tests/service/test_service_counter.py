@@ -91,7 +91,7 @@ async def test_refusals_change_nothing(engine: AsyncEngine) -> None:
         (GM, "ctr hit", {"amount": "1", "colour": "red"}, "command.unknown_option"),
         (GM, "ctr start", {"hp": "zero"}, "command.not_int"),
         (GM, "ctr log", {"last": "0"}, "command.out_of_range"),
-        (GM, "ctr fly", {}, "command.unknown"),
+        (GM, "ctr fly", {}, "command.unknown_sub"),
         (GM, "gm set", {"target": "mood", "value": "1"}, "ctr.bad_target"),
         (GM, "gm redo", {}, "service.nothing_to_redo"),
         (GM, "gm undo", {}, "service.nothing_to_undo"),
