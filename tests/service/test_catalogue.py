@@ -86,3 +86,33 @@ def test_t_fills_in_values_and_shows_unknown_keys() -> None:
     assert t("dice.too_many_dice", "xx", limit=3) == t("dice.too_many_dice", "ja", limit=3)
     assert t("no.such.key", "en") == "no.such.key"
     assert t("command.duplicate_option", "en") == "The option {option} is given twice."
+
+
+def _fields(description: str) -> set[str]:
+    """The field names of an ``engine.fort.keys`` description: ``"pc source(a|b) amount roll?"``."""
+    depth, plain = 0, []
+    for char in description:
+        depth += char == "("
+        if depth == 0:
+            plain.append(char)
+        depth -= char == ")"
+    return {word.rstrip("?") for word in "".join(plain).split()}
+
+
+def test_fort_sentences_use_only_the_fields_the_engine_gives() -> None:
+    """A placeholder the engine never fills shows as ``{pc}`` (or ``-``) to the players."""
+    from bot.render.common import EVENT_VALUES
+    from engine.fort import keys
+
+    tables = {**keys.EVENTS, **keys.REFUSALS}
+    for lang in LANGUAGES:
+        entries = catalogue(lang)
+        wrong = []
+        for key, text in entries.items():
+            base = key if key in tables else key.rsplit(".", 1)[0]  # variants: fort.damaged.enter
+            if base not in tables or base in EVENT_VALUES:
+                continue
+            extra = placeholders(text) - _fields(tables[base])
+            if extra:
+                wrong.append((key, sorted(extra)))
+        assert wrong == [], lang
