@@ -74,7 +74,8 @@ def enemy_turn_end(ctx: Context, state: FortState) -> FortState:
     for i, unit in enumerate(units):
         if not unit.arrived and unit.arrive_round is not None and unit.arrive_round <= state.round:
             units[i] = evolve(unit, arrived=True)
-            ctx.emit("unit.arrived", {"unit": unit.name, "area": unit.area.value, "round": state.round})
+            if not unit.destroyed:  # F-UNIT-6: one destroyed before it came never arrives on the map
+                ctx.emit("unit.arrived", {"unit": unit.name, "area": unit.area.value, "round": state.round})
     state = evolve(state, units=tuple(units))
     if state.confused_round is not None and state.confused_round <= state.round:
         ctx.emit("battle.confusion_ended", {"round": state.confused_round})

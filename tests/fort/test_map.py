@@ -15,6 +15,7 @@ from engine.fort import (
     MoveUnit,
     NextTurn,
     SetTrap,
+    SetUnitHP,
 )
 from engine.fort.map import (
     EDGES,
@@ -174,3 +175,16 @@ def test_f_map_1_trap_between_areas_that_are_not_adjacent_is_refused() -> None:
     """F-MAP-1, F-TRAP-1: a trap lies on an edge; F0-B2 is not one."""
     run = battle()
     run.refused(SetTrap(kind="mine", edge="F0-B2", uses=1), "fort.edge_not_adjacent")
+
+
+def test_f_map_7_a_reinforcement_destroyed_before_it_came_does_not_arrive() -> None:
+    """F-MAP-7, F-UNIT-6: a reinforcement at 0 HP before its round is not announced, stays off the map."""
+    run = battle()
+    run(AddUnit(name="援軍", type="normal", area="B2", hp=20, fort_damage=5, arrive_round=1))
+    run(AddUnit(name="次", type="normal", area="A2", hp=20, fort_damage=5, arrive_round=1))
+    run(SetUnitHP(unit="援軍", set=0))
+    run(NextTurn())
+    run(NextTurn())
+    assert run.all_of("unit.arrived") == [{"unit": "次", "area": "A2", "round": 1}]
+    assert run.event("battle.round_summary")["units_on_map"] == ["次"]
+    assert not run.unit("援軍").on_map
