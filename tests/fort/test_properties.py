@@ -77,7 +77,7 @@ _rare: st.SearchStrategy[FortCommand] = st.one_of(
     st.builds(
         Siege,
         effect=st.sampled_from(["mattock", "meteor", "titanfoot", "fixed", "ram"]),
-        roll=st.one_of(st.none(), st.sampled_from(["K30+10", "K20+5@8", "2d"])),
+        roll=st.one_of(st.none(), st.sampled_from(["K30+10", "K20+5@8", "2d", "1d-4"])),
         amount=st.one_of(st.none(), st.integers(-1, 80)),
     ),
     st.builds(
@@ -107,7 +107,7 @@ _common: st.SearchStrategy[FortCommand] = st.one_of(
     st.builds(NextTurn),
     st.builds(AddUnit, name=unit_name, type=st.sampled_from(["normal", "ram", "flying", "soldier", "dragon"]),
               area=area, hp=st.integers(0, 60), fort_damage=st.integers(0, 30),
-              strike=st.one_of(st.none(), st.sampled_from(["2d+6", "K20+3", "x"])), defense=st.integers(0, 6),
+              strike=st.one_of(st.none(), st.sampled_from(["2d+6", "K20+3", "1d-4", "x"])), defense=st.integers(0, 6),
               move=st.sampled_from([0, 10, 20, 30, 15]),
               arrive_round=st.one_of(st.none(), st.integers(1, 4))),
     st.builds(MoveUnit, unit=unit_name, to=area, force=st.booleans(), via=st.one_of(st.none(), area)),
