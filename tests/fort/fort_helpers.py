@@ -49,10 +49,12 @@ class Run:
 
     def refused(self, command: FortCommand, key: str, *dice: int) -> RuleError:
         before = self.state
+        snapshot = None if before is None else FORT.export(before)
         with pytest.raises(RuleError) as caught:
             FORT.apply(self.state, command, ScriptedDice(dice))
         assert caught.value.key == key, caught.value
-        assert self.state is before
+        assert self.state is before  # the harness keeps it; the export shows nothing inside changed
+        assert snapshot == (None if before is None else FORT.export(before))
         check_catalogued(error=caught.value)
         return caught.value
 
