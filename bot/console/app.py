@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -107,6 +108,12 @@ def run_console(args: argparse.Namespace) -> int:
         return asyncio.run(console_main(args, dice))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (``toride console < script | head``): stop quietly, as a Unix tool does;
+        # every reply already printed was committed first, so nothing acknowledged is lost
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 async def console_main(args: argparse.Namespace, dice: DiceSource, stdin: TextIO | None = None) -> int:

@@ -147,3 +147,36 @@ def test_unused_dice_and_an_unopenable_database_are_reported(tmp_path: Path) -> 
     broken = console(tmp_path / "no" / "such" / "dir.db", "/fort status\n", "--lang", "en", cwd=tmp_path)
     assert broken.returncode == 2
     assert broken.stderr.startswith("Cannot open the database sqlite+aiosqlite:///")
+
+
+def test_a_reader_that_goes_away_stops_the_console_quietly(tmp_path: Path) -> None:
+    """``toride console < script | head -1``: no traceback, and what was answered is stored."""
+    import os
+    import subprocess
+    import sys
+
+    from console_run import ROOT
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("TORIDE_DATABASE_URL", None)
+    script = tmp_path / "script.txt"
+    script.write_text("/fort start rounds:3\n" + "/fort status\n" * 200, encoding="utf-8")
+    read, write = os.pipe()
+    with script.open("rb") as stdin:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bot.cli", "console", "--db", str(tmp_path / "b.db"), "--lang", "en"],
+            stdin=stdin,
+            stdout=write,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=tmp_path,
+        )
+    os.close(write)
+    with os.fdopen(read, "rb") as reader:
+        first = reader.readline()
+    _, stderr = process.communicate(timeout=60)
+    assert first.startswith(b'Fort battle begins: 3 rounds')
+    assert process.returncode == 141
+    assert b"Traceback" not in stderr and b"BrokenPipe" not in stderr
+    again = console(tmp_path / "b.db", "/fort status\n", "--lang", "en")
+    assert "Round 1/3" in again.stdout

@@ -220,3 +220,10 @@ def test_the_usage_in_a_missing_option_refusal_comes_from_the_table() -> None:
     assert raised.value.values["usage"] == (
         "/fort start rounds:<1-99> [fort_hp:<int>] [cannons:<0-20>] [first:<pc|enemy>] [title:<text>]"
     )
+
+
+def test_trap_sentences_read_as_english() -> None:
+    data = {"kind": "mine", "edge": "A1-F0", "uses": 1}
+    assert event_line(Event("trap.set", data), "en") == "A mine is set on A1-F0 (1 use(s))."
+    assert event_line(Event("trap.set", data), "ja") == "A1-F0に地雷を設置しました(残り1回)。"
+    assert event_line(Event("trap.removed", data), "en") == "The mine on A1-F0 is removed."
