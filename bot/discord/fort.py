@@ -30,7 +30,8 @@ from bot.render.fort_text import AREAS, POSITIONS, arrived
 from bot.views import StatusView, Summary
 
 EDGES = ("A2-A1", "A1-F0", "F0-B1", "B1-B2", "A1-B1", "A2-B2")
-MAP = "A2 ── A1 ── F0 ── B1 ── B2\n│     └──────────┘     │\n└────────────────────────┘"
+#: the console's map (F-MAP-1) without its indent: one drawing, so the crossings stay under their areas
+MAP = "\n".join(line.removeprefix("  ") for line in fort_text.MAP)
 
 
 def colour(doc: Mapping[str, Any]) -> int:

@@ -39,6 +39,15 @@ def tr(key: str, lang: str, **values: Any) -> str:
     return t(key, lang, **{k: md(value_text(v, lang, k)) for k, v in values.items()})
 
 
+#: event fields that hold a user (a Discord id): shown as a mention, which an embed shows as the name
+USER_FIELDS = ("owner",)
+
+
 def event_line(event: Event, lang: str) -> str:
     """The console's sentence for ``event`` (``bot.render.common``), its user text escaped."""
-    return common.event_line(Event(event.kind, escaped(dict(event.data)), event.dice), lang)
+    data = escaped(dict(event.data))
+    for name in USER_FIELDS:
+        value = event.data.get(name)
+        if isinstance(value, str):
+            data[name] = who(value)
+    return common.event_line(Event(event.kind, data, event.dice), lang)

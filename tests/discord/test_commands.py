@@ -194,7 +194,13 @@ async def test_fort_status(battle: Harness) -> None:
     (embed,) = result.embeds
     assert embed["title"] == "【北の砦】 第1/3ラウンド PC側の手番"
     assert embed["color"] == 0x2ECC71
-    assert embed["description"].startswith("砦HP `[████████████████████]` 300/300\n```\nA2 ── A1")
+    # the map as the console draws it: each crossing's corner under its area's name
+    assert embed["description"] == (
+        "砦HP `[████████████████████]` 300/300\n```\n"
+        "A2 ── A1 ── F0 ── B1 ── B2\n"
+        "│      └──────────┘      │\n"
+        "└────────────────────────┘\n```"
+    )
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     assert list(fields) == ["A2", "A1", "F0", "B1", "B2", "設備", "GM"]
     assert fields["A2"] == "★ 隊長 HP 40/40 [指揮官]"
@@ -302,8 +308,12 @@ async def test_pc_commands(battle: Harness) -> None:
     await action(battle, ALICE, "pc hp", "/pc hp name:Alice delta:-5", 8, "en", name="Alice", delta=-5)
     await refused(battle, BOB, "pc hp", "service.not_your_pc", name="Alice", set=1)
     await refused(battle, BOB, "pc add", "service.owner_gm_only", name="Carol", owner=ALICE)
-    await action(
+    carol = await action(
         battle, GM, "pc add", f"/pc add name:Carol owner:<@{ALICE.id}>", 9, name="Carol", owner=ALICE
+    )
+    # the owner is a mention (an embed shows it as the member's name), not a bare Discord id
+    assert carol.embeds[0]["description"] == (
+        f"PC Carol が参加しました(持ち主 <@{ALICE.id}>、位置 砦上部、HP -)。"
     )
     await action(battle, BOB, "pc remove", "/pc remove name:Bob", 10, name="Bob")
     pcs = {p["name"]: p for p in (await document(battle))["pcs"]}  # type: ignore[attr-defined]
