@@ -31,7 +31,11 @@ def _add_bench_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="toride", description="Toride (砦): Sword World 2.5 dice and fort battles"
+        prog="toride",
+        description="Toride (砦): Sword World 2.5 dice and fort battles",
+        epilog="With no COMMAND: `toride run` (the Discord bot) when DISCORD_TOKEN is set, else "
+        "`toride console` (offline play in the terminal). `toride COMMAND --help` shows a command's "
+        "options.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_roll_parser(sub)
