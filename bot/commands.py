@@ -283,10 +283,12 @@ def convert_value(spec: CommandSpec, opt: Option, given: Any) -> Any:
             return dict(given)
         try:
             document = json.loads(given if isinstance(given, str | bytes) else str(given))
-        except ValueError as error:
-            raise bad("command.bad_json", error=str(error)) from None
+        except json.JSONDecodeError as error:
+            raise bad("command.bad_json", line=error.lineno, column=error.colno, error=error.msg) from None
+        except ValueError:  # not UTF-8 text
+            raise bad("command.json_not_text") from None
         if not isinstance(document, dict):
-            raise bad("command.bad_json", error="not an object")
+            raise bad("command.json_not_object")
         return document
     text = str(given)
     if not text.strip():

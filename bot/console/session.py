@@ -81,6 +81,12 @@ class ConsoleSession:
             path = self.base_dir / path
         try:
             return path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise EngineError("console.file_missing", path=str(path)) from None
+        except IsADirectoryError:
+            raise EngineError("console.file_directory", path=str(path)) from None
+        except UnicodeDecodeError:
+            raise EngineError("console.file_not_text", path=str(path)) from None
         except OSError as error:
             raise EngineError(
                 "console.file_unreadable", path=str(path), error=error.strerror or str(error)

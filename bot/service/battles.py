@@ -404,6 +404,11 @@ class BattleService:
         document: dict[str, Any] = options["file"]
         binding = rulesets.by_format(str(document.get("format", "")))
         expected = self._binding(spec.ruleset) if spec.ruleset else None
+        if "format" not in document:
+            raise _Refused(
+                "service.import_no_format",
+                expected=expected.export_format if expected else "toride.fort/1, toride.sengensho/1",
+            )
         if binding is None or (expected is not None and binding is not expected):
             raise _Refused(
                 "service.import_format",

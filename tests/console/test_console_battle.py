@@ -111,8 +111,24 @@ def test_export_then_import_in_another_channel(tmp_path: Path) -> None:
     )
     assert imported.returncode == 0, imported.stderr
     assert last_json(imported.stdout) == exported
-    missing = console(db, "/fort import file:nope.json\n", "--channel", "third", "--lang", "en")
-    assert "⚠ Cannot read the file" in missing.stdout
+    (tmp_path / "binary.json").write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+    (tmp_path / "list.json").write_text("[1, 2]", encoding="utf-8")
+    script = (
+        "/fort import file:nope.json\n/fort import file:binary.json\n/fort import file:.\n"
+        "/fort import file:list.json\n/fort status\n"
+    )
+    broken = console(db, script, "--channel", "third", "--lang", "en")
+    assert broken.returncode == 0 and broken.stderr == ""
+    assert broken.stdout.splitlines() == [
+        f"⚠ There is no file {tmp_path / 'nope.json'} "
+        "(a relative path starts from the folder the console was started in).",
+        f"⚠ The file {tmp_path / 'binary.json'} is not UTF-8 text. "
+        "Give a JSON file written by /fort export or /sg export.",
+        f"⚠ {tmp_path / '.'} is a folder. Give a JSON file.",
+        "⚠ The JSON of file: is not a battle (an object { ... }). "
+        "Give a file written by /fort export or /sg export.",
+        "⚠ No battle is running in this channel. /fort start begins a fort battle, /sg start a 千幻抄 one.",
+    ]
 
 
 def test_roll_status_and_help(tmp_path: Path) -> None:

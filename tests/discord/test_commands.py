@@ -273,7 +273,22 @@ async def test_fort_export_and_import(battle: Harness) -> None:
     await action(battle, GM, "fort import", "/fort import file:b.json", 1, file=Attachment("b.json", content))
     assert (await document(battle))["units"] == exported["units"]
     await action(battle, GM, "fort end", "/fort end", 2)
-    await refused(battle, GM, "fort import", "command.bad_json", file=Attachment("x.json", b"{not json"))
+    not_json = Attachment("x.json", b"{not json")
+    bad = await refused(battle, GM, "fort import", "command.bad_json", file=not_json)
+    assert bad.embeds[0]["description"] == (
+        "⚠ file: のJSONが読めません(1行目 2文字目: Expecting property name enclosed in double quotes)。"
+        "/fort export か /sg export で書き出したファイルを指定してください。"
+    )
+    listed = await refused(
+        battle, ALICE, "fort import", "command.json_not_object", "en", file=Attachment("x.json", b"[1, 2]")
+    )
+    assert listed.embeds[0]["description"] == (
+        "⚠ The JSON of file: is not a battle (an object { ... }). "
+        "Give a file written by /fort export or /sg export."
+    )
+    await refused(
+        battle, GM, "fort import", "service.import_no_format", file=Attachment("x.json", b'{"rounds": 3}')
+    )
     await refused(
         battle, GM, "fort import", "discord.file_not_text", file=Attachment("x.json", b"\xff\xfe\x00")
     )
