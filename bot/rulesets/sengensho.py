@@ -138,6 +138,8 @@ def authorize(state: SengenshoState, command: Any, invoker: str, is_gm: bool) ->
         return  # the rules will say the character is unknown
     character = state.characters[i]
     if character.owner not in (None, invoker):
+        if character.side is Side.ENEMY:
+            raise UserError("service.enemy_gm_only", name=character.name)
         raise UserError("service.not_your_pc", name=character.name)
 
 
