@@ -120,9 +120,9 @@ async def test_players_run_their_own_characters_the_gm_the_rest(sg_db: AsyncEngi
     await refused(service, ALICE, "sg turn", "service.gm_only")
     await refused(service, ALICE, "sg end", "service.gm_only")
     await refused(service, ALICE, "sg state", "service.gm_only", name="魔理沙", unable="true")
-    await refused(service, ALICE, "sg roll", "service.not_your_pc", name="妖精", base="1", dice="0")
+    await refused(service, ALICE, "sg roll", "service.enemy_gm_only", name="妖精", base="1", dice="0")
     await refused(
-        service, ALICE, "sg surprise", "service.not_your_pc", attacker="妖精", target="魔理沙", distance="9"
+        service, ALICE, "sg surprise", "service.enemy_gm_only", attacker="妖精", target="魔理沙", distance="9"
     )
     await refused(
         service, ALICE, "sg join", "service.owner_gm_only", name="x", dp_max="5", recovery="2", owner="bob"
