@@ -100,6 +100,8 @@ class UndoView(View):
     entries: tuple[LogEntry, ...] = ()
     document: dict[str, Any] = field(default_factory=dict)
     ruleset: str = ""
+    #: the steps asked for (more than ``entries`` when fewer actions could be taken or put back)
+    requested: int = 0
 
 
 @dataclass(frozen=True, slots=True)

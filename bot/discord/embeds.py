@@ -17,6 +17,7 @@ from bot.discord import limits
 from bot.discord.presenters import NEUTRAL, REFUSED, SECRET, presenter
 from bot.discord.text import event_line, md, tr, who
 from bot.i18n import t
+from bot.render.text import undo_title
 from bot.views import (
     ErrorView,
     EventsView,
@@ -159,7 +160,6 @@ def _log(view: LogView, lang: str) -> list[discord.Embed]:
 
 
 def _undo(view: UndoView, lang: str) -> list[discord.Embed]:
-    key = "render.redone" if view.redo else "render.undone"
     lines = [line for entry in view.entries for line in _entry_lines(entry, lang, with_events=False)]
     colour = presenter(view.ruleset).colour(view.document) if view.ruleset else NEUTRAL
-    return limits.build(title=t(key, lang, count=len(view.entries)), lines=lines, colour=colour)
+    return limits.build(title=undo_title(view, lang), lines=lines, colour=colour)

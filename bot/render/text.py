@@ -50,8 +50,7 @@ def render(view: View, lang: str) -> str:
             lines.extend(_log_entry(entry, lang))
         return "\n".join(lines)
     if isinstance(view, UndoView):
-        key = "render.redone" if view.redo else "render.undone"
-        lines = [t(key, lang, count=len(view.entries))]
+        lines = [undo_title(view, lang)]
         for entry in view.entries:
             lines.append(
                 "  " + t("render.log_entry", lang, seq=entry.seq, actor=entry.actor, text=entry.text)
@@ -64,6 +63,14 @@ def render(view: View, lang: str) -> str:
     if isinstance(view, NoticeView):
         return t(view.key, lang, **values_text(view.values, lang))
     raise TypeError(f"no text renderer for {type(view).__name__}")
+
+
+def undo_title(view: UndoView, lang: str) -> str:
+    """``8 件の操作を取り消しました。``, saying so when fewer than the steps asked for were possible."""
+    key = "render.redone" if view.redo else "render.undone"
+    if view.requested > len(view.entries):
+        key += "_fewer"
+    return t(key, lang, count=len(view.entries), requested=view.requested)
 
 
 def _log_entry(entry: LogEntry, lang: str) -> list[str]:

@@ -575,6 +575,7 @@ class BattleService:
             entries=tuple(history.entry(r) for r in changed),
             document=document,
             ruleset=binding.name,
+            requested=steps,
         )
 
     async def _gm_list(self, where: Where, actor: Actor, spec: CommandSpec, options: dict[str, Any]) -> View:

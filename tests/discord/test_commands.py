@@ -9,7 +9,19 @@ from __future__ import annotations
 import json
 
 import pytest
-from discord_harness import ALICE, BOB, CHANNEL_ID, GM, GUILD_ID, MOD, Attachment, Dice, Harness, Result
+from discord_harness import (
+    ALICE,
+    BOB,
+    CHANNEL_ID,
+    GM,
+    GUILD_ID,
+    MOD,
+    Attachment,
+    Dice,
+    Harness,
+    Member,
+    Result,
+)
 
 from bot.discord.text import event_line, md
 from bot.i18n import t
@@ -491,6 +503,24 @@ async def test_gm_set_undo_redo(battle: Harness) -> None:
     assert (await document(battle))["fort"]["hp"] == 250  # type: ignore[index]
     await refused(battle, ALICE, "gm undo", "service.gm_only", "en")
     assert len(await battle.flush_live()) == 1  # the three changes, one coalesced edit
+
+
+async def test_undo_further_than_there_is_says_how_far_it_went(battle: Harness) -> None:
+    result = await battle.run(GM, "gm undo", steps=50)
+    (embed,) = result.embeds
+    assert embed["title"] == (
+        "5 件の操作を取り消しました"
+        "(steps:50 のうち、取り消せるのはここまでです。戦闘の開始は取り消せません)。"
+    )
+    assert embed["description"].splitlines()[0] == (
+        f"#6 <@{GM.id}>: /commander add name:隊長 hp:40 area:A2"
+    )
+    refused_again = await refused(battle, GM, "gm undo", "service.nothing_to_undo")
+    (nothing,) = refused_again.embeds
+    assert nothing["description"] == "⚠ 取り消せる操作がありません(戦闘の開始は取り消せません)。"
+    gm_in_english = Member(GM.id, GM.name, locale="en-US")
+    redone = await battle.run(gm_in_english, "gm redo", steps=9)
+    assert redone.embeds[0]["title"] == "Put back 5 action(s): of steps:9, that is all there was."
 
 
 async def test_gm_add_and_remove(battle: Harness) -> None:
