@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.i18n import t
-from bot.render.common import hp_bar
+from bot.render.common import EVENT_VALUES, hp_bar, value_text
 from bot.views import StatusView, Summary
 
 AREAS = ("A2", "A1", "F0", "B1", "B2")
@@ -159,3 +159,20 @@ def summary_extra(summary: Summary, lang: str) -> list[str]:
             names = t("render.list_sep", lang).join(standing)
             lines.append("  " + t("fort.summary.warhorn", lang, names=names))
     return lines
+
+
+def _place(area: Any, position: Any, lang: str) -> str:
+    """``F0(砦上部)`` at F0, just ``A1`` elsewhere (a PC has a position only at F0)."""
+    if not position:
+        return str(area)
+    return t("render.place", lang, area=area, position=value_text(position, lang, "position"))
+
+
+def _pc_moved(data: Mapping[str, Any], lang: str) -> dict[str, str]:
+    return {
+        "from_place": _place(data.get("from"), data.get("from_position"), lang),
+        "to_place": _place(data.get("to"), data.get("to_position"), lang),
+    }
+
+
+EVENT_VALUES["pc.moved"] = _pc_moved

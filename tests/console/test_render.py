@@ -193,6 +193,10 @@ def test_battles_without_a_title_and_pc_moves_in_words() -> None:
     assert event_line(Event("pc.moved", {**moved, "distance": 0}), "ja") == (
         "Bobが移動: F0(砦上部) → F0(砦内部)、0m。"
     )
+    # away from F0 a PC has no position: the area alone, no "(-)"
+    out = {**moved, "to": "A1", "to_position": None, "distance": 10}
+    assert event_line(Event("pc.moved", out), "ja") == "Bobが移動: F0(砦上部) → A1、10m。"
+    assert event_line(Event("pc.moved", out), "en") == "Bob moves: F0 (top) → A1, 10 m."
 
 
 def test_a_bad_damage_expression_says_why_in_words() -> None:
