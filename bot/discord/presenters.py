@@ -18,7 +18,7 @@ import discord
 
 from bot.commands import CommandSpec, Option, commands
 from bot.discord import limits
-from bot.discord.text import escaped, md
+from bot.discord.text import escaped, md, who
 from bot.views import StatusView, Summary
 
 #: modules that register the built-in presenters
@@ -140,7 +140,10 @@ def generic_status(view: StatusView, lang: str) -> list[discord.Embed]:
     renderer = STATUS.get(view.ruleset)
     if renderer is not None:
         safe = StatusView(
-            ruleset=view.ruleset, document=escaped(view.document), gms=view.gms, ended=view.ended
+            ruleset=view.ruleset,
+            document=escaped(view.document),
+            gms=tuple(who(gm) for gm in view.gms),  # mentions: an embed shows them as names
+            ended=view.ended,
         )
         title, *lines = renderer(safe, lang).split("\n")
         return limits.build(title=title, lines=lines, colour=ENDED if view.ended else NEUTRAL)

@@ -35,6 +35,8 @@ async def test_a_sengensho_battle_through_discord(harness: Harness, dice: Dice) 
     (embed,) = status.embeds
     assert embed["title"].startswith("【千の夜】")
     assert "\\*影\\*" in embed["description"] and "*影*" not in embed["description"].replace("\\*", "")
+    # the GM as a mention (an embed shows the member's name), not a bare Discord id
+    assert embed["description"].splitlines()[-1] == f"GM: <@{GM.id}>"
     # a fort command in a 千幻抄 battle is refused, in the user's language
     refused = await h.run(ALICE, "fort next")
     assert refused.ephemeral
