@@ -186,6 +186,8 @@ def _read(d: _Doc) -> FortState:
     max_hp = fort.int_("max_hp", max(DEFAULT_FORT_HP, hp), 1)
     if hp > max_hp:
         raise _Invalid("$.fort.hp: above_max_hp")
+    if hp <= 0 and turn is not Turn.ENDED:  # F-FORT-6: at 0 or less the battle is over
+        raise _Invalid("$.fort.hp: collapsed_but_running")
     keys: set[str] = set()
 
     def name_of(doc: _Doc) -> tuple[str, str]:

@@ -167,6 +167,7 @@ def test_a_scenario_file_may_leave_out_everything_but_rounds() -> None:
         (lambda d: d.update(rounds="3"), "$.rounds: not_an_integer"),
         (lambda d: d.update(turn="gm"), "$.turn: not_one_of_pc|enemy|ended"),
         (lambda d: d["fort"].update(hp=301), "$.fort.hp: above_max_hp"),
+        (lambda d: d["fort"].update(hp=0), "$.fort.hp: collapsed_but_running"),  # F-FORT-6
         (lambda d: d["cannons"].append({"shells": 6}), "$.cannons[2].shells: out_of_range"),
         (lambda d: d["traps"][0].update(uses=-1), "$.traps[0].uses: out_of_range"),
         (lambda d: d["units"][0].update(hp=41), "$.units[0].hp: out_of_range"),
