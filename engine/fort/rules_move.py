@@ -84,8 +84,8 @@ def mine(ctx: Context, units: list[Unit], traps: list[Trap], i: int, edge: Edge)
     m = _first_trap(traps, TrapKind.MINE, edge)
     if m is None:
         return
-    result = ctx.roll_command(MINE_DAMAGE)
     _use_trap(ctx, traps, m, "trap.mine", units[i], {})
+    result = ctx.roll_command(MINE_DAMAGE)  # its dice go with the damage event, beside its roll text
     hurt_unit(ctx, units, i, result.damage, {
         "source": "mine", "kind": DamageKind.MAGIC.value, "raw": [result.damage],
         "defense": units[i].defense, "rolls": [roll_record(result)],
@@ -111,7 +111,8 @@ def walk(ctx: Context, state: FortState, i: int, path: tuple[Area, ...], force: 
     Per edge the traps (F-TRAP-5); then the unit enters the area: F0 costs the fort the unit's fort
     damage (F-FORT-4), and a unit of the other side there stops it (F-UNIT-2). ``force`` ignores traps
     and blocks, not the fort damage. **Ruling:** when a barricade cancels a move, traps already
-    triggered on earlier edges of that path stay triggered.
+    triggered on earlier edges of that path stay triggered; a unit a mine destroys falls on that
+    edge and stays (destroyed) in the area it last reached, so no move is reported if it reached none.
     """
     unit = state.units[i]
     start = unit.area
@@ -127,9 +128,9 @@ def walk(ctx: Context, state: FortState, i: int, path: tuple[Area, ...], force: 
             stop = cross_edge(ctx, units, traps, i, edge, path[-1], state.round)
             if stop == "cancelled":
                 return evolve(state, units=tuple(units), traps=tuple(traps))
+            if stop == "destroyed":
+                break  # it falls on the edge: it never reaches ``nxt``
         walked.append(nxt)
-        if stop == "destroyed":
-            break
         if (
             not force
             and nxt is not path[-1]
@@ -146,18 +147,19 @@ def walk(ctx: Context, state: FortState, i: int, path: tuple[Area, ...], force: 
         moved_round=state.round,
         moved_m=max(used + moved, unit.move) if stop == "blocked" else used + moved,
     )
-    ctx.emit(
-        "unit.moved",
-        {
-            "unit": unit.name,
-            "from": start.value,
-            "to": walked[-1].value,
-            "path": [a.value for a in walked],
-            "distance": moved,
-            "stopped": stop,
-            "force": force,
-        },
-    )
+    if moved:
+        ctx.emit(
+            "unit.moved",
+            {
+                "unit": unit.name,
+                "from": start.value,
+                "to": walked[-1].value,
+                "path": [a.value for a in walked],
+                "distance": moved,
+                "stopped": stop,
+                "force": force,
+            },
+        )
     state = evolve(state, units=tuple(units), traps=tuple(traps))
     if walked[-1] is Area.F0 and start is not Area.F0 and unit.side is Side.ENEMY and not units[i].destroyed:
         state = unit_fort_damage(ctx, state, units[i], "enter")

@@ -111,16 +111,17 @@ def next_turn(ctx: Context, state: FortState) -> FortState:
     return state
 
 
-def end_of_battle(ctx: Context, state: FortState) -> FortState:
+def end_of_battle(ctx: Context, state: FortState, reason: str = "rounds") -> FortState:
     """F-END-1, F-END-2: every enemy unit with HP 1 or more deals its fort damage once more, unit by
-    unit; then HP 1 or more: the defence holds, else collapse."""
+    unit; then HP 1 or more: the defence holds, else collapse. ``reason`` is ``gm`` when the GM ends
+    the battle early with ``outcome:auto``."""
     for unit in state.units:
         if unit.on_map and unit.hp >= 1 and unit.type is not UnitType.SOLDIER:
             state = unit_fort_damage(ctx, state, unit, "end")
             if state.ended:
                 return state
     outcome = BattleOutcome.SUCCESS if state.fort_hp >= 1 else BattleOutcome.COLLAPSE
-    return finish(ctx, state, outcome, "rounds")
+    return finish(ctx, state, outcome, reason)
 
 
 def end_battle(ctx: Context, state: FortState, cmd: EndBattle) -> FortState:
@@ -136,5 +137,5 @@ def end_battle(ctx: Context, state: FortState, cmd: EndBattle) -> FortState:
         ctx.emit("battle.outcome_set", {"before": before, "after": outcome})
         return evolve(state, outcome=BattleOutcome(outcome))
     if outcome == "auto":
-        return end_of_battle(ctx, state)
+        return end_of_battle(ctx, state, reason="gm")
     return finish(ctx, state, BattleOutcome(outcome), "gm")

@@ -100,7 +100,9 @@ def test_the_defence_holds() -> None:
         "after": 295,
     }
     run(AdvanceUnits(), 1, 2)
-    assert run.unit("破城槌").destroyed and run.unit("破城槌").area.value == "F0"
+    # it falls on the A1-F0 edge: destroyed in A1, no move reported, no fort damage
+    assert run.unit("破城槌").destroyed and run.unit("破城槌").area.value == "A1"
+    assert [m["unit"] for m in run.all_of("unit.moved")] == ["増援"]
     assert [f["unit"] for f in run.all_of("fort.damaged")] == []
     assert run.unit("増援").area.value == "B1"
     run(HealFort(amount=15))

@@ -91,6 +91,8 @@ def test_f_end_2_success_at_1_hp_collapse_at_0_and_the_gm_end() -> None:
     run(EndBattle(outcome="auto"))
     assert run.event("fort.damaged")["after"] == 1
     assert run.s.outcome is BattleOutcome.SUCCESS
+    # ended by the GM in round 1 of 1, before its turns were played: the reason is the GM's
+    assert (run.event("battle.ended")["outcome"], run.event("battle.ended")["reason"]) == ("success", "gm")
     run = battle(rounds=1, fort_hp=10)
     run(AddUnit(name="遠", type="normal", area="B2", hp=30, fort_damage=10))
     run(NextTurn())
