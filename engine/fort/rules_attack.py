@@ -40,19 +40,24 @@ def parse_kind(text: str) -> DamageKind:
         ) from None
 
 
-def check_melee(pc: PC, target: Unit) -> None:
-    """F-MAP-5, F-MAP-4, F-UNIT-11: melee needs the same area and, at F0, the PC outside (enemies at
-    F0 are always outside); a flying unit cannot be the target of melee."""
+def check_reach(actor: str, area: Area, target: Unit) -> None:
+    """F-UNIT-11, F-MAP-5: a flying unit cannot be the target of melee; melee needs the same area."""
     if target.flying:
         raise RuleError("fort.melee_flying", unit=target.name)
-    if pc.area is not target.area:
+    if area is not target.area:
         raise RuleError(
             "fort.melee_other_area",
-            actor=pc.name,
-            area=pc.area.value,
+            actor=actor,
+            area=area.value,
             unit=target.name,
             unit_area=target.area.value,
         )
+
+
+def check_melee(pc: PC, target: Unit) -> None:
+    """F-MAP-5, F-MAP-4, F-UNIT-11: melee needs the same area and, at F0, the PC outside (enemies at
+    F0 are always outside); a flying unit cannot be the target of melee."""
+    check_reach(pc.name, pc.area, target)
     if pc.area is Area.F0 and pc.position is not Position.OUTSIDE:
         raise RuleError(
             "fort.melee_position", actor=pc.name, position=pc.position.value if pc.position else None
@@ -207,16 +212,7 @@ def unit_attack(ctx: Context, state: FortState, cmd: UnitAttack) -> FortState:
     attacker, target = state.units[a], state.units[t]
     if attacker.side is target.side:
         raise RuleError("fort.unit_attack_same_side", attacker=attacker.name, target=target.name)
-    if target.flying:
-        raise RuleError("fort.melee_flying", unit=target.name)
-    if attacker.area is not target.area:
-        raise RuleError(
-            "fort.melee_other_area",
-            actor=attacker.name,
-            area=attacker.area.value,
-            unit=target.name,
-            unit_area=target.area.value,
-        )
+    check_reach(attacker.name, attacker.area, target)
     strike = _strike(attacker)
     if attacker.type is UnitType.SOLDIER and attacker.acted_round == state.round:
         raise RuleError("fort.soldier_already_acted", name=attacker.name, round=state.round)
