@@ -1,4 +1,4 @@
-"""The README's console session runs as written: no refusal, the status at the end, no dice left."""
+"""The README's console sessions run as written: no refusal, no dice left, the status at the end."""
 
 from __future__ import annotations
 
@@ -8,14 +8,34 @@ from pathlib import Path
 
 from console_run import ROOT, console
 
+SESSION = re.compile(r"^\$ toride console ([^\n]*) <<'EOF'\n(.*?)^EOF$", re.M | re.S)
 
-def test_the_readme_console_example_runs(tmp_path: Path) -> None:
+
+def sessions() -> list[tuple[list[str], str]]:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    found = re.search(r"^\$ toride console (.*) <<'EOF'\n(.*?)^EOF$", readme, re.M | re.S)
-    assert found is not None
-    args, script = shlex.split(found.group(1)), found.group(2)
+    return [(shlex.split(args), script) for args, script in SESSION.findall(readme)]
+
+
+def test_the_readme_has_a_fort_and_a_sengensho_session() -> None:
+    scripts = [script for _, script in sessions()]
+    assert len(scripts) == 2
+    assert scripts[0].startswith("/fort start") and scripts[1].startswith("/sg start")
+
+
+def test_the_readme_fort_session_runs(tmp_path: Path) -> None:
+    args, script = sessions()[0]
     done = console(tmp_path / "readme.db", script, *args)
     assert done.returncode == 0 and done.stderr == ""
     assert "⚠" not in done.stdout
     assert "Cannon: ゴブリン隊 takes 23 damage (HP 40 → 17)." in done.stdout
+    assert done.stdout.splitlines()[-1] == "GM: gm"
+
+
+def test_the_readme_sengensho_session_runs(tmp_path: Path) -> None:
+    args, script = sessions()[1]
+    done = console(tmp_path / "readme.db", script, *args)
+    assert done.returncode == 0 and done.stderr == ""
+    assert "⚠" not in done.stdout
+    # S-CORE-1: DP max 10 + 3 + 2 + 3 = 18; the roll pays 2 dice: 7 + 6 + 3 = 16, DP 16 left
+    assert "[射撃] 霊夢 の判定: 7+2D[6,3] = 16 【DP −2 → 残り 16/18 [█████████░]】 (出目 6,3)" in done.stdout
     assert done.stdout.splitlines()[-1] == "GM: gm"
