@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from enum import Enum
 
 from engine.dice.source import DiceError
@@ -80,9 +79,6 @@ class Cursor:
 
     def at_end(self) -> bool:
         return self.pos >= len(self.tokens)
-
-
-Node = Callable[[], int]
 
 
 def parse_add(cur: Cursor, rounding: Round) -> int:

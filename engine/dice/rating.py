@@ -9,7 +9,6 @@ from engine.dice.arith import (
     ParseFailure,
     Round,
     format_modifier,
-    parse_add,
     parse_modifier,
     parse_unary,
     starts_unary,
@@ -341,6 +340,3 @@ def parse_rating(source: str) -> RatingCommand:
             mod,
         ),
     )
-
-
-__all__ = ["RatingCommand", "parse_add", "parse_rating"]
