@@ -197,3 +197,166 @@ class CommandCodec(Generic[C]):
                 raise RuleError(invalid, reason="wrong_type", type=name, field=key)
             values[attribute] = raw[key]
         return self.classes[name](**values)
+
+
+# --- typed reads from an imported JSON document -------------------------------------------------
+
+
+class ImportInvalid(Exception):
+    """A bad value in an imported document: where it is (``path``) and why (``reason``).
+
+    Each rule set turns it into its own refusal (``fort.import_invalid``, ``sg.import_invalid``).
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class JsonStyle:
+    """How a rule set spells paths and reasons, so that its refusals keep their words.
+
+    A key's path is ``<object path><sep><key>``; an object under a key is at ``<key path><end>``,
+    the i-th object of a list under a key at ``<key path><item.format(i)><end>``.
+    ``wrong_type(kind)`` is the reason for a value that is not a ``kind``. With
+    ``null_is_missing`` a required key holding null is ``missing``; without it, a wrong type.
+    """
+
+    sep: str
+    end: str
+    item: str
+    wrong_type: Callable[[type[Any]], str]
+    null_is_missing: bool
+
+
+class Required:
+    """The default of a key that must be there (``REQUIRED``)."""
+
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED = Required()
+
+T = TypeVar("T")
+
+
+class JsonDoc:
+    """Typed reads from one JSON object at ``path``; a bad value raises ``ImportInvalid``.
+
+    A key absent, or null with a default given, reads as its default (``REQUIRED``: ``missing``).
+    A default is returned as given, except that ``int_`` checks it against ``lo``/``hi`` too.
+    """
+
+    __slots__ = ("path", "raw", "style")
+
+    def __init__(self, raw: Any, path: str, style: JsonStyle) -> None:
+        if not isinstance(raw, Mapping):
+            raise ImportInvalid(path, "not_an_object")
+        self.raw: Mapping[str, Any] = raw
+        self.path = path
+        self.style = style
+
+    def key_path(self, key: str) -> str:
+        return f"{self.path}{self.style.sep}{key}"
+
+    def bad(self, key: str, reason: str) -> ImportInvalid:
+        """The refusal of the value under ``key`` (to raise)."""
+        return ImportInvalid(self.key_path(key), reason)
+
+    def _lookup(self, key: str, default: Any) -> tuple[Any, bool]:
+        """The value under ``key`` and whether it is the default."""
+        value = self.raw.get(key)
+        if key not in self.raw or (value is None and (default is not REQUIRED or self.style.null_is_missing)):
+            if default is REQUIRED:
+                raise self.bad(key, "missing")
+            return default, True
+        return value, False
+
+    @typing.overload
+    def get(self, key: str, kind: type[T], default: None) -> T | None: ...
+
+    @typing.overload
+    def get(self, key: str, kind: type[T], default: T | Required = REQUIRED) -> T: ...
+
+    def get(self, key: str, kind: type[T], default: T | Required | None = REQUIRED) -> T | None:
+        """The value under ``key``, which must be a ``kind`` (an int is never a bool)."""
+        value, defaulted = self._lookup(key, default)
+        if defaulted:
+            return typing.cast("T | None", value)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise self.bad(key, self.style.wrong_type(kind))
+        return value
+
+    @typing.overload
+    def int_(
+        self, key: str, default: int | Required = REQUIRED, lo: int | None = None, hi: int | None = None
+    ) -> int: ...
+
+    @typing.overload
+    def int_(self, key: str, default: None, lo: int | None = None, hi: int | None = None) -> int | None: ...
+
+    def int_(
+        self,
+        key: str,
+        default: int | Required | None = REQUIRED,
+        lo: int | None = None,
+        hi: int | None = None,
+    ) -> int | None:
+        """An integer within ``lo``..``hi`` (``out_of_range``), its default included."""
+        value = self.get(key, int, default)
+        if value is not None and ((lo is not None and value < lo) or (hi is not None and value > hi)):
+            raise self.bad(key, "out_of_range")
+        return value
+
+    @typing.overload
+    def enum(self, key: str, parse: Callable[[str], T], default: None, reason: str = ...) -> T | None: ...
+
+    @typing.overload
+    def enum(
+        self, key: str, parse: Callable[[str], T], default: T | Required = REQUIRED, reason: str = ...
+    ) -> T: ...
+
+    def enum(
+        self,
+        key: str,
+        parse: Callable[[str], T],
+        default: T | Required | None = REQUIRED,
+        reason: str = "unknown_value",
+    ) -> T | None:
+        """A string read by ``parse``; its ``ValueError`` is refused with ``reason``."""
+        value, defaulted = self._lookup(key, default)
+        if defaulted:
+            return typing.cast("T | None", value)
+        if not isinstance(value, str):
+            raise self.bad(key, self.style.wrong_type(str))
+        try:
+            return parse(value)
+        except ValueError:
+            raise self.bad(key, reason) from None
+
+    def items(self, key: str) -> list[JsonDoc]:
+        """The objects of the list under ``key`` (absent or null: none)."""
+        value = self.raw.get(key)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            raise self.bad(key, self.style.wrong_type(list))
+        return [self.item(key, i, v) for i, v in enumerate(value)]
+
+    def item(self, key: str, index: int, raw: Any) -> JsonDoc:
+        """``raw`` read as the object at ``index`` of the list under ``key``."""
+        return JsonDoc(
+            raw, f"{self.key_path(key)}{self.style.item.format(index)}{self.style.end}", self.style
+        )
+
+    def obj(self, key: str) -> JsonDoc | None:
+        """The object under ``key``, None if absent or null."""
+        value = self.raw.get(key)
+        return None if value is None else JsonDoc(value, self.key_path(key) + self.style.end, self.style)
+
+    def obj_or_empty(self, key: str) -> JsonDoc:
+        """The object under ``key``; absent, null or any other false value reads as ``{}``."""
+        return JsonDoc(self.raw.get(key) or {}, self.key_path(key) + self.style.end, self.style)

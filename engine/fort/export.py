@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.common import fold
+from engine.common import REQUIRED, ImportInvalid, JsonDoc, JsonStyle, fold
 from engine.fort.context import parse_damage_expression
 from engine.fort.lookup import clean_name
 from engine.fort.map import Area, Position, edge_text, parse_area, parse_edge, parse_position
@@ -96,133 +96,85 @@ def export_state(state: FortState) -> dict[str, Any]:
     }
 
 
-class _Invalid(Exception):
-    pass
+_WRONG_TYPE = {int: "not_an_integer", str: "not_a_string", bool: "not_a_boolean", list: "not_a_list"}
+
+#: the fort's paths and reasons: ``$.pcs[0].hp: not_an_integer``
+STYLE = JsonStyle(sep=".", end="", item="[{}]", wrong_type=_WRONG_TYPE.__getitem__, null_is_missing=False)
 
 
-_MISSING = object()
+def _one_of(d: JsonDoc, key: str, values: tuple[str, ...], default: Any = REQUIRED) -> Any:
+    """One of ``values`` (compared folded), returned folded."""
 
+    def parse(text: str) -> str:
+        if fold(text) not in values:
+            raise ValueError(text)
+        return fold(text)
 
-class _Doc:
-    """Typed reads from one JSON object, with its path for the refusal's reason."""
-
-    def __init__(self, raw: Any, path: str) -> None:
-        if not isinstance(raw, Mapping):
-            raise _Invalid(f"{path}: not_an_object")
-        self.raw, self.path = raw, path
-
-    def _get(self, key: str, default: Any) -> Any:
-        value = self.raw.get(key, _MISSING)
-        if value is _MISSING or (value is None and default is not _MISSING):
-            if default is _MISSING:
-                raise _Invalid(f"{self.path}.{key}: missing")
-            return default
-        return value
-
-    def int_(self, key: str, default: Any = _MISSING, lo: int | None = None, hi: int | None = None) -> Any:
-        value = self._get(key, default)
-        if value is None and default is None:
-            return None
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise _Invalid(f"{self.path}.{key}: not_an_integer")
-        if (lo is not None and value < lo) or (hi is not None and value > hi):
-            raise _Invalid(f"{self.path}.{key}: out_of_range")
-        return value
-
-    def str_(self, key: str, default: Any = _MISSING) -> Any:
-        value = self._get(key, default)
-        if value is None and default is None:
-            return None
-        if not isinstance(value, str):
-            raise _Invalid(f"{self.path}.{key}: not_a_string")
-        return value
-
-    def bool_(self, key: str, default: Any = _MISSING) -> bool:
-        value = self._get(key, default)
-        if not isinstance(value, bool):
-            raise _Invalid(f"{self.path}.{key}: not_a_boolean")
-        return value
-
-    def list_(self, key: str) -> list[_Doc]:
-        value = self.raw.get(key)
-        if value is None:
-            return []
-        if not isinstance(value, list):
-            raise _Invalid(f"{self.path}.{key}: not_a_list")
-        return [_Doc(v, f"{self.path}.{key}[{i}]") for i, v in enumerate(value)]
-
-    def obj_(self, key: str) -> _Doc:
-        return _Doc(self.raw.get(key) or {}, f"{self.path}.{key}")
-
-    def enum_(self, key: str, values: tuple[str, ...], default: Any = _MISSING) -> Any:
-        value = self.str_(key, default)
-        if value is None:
-            return None
-        if fold(value) not in values:
-            raise _Invalid(f"{self.path}.{key}: not_one_of_{'|'.join(values)}")
-        return fold(value)
+    return d.enum(key, parse, default, reason=f"not_one_of_{'|'.join(values)}")
 
 
 def import_state(document: Mapping[str, Any]) -> FortState:
     try:
-        return _read(_Doc(document, "$"))
-    except _Invalid as invalid:
-        raise RuleError("fort.import_invalid", reason=str(invalid)) from None
+        return _read(JsonDoc(document, "$", STYLE))
+    except ImportInvalid as invalid:
+        raise RuleError("fort.import_invalid", reason=f"{invalid.path}: {invalid.reason}") from None
     except RuleError as error:
         raise RuleError("fort.import_invalid", reason=f"{error.key}: {error.values}") from None
 
 
-def _read(d: _Doc) -> FortState:
-    fmt = d.str_("format", None)
+def _read(d: JsonDoc) -> FortState:
+    fmt = d.get("format", str, None)
     if fmt is not None and fmt != FORMAT:
-        raise _Invalid(f"$.format: not_{FORMAT}")
-    rounds = d.int_("rounds", _MISSING, 1, MAX_ROUNDS)
+        raise d.bad("format", f"not_{FORMAT}")
+    rounds = d.int_("rounds", REQUIRED, 1, MAX_ROUNDS)
     round_ = d.int_("round", 1, 1, rounds)
-    first = Side(d.enum_("first", ("pc", "enemy"), "pc"))
-    turn = Turn(d.enum_("turn", ("pc", "enemy", "ended"), first.value))
-    outcome_text = d.enum_("outcome", ("success", "collapse", "retreat"), None)
-    fort = d.obj_("fort")
+    first = Side(_one_of(d, "first", ("pc", "enemy"), "pc"))
+    turn = Turn(_one_of(d, "turn", ("pc", "enemy", "ended"), first.value))
+    outcome_text = _one_of(d, "outcome", ("success", "collapse", "retreat"), None)
+    fort = d.obj_or_empty("fort")
     hp = fort.int_("hp", DEFAULT_FORT_HP)
     max_hp = fort.int_("max_hp", max(DEFAULT_FORT_HP, hp), 1)
     if hp > max_hp:
-        raise _Invalid("$.fort.hp: above_max_hp")
+        raise fort.bad("hp", "above_max_hp")
     if hp <= 0 and turn is not Turn.ENDED:  # F-FORT-6: at 0 or less the battle is over
-        raise _Invalid("$.fort.hp: collapsed_but_running")
+        raise fort.bad("hp", "collapsed_but_running")
     keys: set[str] = set()
 
-    def name_of(doc: _Doc) -> tuple[str, str]:
-        name, key = clean_name(doc.str_("name"))
+    def name_of(doc: JsonDoc) -> tuple[str, str]:
+        name, key = clean_name(doc.get("name", str))
         if key in keys:
-            raise _Invalid(f"{doc.path}.name: name_taken")
+            raise doc.bad("name", "name_taken")
         keys.add(key)
         return name, key
 
-    pcs = tuple(_pc(p, *name_of(p)) for p in d.list_("pcs"))
-    units = tuple(_unit(u, *name_of(u), round_, turn, first) for u in d.list_("units"))
+    pcs = tuple(_pc(p, *name_of(p)) for p in d.items("pcs"))
+    units = tuple(_unit(u, *name_of(u), round_, turn, first) for u in d.items("units"))
     commanders = []
-    for c in d.list_("commanders"):
+    for c in d.items("commanders"):
         name, key = name_of(c)
         c_max = c.int_("max_hp", c.int_("hp"), 1)
-        c_hp = c.int_("hp", _MISSING, None, c_max)
-        commanders.append(Commander(name, key, parse_area(c.str_("area", "A2")), c_hp, c_max))
+        c_hp = c.int_("hp", REQUIRED, None, c_max)
+        commanders.append(Commander(name, key, parse_area(c.get("area", str, "A2")), c_hp, c_max))
     traps = tuple(
         Trap(
-            TrapKind(t.enum_("kind", ("barricade", "mine"))),
-            parse_edge(t.str_("edge")),
-            t.int_("uses", _MISSING, 0),
+            TrapKind(_one_of(t, "kind", ("barricade", "mine"))),
+            parse_edge(t.get("edge", str)),
+            t.int_("uses", REQUIRED, 0),
         )
-        for t in d.list_("traps")
+        for t in d.items("traps")
     )
-    cannon_docs = d.list_("cannons") if "cannons" in d.raw else None
+    cannon_docs = d.items("cannons") if "cannons" in d.raw else None
     cannons = (
         (0, 0) if cannon_docs is None else tuple(c.int_("shells", 0, 0, MAX_SHELLS) for c in cannon_docs)
     )
     if len(cannons) > MAX_CANNONS:
-        raise _Invalid("$.cannons: too_many")
-    b = d.obj_("ballista")
-    ballista = Ballista(b.bool_("loaded", False), b.bool_("magic_bolt_used", False), b.str_("bolt", None))
+        raise d.bad("cannons", "too_many")
+    b = d.obj_or_empty("ballista")
+    ballista = Ballista(
+        b.get("loaded", bool, False), b.get("magic_bolt_used", bool, False), b.get("bolt", str, None)
+    )
     return FortState(
-        title=d.str_("title", ""),
+        title=d.get("title", str, ""),
         rounds=rounds,
         round=round_,
         turn=turn,
@@ -241,22 +193,22 @@ def _read(d: _Doc) -> FortState:
     )
 
 
-def _pc(p: _Doc, name: str, key: str) -> PC:
-    area = parse_area(p.str_("area", "F0"))
-    position_text = p.str_("position", None)
+def _pc(p: JsonDoc, name: str, key: str) -> PC:
+    area = parse_area(p.get("area", str, "F0"))
+    position_text = p.get("position", str, None)
     position: Position | None = None
     if area is Area.F0:
         position = parse_position(position_text) if position_text is not None else Position.TOP
     elif position_text is not None:
-        raise _Invalid(f"{p.path}.position: only_at_f0")
+        raise p.bad("position", "only_at_f0")
     hp = p.int_("hp", None)
     max_hp = p.int_("max_hp", hp)
     if hp is not None and max_hp is not None and hp > max_hp:
-        raise _Invalid(f"{p.path}.hp: above_max_hp")
+        raise p.bad("hp", "above_max_hp")
     return PC(
         name,
         key,
-        p.str_("owner", None),
+        p.get("owner", str, None),
         area,
         position,
         hp,
@@ -266,17 +218,17 @@ def _pc(p: _Doc, name: str, key: str) -> PC:
     )
 
 
-def _unit(u: _Doc, name: str, key: str, round_: int, turn: Turn, first: Side) -> Unit:
-    utype = UnitType(u.enum_("type", tuple(t.value for t in UnitType)))
-    side = u.enum_("side", ("pc", "enemy"), None)
+def _unit(u: JsonDoc, name: str, key: str, round_: int, turn: Turn, first: Side) -> Unit:
+    utype = UnitType(_one_of(u, "type", tuple(t.value for t in UnitType)))
+    side = _one_of(u, "side", ("pc", "enemy"), None)
     if side is not None and (side == "pc") != (utype is UnitType.SOLDIER):
-        raise _Invalid(f"{u.path}.side: does_not_match_type")
+        raise u.bad("side", "does_not_match_type")
     max_hp = u.int_("max_hp", u.int_("hp"), 1)
-    hp = u.int_("hp", _MISSING, None, max_hp)
-    strike_text = u.str_("strike", None)
+    hp = u.int_("hp", REQUIRED, None, max_hp)
+    strike_text = u.get("strike", str, None)
     strike = parse_damage_expression(strike_text).command if strike_text is not None else None
     if utype is UnitType.RAM and strike is None:
-        raise _Invalid(f"{u.path}.strike: ram_needs_strike")
+        raise u.bad("strike", "ram_needs_strike")
     arrive_round = u.int_("arrive_round", None, 1)
     done = (
         arrive_round is None
@@ -284,13 +236,13 @@ def _unit(u: _Doc, name: str, key: str, round_: int, turn: Turn, first: Side) ->
         or turn is Turn.ENDED
         or (arrive_round == round_ and first is Side.ENEMY and turn is Turn.PC)
     )
-    held_edge_text = u.str_("held_edge", None)
-    held_to = u.str_("held_to", None)
+    held_edge_text = u.get("held_edge", str, None)
+    held_to = u.get("held_to", str, None)
     return Unit(
         name,
         key,
         utype,
-        parse_area(u.str_("area")),
+        parse_area(u.get("area", str)),
         hp,
         max_hp,
         u.int_("fort_damage", 0, 0),
@@ -298,8 +250,8 @@ def _unit(u: _Doc, name: str, key: str, round_: int, turn: Turn, first: Side) ->
         u.int_("defense", 0, 0),
         u.int_("move", 10, 0),
         arrive_round,
-        u.bool_("arrived", done),
-        u.bool_("destroyed", hp <= 0),
+        u.get("arrived", bool, done),
+        u.get("destroyed", bool, hp <= 0),
         u.int_("moved_round", None, 1),
         u.int_("moved_m", 0, 0),
         parse_edge(held_edge_text) if held_edge_text else None,

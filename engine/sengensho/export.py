@@ -6,10 +6,10 @@ An import may leave out anything but the names and DP of its characters (a scena
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from typing import Any
 
-from engine.common import clean_name, fold
+from engine.common import ImportInvalid, JsonDoc, JsonStyle, clean_name, fold
 from engine.ruleset import RuleError
 from engine.sengensho.core import ATTRIBUTES
 from engine.sengensho.state import (
@@ -24,8 +24,6 @@ from engine.sengensho.state import (
 )
 
 FORMAT = "toride.sengensho/1"
-
-T = TypeVar("T")
 
 
 def _name_of(state: SengenshoState, key: str | None) -> str | None:
@@ -96,109 +94,73 @@ def export_state(state: SengenshoState) -> dict[str, Any]:
 # --- import ---------------------------------------------------------------------------------------
 
 
-class _Reader:
-    """Typed reads from a JSON object; a bad value is ``sg.import_invalid`` naming where it is."""
-
-    def __init__(self, raw: Any, where: str) -> None:
-        if not isinstance(raw, Mapping):
-            raise RuleError("sg.import_invalid", field=where, reason="not_an_object")
-        self.raw = raw
-        self.where = where
-
-    def bad(self, key: str, reason: str) -> RuleError:
-        return RuleError("sg.import_invalid", field=f"{self.where}{key}", reason=reason)
-
-    def get(self, key: str, kind: type[T], default: T | None = None, required: bool = False) -> T | None:
-        value = self.raw.get(key)
-        if value is None:
-            if required:
-                raise self.bad(key, "missing")
-            return default
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise self.bad(key, f"not_{kind.__name__}")
-        return value
-
-    def int(self, key: str, default: int | None = None, least: int = 0, required: bool = False) -> int | None:
-        value = self.get(key, int, default, required)
-        if self.raw.get(key) is not None and value is not None and value < least:
-            raise self.bad(key, "out_of_range")
-        return value
-
-    def enum(self, key: str, parse: Callable[[str], T], default: T | None = None) -> T | None:
-        text = self.get(key, str)
-        if text is None:
-            return default
-        try:
-            return parse(text)
-        except ValueError:
-            raise self.bad(key, "unknown_value") from None
-
-    def sub(self, key: str) -> _Reader | None:
-        value = self.raw.get(key)
-        return None if value is None else _Reader(value, f"{self.where}{key}.")
+#: the sengensho's paths and reasons: field ``characters.0.dp`` with reason ``not_int``
+STYLE = JsonStyle(
+    sep="", end=".", item=".{}", wrong_type=lambda kind: f"not_{kind.__name__}", null_is_missing=True
+)
 
 
-def _keys(raw: list[Any], r: _Reader, key: str) -> tuple[str, ...]:
+def _keys(raw: list[Any], r: JsonDoc, key: str) -> tuple[str, ...]:
     if not all(isinstance(x, str) for x in raw):
         raise r.bad(key, "not_str")
     return tuple(fold(x) for x in raw)
 
 
-def _read_character(r: _Reader) -> Character:
-    name, key = clean_name(r.get("name", str, required=True) or "", "sg")
-    a = r.sub("attributes")
+def _read_character(r: JsonDoc) -> Character:
+    name, key = clean_name(r.get("name", str), "sg")
+    a = r.obj("attributes")
     attributes = None
     if a is not None:
-        v = [a.int(f, required=True) or 0 for f in ATTRIBUTES]
+        v = [a.int_(f, lo=0) for f in ATTRIBUTES]
         attributes = (v[0], v[1], v[2], v[3], v[4])
-    dp_max = r.int("dp_max", required=True) or 0
+    dp_max = r.int_("dp_max", lo=0)
     hidden, last, surprise, cards = (
-        r.sub("hidden"),
-        r.sub("last_roll"),
-        r.sub("surprise"),
-        r.sub("spell_cards"),
+        r.obj("hidden"),
+        r.obj("last_roll"),
+        r.obj("surprise"),
+        r.obj("spell_cards"),
     )
-    hp = r.int("hp")
+    hp = r.int_("hp", None, 0)
     return Character(
         name=name,
         key=key,
-        owner=r.get("owner", str),
-        side=r.enum("side", Side, Side.PC) or Side.PC,
-        dp=r.int("dp", dp_max) or 0,
+        owner=r.get("owner", str, None),
+        side=r.enum("side", Side, Side.PC),
+        dp=r.int_("dp", dp_max, 0),
         dp_max=dp_max,
-        recovery=r.int("recovery", required=True) or 0,
+        recovery=r.int_("recovery", lo=0),
         attributes=attributes,
         hp=hp,
-        max_hp=r.int("max_hp", hp, least=1),
-        declared=r.int("declared"),
-        unable=bool(r.get("unable", bool, False)),
-        down=r.enum("down", Down),
-        held_by=fold(r.get("held_by", str) or "") or None,
-        exposed=bool(r.get("exposed", bool, False)),
-        hidden_total=None if hidden is None else hidden.int("total", least=-999, required=True),
-        hidden_turn=None if hidden is None else hidden.int("turn", 0),
-        searched_by=_keys(r.get("searched_by", list, []) or [], r, "searched_by"),
-        entry_turn=r.int("entry_turn"),
+        max_hp=hp if (max_hp := r.int_("max_hp", None, 1)) is None else max_hp,
+        declared=r.int_("declared", None, 0),
+        unable=r.get("unable", bool, False),
+        down=r.enum("down", Down, None),
+        held_by=fold(r.get("held_by", str, None) or "") or None,
+        exposed=r.get("exposed", bool, False),
+        hidden_total=None if hidden is None else hidden.int_("total", lo=-999),
+        hidden_turn=None if hidden is None else hidden.int_("turn", 0, 0),
+        searched_by=_keys(r.get("searched_by", list, []), r, "searched_by"),
+        entry_turn=r.int_("entry_turn", None, 0),
         last_roll=None
         if last is None
         else LastRoll(
-            total=last.int("total", least=-999, required=True) or 0,
-            kind=last.enum("kind", RollKind, RollKind.CHECK) or RollKind.CHECK,
-            turn=last.int("turn", 0) or 0,
-            against=fold(last.get("against", str) or "") or None,
-            won=last.get("won", bool),
+            total=last.int_("total", lo=-999),
+            kind=last.enum("kind", RollKind, RollKind.CHECK),
+            turn=last.int_("turn", 0, 0),
+            against=fold(last.get("against", str, None) or "") or None,
+            won=last.get("won", bool, None),
         ),
         surprise=None
         if surprise is None
         else Surprise(
-            case=surprise.get("case", str, required=True) or "",
-            attacker=fold(surprise.get("attacker", str, required=True) or ""),
-            evasion=surprise.enum("evasion", Evasion, Evasion.REFUSED) or Evasion.REFUSED,
+            case=surprise.get("case", str),
+            attacker=fold(surprise.get("attacker", str)),
+            evasion=surprise.enum("evasion", Evasion, Evasion.REFUSED),
         ),
-        unaware_at=r.int("unaware_at"),
-        attack_limit=r.get("attack_limit", str),
-        cards=0 if cards is None else cards.int("declared", 0) or 0,
-        cards_used=0 if cards is None else cards.int("used", 0) or 0,
+        unaware_at=r.int_("unaware_at", None, 0),
+        attack_limit=r.get("attack_limit", str, None),
+        cards=0 if cards is None else cards.int_("declared", 0, 0),
+        cards_used=0 if cards is None else cards.int_("used", 0, 0),
     )
 
 
@@ -220,25 +182,32 @@ def _check(state: SengenshoState) -> SengenshoState:
 
 
 def import_state(document: Mapping[str, Any]) -> SengenshoState:
-    r = _Reader(document, "")
-    if r.get("format", str) != FORMAT:
+    try:
+        return _read(document)
+    except ImportInvalid as invalid:
+        raise RuleError("sg.import_invalid", field=invalid.path, reason=invalid.reason) from None
+
+
+def _read(document: Mapping[str, Any]) -> SengenshoState:
+    r = JsonDoc(document, "", STYLE)
+    if r.get("format", str, None) != FORMAT:
         raise RuleError("sg.import_invalid", field="format", reason="wrong_format")
-    cards = r.sub("spell_cards")
-    allowance = None if cards is None else cards.sub("allowance")
-    raw_characters = r.get("characters", list, []) or []
+    cards = r.obj("spell_cards")
+    allowance = None if cards is None else cards.obj("allowance")
+    raw_characters = r.get("characters", list, [])
     return _check(
         SengenshoState(
-            title=r.get("title", str, "") or "",
-            ambush=bool(r.get("ambush", bool, False)),
-            gm_fixed=bool(r.get("gm_fixed", bool, False)),
-            turn=r.int("turn", 0) or 0,
-            ended=bool(r.get("ended", bool, False)),
+            title=r.get("title", str, ""),
+            ambush=r.get("ambush", bool, False),
+            gm_fixed=r.get("gm_fixed", bool, False),
+            turn=r.int_("turn", 0, 0),
+            ended=r.get("ended", bool, False),
             characters=tuple(
-                _read_character(_Reader(c, f"characters.{n}.")) for n, c in enumerate(raw_characters)
+                _read_character(r.item("characters", n, c)) for n, c in enumerate(raw_characters)
             ),
             card_allowance=(
-                0 if allowance is None else allowance.int("pc", 0) or 0,
-                0 if allowance is None else allowance.int("enemy", 0) or 0,
+                0 if allowance is None else allowance.int_("pc", 0, 0),
+                0 if allowance is None else allowance.int_("enemy", 0, 0),
             ),
         )
     )
