@@ -1,5 +1,6 @@
 """The service: one call per command, front-end → service → engine (see ARCHITECTURE.md)."""
 
-from bot.service.battles import Actor, BattleService, Invocation, Where
+from bot.service.battles import BattleService
+from bot.service.types import Actor, Invocation, Where
 
 __all__ = ["Actor", "BattleService", "Invocation", "Where"]

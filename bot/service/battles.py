@@ -9,20 +9,19 @@ transaction, and the reply is built only after the commit.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot import rulesets
 from bot.commands import BuildContext, CommandSpec, Kind, convert, lookup
 from bot.rulesets import RulesetBinding
 from bot.service import history
+from bot.service.types import Actor, Invocation, Live, Where
+from bot.service.writer import Writer
 from bot.storage import repository as repo
-from bot.storage.db import WRITE_OPTION, is_sqlite
 from bot.storage.models import ACTION, ENDED, NOTE, RUNNING
 from bot.views import (
     ErrorView,
@@ -42,48 +41,6 @@ from engine.ruleset import Event
 RETRIES = 4
 #: how many channels' battles stay loaded in memory
 CACHE_SIZE = 1000
-
-
-@dataclass(frozen=True, slots=True)
-class Where:
-    guild: str
-    channel: str
-
-
-@dataclass(frozen=True, slots=True)
-class Actor:
-    """Who runs the command. ``manage_channels`` and ``roles`` come from Discord (GM rights)."""
-
-    id: str
-    manage_channels: bool = False
-    roles: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True, slots=True)
-class Invocation:
-    """A command as the front-end received it: path (``unit add``), raw options, the text as typed."""
-
-    path: str
-    options: Mapping[str, Any] = field(default_factory=dict)
-    text: str = ""
-
-
-@dataclass(slots=True)
-class Live:
-    """A channel's running battle as this process last saw it."""
-
-    head: repo.BattleHead
-    binding: RulesetBinding
-    state: Any
-    document: dict[str, Any]
-    #: are there undone actions (that a new action discards)?
-    has_redo: bool = False
-
-
-@dataclass(slots=True)
-class _Pending:
-    write: repo.Write
-    future: asyncio.Future[int]
 
 
 class _Refused(Exception):
@@ -108,13 +65,9 @@ class BattleService:
         # the live states of recently used channels (least recently used dropped past ``cache_size``)
         self._live: OrderedDict[tuple[str, str], Live] = OrderedDict()
         self._cache_size = cache_size
-        # SQLite has one writer at a time: queue writers here rather than in its busy handler.
-        self._write_lock: asyncio.Lock | None = asyncio.Lock() if is_sqlite(engine) else None
+        self._writer = Writer(engine)
         #: how many writes lost the version check (for tests and the benchmark)
         self.conflicts = 0
-        # group commit: writes of different channels waiting for the next transaction
-        self._pending: list[_Pending] = []
-        self._drainer: asyncio.Task[None] | None = None
 
     # -----------------------------------------------------------------------------------------
     # entry point
@@ -161,7 +114,7 @@ class BattleService:
 
     async def set_status_message(self, battle_id: int, message_id: int | None) -> None:
         """Keep (or, with None, forget) the battle's status message id with the battle."""
-        async with self._write() as conn:
+        async with self._writer.transaction() as conn:
             await repo.set_status_message(conn, battle_id, message_id)
 
     def dice_source(self) -> DiceSource:
@@ -173,7 +126,7 @@ class BattleService:
             return (await repo.get_settings(conn, guild)).language
 
     async def set_language(self, guild: str, language: str) -> None:
-        async with self._write() as conn:
+        async with self._writer.transaction() as conn:
             current = await repo.get_settings(conn, guild)
             await repo.put_settings(conn, repo.Settings(guild, language, current.gm_role_id, current.co_gms))
 
@@ -185,47 +138,6 @@ class BattleService:
         if lock is None:
             lock = self._locks[key] = asyncio.Lock()
         return lock
-
-    @contextlib.asynccontextmanager
-    async def _write(self) -> AsyncIterator[AsyncConnection]:
-        lock = self._write_lock if self._write_lock is not None else contextlib.nullcontext()
-        async with lock, self.engine.connect() as conn:
-            await conn.execution_options(**{WRITE_OPTION: True})
-            async with conn.begin():
-                yield conn
-
-    async def _group_commit(self, write: repo.Write) -> int:
-        """Store one write with whatever other channels are writing now, in one transaction.
-
-        Returns the new version after the commit, or raises ``VersionConflict`` (nothing written).
-        """
-        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self._pending.append(_Pending(write, future))
-        if self._drainer is None or self._drainer.done():
-            self._drainer = asyncio.create_task(self._drain())
-        return await future
-
-    async def _drain(self) -> None:
-        while self._pending:
-            batch, self._pending = self._pending, []
-            try:
-                async with self._write() as conn:
-                    results = await repo.write_many(conn, [p.write for p in batch])
-            except BaseException as error:  # the transaction failed: nothing of the batch is stored
-                for pending in batch:
-                    if not pending.future.done():
-                        pending.future.set_exception(error)
-                if not isinstance(error, Exception):
-                    raise
-                continue
-            # answers only after the commit
-            for pending, result in zip(batch, results, strict=True):
-                if pending.future.done():
-                    continue
-                if isinstance(result, repo.VersionConflict):
-                    pending.future.set_exception(result)
-                else:
-                    pending.future.set_result(result)
 
     def _roll(self, actor: Actor, options: Mapping[str, Any]) -> View:
         from engine.dice import roll
@@ -442,7 +354,7 @@ class BattleService:
             state_after=document,
         )
         try:
-            async with self._write() as conn:
+            async with self._writer.transaction() as conn:
                 battle_id = await repo.create_battle(
                     conn,
                     guild=where.guild,
@@ -501,7 +413,7 @@ class BattleService:
         )
         key = (where.guild, where.channel)
         status = ENDED if over else RUNNING
-        version = await self._group_commit(repo.Write(live.head, document, status, row, live.has_redo))
+        version = await self._writer.commit(repo.Write(live.head, document, status, row, live.has_redo))
         head = repo.BattleHead(live.head.id, binding.name, status, version, live.head.started_by)
         self._remember(key, Live(head, binding, outcome.state, document))
         summaries = await history.summaries(self.engine, binding, head.id, version, events, document)
@@ -527,7 +439,7 @@ class BattleService:
         binding = self._binding(head.ruleset)
         steps: int = options["steps"]
         key = (where.guild, where.channel)
-        async with self._write() as conn:
+        async with self._writer.transaction() as conn:
             if redo:
                 rows = await repo.undone_actions(conn, head.id, steps)
                 if not rows:
@@ -582,7 +494,7 @@ class BattleService:
         live = await self._load(where, fresh=True)
         await self._require_gm(where, actor, spec, live.head.started_by if live else None)
         user: str = options["user"]
-        async with self._write() as conn:
+        async with self._writer.transaction() as conn:
             current = await repo.get_settings(conn, where.guild)
             if spec.kind is Kind.GM_ADD:
                 if user in current.co_gms:
