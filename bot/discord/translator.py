@@ -11,7 +11,7 @@ from bot.i18n import catalogue
 
 
 class CatalogueTranslator(app_commands.Translator):
-    """Answers Discord's localisation questions from ``bot/i18n/{ja,en}.toml``.
+    """Answers Discord's localisation questions from ``bot/i18n/{ja,en}/*.toml``.
 
     English is the base language of the command payloads, so only other catalogue languages are
     answered. A name the catalogue lacks, or that Discord would refuse, stays the base name;

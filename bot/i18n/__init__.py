@@ -1,6 +1,8 @@
 """Message catalogues: every sentence a user reads, per language (``ja`` default, ``en``).
 
-A catalogue is a flat TOML file of ``key = "text with {placeholders}"``. ``t(key, lang, **values)``
+A language's catalogue is a folder of flat TOML files (``bot/i18n/<lang>/*.toml``, one per part of
+the bot: ``core``, ``fort``, ``discord``, ``sengensho``, ...) of ``key = "text with {placeholders}"``;
+a key lives in one file only. ``t(key, lang, **values)``
 fills one in; a key with no entry is shown as the key itself (the catalogue test keeps that from
 happening), so a missing sentence is visible rather than fatal.
 """
@@ -27,10 +29,15 @@ def catalogue(lang: str) -> dict[str, str]:
     """The catalogue of ``lang`` as a flat dict (unknown languages fall back to the default)."""
     if lang not in LANGUAGES:
         lang = DEFAULT_LANG
-    raw = resources.files("bot.i18n").joinpath(f"{lang}.toml").read_text(encoding="utf-8")
-    data = tomllib.loads(raw)
     flat: dict[str, str] = {}
-    _flatten("", data, flat)
+    folder = resources.files("bot.i18n").joinpath(lang)
+    for part in sorted((f for f in folder.iterdir() if f.name.endswith(".toml")), key=lambda f: f.name):
+        found: dict[str, str] = {}
+        _flatten("", tomllib.loads(part.read_text(encoding="utf-8")), found)
+        twice = found.keys() & flat.keys()
+        if twice:
+            raise ValueError(f"catalogue {lang}/{part.name} repeats keys of another file: {sorted(twice)}")
+        flat.update(found)
     return flat
 
 

@@ -1,6 +1,6 @@
 """Every event kind and refusal key of the 千幻抄 rule set, with the data fields it carries.
 
-The front-ends' catalogues (``bot/i18n/*.toml``) hold one sentence per key; its placeholders are
+The front-ends' catalogues (``bot/i18n/<lang>/*.toml``) hold one sentence per key; its placeholders are
 among these fields. Tests check that the engine emits and raises nothing outside these tables.
 """
 
