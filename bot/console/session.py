@@ -8,11 +8,12 @@ from pathlib import Path
 from bot.commands import OptType, commands, lookup, usage
 from bot.console.parser import Line, parse_line
 from bot.i18n import t
-from bot.render.common import values_text
+from bot.render.common import refusal_values
 from bot.render.text import render
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.views import View
 from engine.errors import EngineError
+from engine.limits import IMPORT_MAX_BYTES
 
 #: the console's guild (a console battle lives beside Discord ones in the same database)
 CONSOLE_GUILD = "console"
@@ -49,6 +50,7 @@ class ConsoleSession:
 
     async def handle(self, text: str) -> Reply | None:
         """The reply to one line; None for a blank line or a comment. Raises ``Quit``."""
+        text = text.removeprefix("\ufeff")  # a file saved with a UTF-8 BOM
         stripped = text.strip()
         if stripped.casefold() in QUIT_WORDS:
             raise Quit()
@@ -60,7 +62,7 @@ class ConsoleSession:
                 return None
             invocation = self._invocation(line)
         except EngineError as error:
-            reason = t(error.key, self.lang, **values_text(error.values, self.lang))
+            reason = t(error.key, self.lang, **refusal_values(error.values, self.lang))
             return Reply(t("render.refused", self.lang, reason=reason), False)
         actor = Actor(id=line.user or self.user)
         view = await self.service.execute(self.where, actor, invocation)
@@ -72,15 +74,20 @@ class ConsoleSession:
         for name, value in line.options.items():
             opt = spec.option(name)
             if opt is not None and opt.type is OptType.FILE:
-                options[name] = self._read(value)
+                options[name] = self._read(value, name)
         return Invocation(path=line.path, options=options, text=line.text)
 
-    def _read(self, value: str) -> str:
+    def _read(self, value: str, option: str) -> str:
+        """A local file's text (UTF-8, a BOM dropped), read no further than an import may be long."""
         path = Path(value).expanduser()
         if not path.is_absolute():
             path = self.base_dir / path
         try:
-            return path.read_text(encoding="utf-8")
+            with path.open("rb") as file:
+                data = file.read(IMPORT_MAX_BYTES + 1)
+            if len(data) > IMPORT_MAX_BYTES:
+                raise EngineError("command.json_too_large", option=option, max=IMPORT_MAX_BYTES // 1000)
+            return data.decode("utf-8-sig")
         except FileNotFoundError:
             raise EngineError("console.file_missing", path=str(path)) from None
         except IsADirectoryError:

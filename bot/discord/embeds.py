@@ -17,6 +17,7 @@ from bot.discord import limits
 from bot.discord.presenters import NEUTRAL, REFUSED, SECRET, presenter
 from bot.discord.text import event_line, md, tr, who
 from bot.i18n import t
+from bot.render.common import echo
 from bot.render.text import undo_title
 from bot.views import (
     ErrorView,
@@ -53,7 +54,8 @@ class Reply:
 
 
 def error_embeds(key: str, values: Mapping[str, object], lang: str) -> list[discord.Embed]:
-    return limits.build(lines=["⚠ " + tr(key, lang, **values)], colour=REFUSED)
+    shown = {k: echo(v) for k, v in values.items()}
+    return limits.build(lines=["⚠ " + tr(key, lang, **shown)], colour=REFUSED)
 
 
 def render(view: View, lang: str, *, user: str = "") -> Reply:
@@ -84,8 +86,13 @@ def render(view: View, lang: str, *, user: str = "") -> Reply:
 def _notice(view: NoticeView, lang: str) -> str:
     values = dict(view.values)
     user = values.pop("user", None)
-    text = tr(view.key, lang, **values, user="{user}")
-    return text.replace("{user}", who(str(user))) if user is not None else text
+    role = values.pop("role", None)
+    text = tr(view.key, lang, **values, user="{user}", role="{role}")
+    if user is not None:
+        text = text.replace("{user}", who(str(user)))
+    if role is not None:
+        text = text.replace("{role}", f"<@&{role}>" if str(role).isdigit() else md(role))
+    return text
 
 
 def _roll(view: RollView, lang: str, user: str) -> Reply:

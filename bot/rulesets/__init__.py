@@ -41,6 +41,8 @@ class RulesetBinding:
     battle_end_kinds: frozenset[str] = frozenset()
     #: which events a round summary lists (all when None)
     in_summary: Callable[[str], bool] | None = None
+    #: refuses (raises ``LimitError``) an imported state beyond the limits of COMMANDS.md
+    check_limits: Callable[[Any], None] = lambda state: None
 
     @property
     def name(self) -> str:

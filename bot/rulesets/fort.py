@@ -17,7 +17,9 @@ from bot.commands import BuildContext, CommandSpec, Kind, Option, OptType, UserE
 from engine.common import Command
 from engine.fort import FORT
 from engine.fort import commands as fc
+from engine.fort.limits import check_state
 from engine.fort.lookup import name_key, resolve_actor
+from engine.fort.rules_turn import MAX_CANNONS
 from engine.fort.state import FortState, UnitType
 from engine.ruleset import RuleError
 
@@ -58,7 +60,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     _spec(
         "fort", "start", fc.StartBattle,
         _o("rounds", OptType.INT, min=1, max=99), _o("fort_hp", OptType.INT, min=1),
-        _o("cannons", OptType.INT, min=0, max=20), _o("first", OptType.CHOICE, choices=("pc", "enemy")),
+        _o("cannons", OptType.INT, min=0, max=MAX_CANNONS),
+        _o("first", OptType.CHOICE, choices=("pc", "enemy")),
         _o("title"),
         kind=Kind.START,
     ),
@@ -192,6 +195,7 @@ rulesets.register(
         round_end_kinds=frozenset({"battle.round_summary"}),
         battle_end_kinds=frozenset({"battle.ended"}),
         in_summary=in_summary,
+        check_limits=check_state,
     )
 )
 cmd.register(*COMMANDS)

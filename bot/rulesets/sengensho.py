@@ -18,6 +18,7 @@ from engine.common import Command, fold
 from engine.sengensho import SENGENSHO, SengenshoState
 from engine.sengensho import commands as sc
 from engine.sengensho.items import VIAS
+from engine.sengensho.limits import check_state
 from engine.sengensho.state import Down, RollKind, Side
 
 GROUP = "sg"
@@ -156,6 +157,7 @@ rulesets.register(
         builders={"gm set": rulesets.gm_set_builder(sc.GMSet)},
         battle_end_kinds=frozenset({"sg.ended"}),
         in_summary=lambda kind: kind in _SUMMARY,
+        check_limits=check_state,
     )
 )
 cmd.register(*COMMANDS)

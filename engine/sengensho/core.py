@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from engine import limits
 from engine.common import EventRecorder, clean_name, fold
 from engine.ruleset import RuleError
 from engine.sengensho.commands import Declare, End, Join, NextTurn, SetState, Start
@@ -131,6 +132,8 @@ def start(state: SengenshoState | None, command: Start, rec: EventRecorder) -> S
 
 def join(state: SengenshoState, command: Join, rec: EventRecorder) -> SengenshoState:
     """S-CORE-1 and S-REIN-1: a new character; once the turns run, it is a reinforcement."""
+    limits.check_name(command.name)
+    limits.check_count("characters", len(state.characters) + 1, limits.MAX_CHARACTERS)
     name, key = clean_name(command.name, "sg")
     if state.find(key) is not None:
         raise RuleError("sg.name_taken", name=name)

@@ -530,7 +530,8 @@ async def test_gm_add_and_remove(battle: Harness) -> None:
     assert result.embeds[0]["description"] == f"<@{BOB.id}> を共同GMにしました。"
     assert result.response.data["allowed_mentions"] == NONE
     await refused(battle, GM, "gm add", "gm.already", user=BOB)
-    await action(battle, BOB, "fort next", "/fort next", 7)
+    # the log keeps who made whom a co-GM (#7), so the next action is #8
+    await action(battle, BOB, "fort next", "/fort next", 8)
     result = await battle.run(ALICE, "gm remove", user=BOB)
     assert result.ephemeral
     result = await battle.run(GM, "gm remove", user=BOB)

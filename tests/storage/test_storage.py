@@ -134,10 +134,12 @@ async def test_settings_round_trip(raw_engine: AsyncEngine) -> None:
     await upgrade(raw_engine)
     async with raw_engine.begin() as conn:
         assert await repo.get_settings(conn, "g") == repo.Settings("g")
-        await repo.put_settings(conn, repo.Settings("g", "en", "42", ("alice",)))
-        await repo.put_settings(conn, repo.Settings("g", "en", "42", ("alice", "bob")))
+        await repo.set_gm_role(conn, "g", "42")  # makes the row
+        await repo.set_language(conn, "g", "en")  # changes only the language
+        await repo.set_language(conn, "h", "en")
     async with raw_engine.connect() as conn:
-        assert await repo.get_settings(conn, "g") == repo.Settings("g", "en", "42", ("alice", "bob"))
+        assert await repo.get_settings(conn, "g") == repo.Settings("g", "en", "42")
+        assert await repo.get_settings(conn, "h") == repo.Settings("h", "en", None)
 
 
 async def test_status_message_id_is_kept_with_its_battle_and_survives_0002(raw_engine: AsyncEngine) -> None:
