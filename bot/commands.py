@@ -261,12 +261,12 @@ def convert_value(spec: CommandSpec, opt: Option, given: Any) -> Any:
         raise bad("command.not_choice", choices=" | ".join(opt.choices))
     if opt.type is OptType.DAMAGE:
         if isinstance(given, int) and not isinstance(given, bool):
-            return _int(opt, given, bad)
+            return _int(opt, given, bad, 0, limits.MAX_HP)
         text = nfkc(str(given)).strip()
         if not text:
             raise bad()
         if limits.parse_int(text.replace("−", "-")) is not None:
-            return _int(opt, text, bad)
+            return _int(opt, text, bad, 0, limits.MAX_HP)
         return _text(opt, text, bad)
     if opt.type in (OptType.USER, OptType.ROLE):
         text = nfkc(str(given)).strip()
@@ -283,15 +283,22 @@ def convert_value(spec: CommandSpec, opt: Option, given: Any) -> Any:
     return _text(opt, text, bad)
 
 
-def _int(opt: Option, given: Any, bad: Callable[..., UserError]) -> int:
-    """An integer option within its bounds (``±limits.MAX_NUMBER`` where the spec gives none)."""
+def _int(
+    opt: Option,
+    given: Any,
+    bad: Callable[..., UserError],
+    lo: int = -limits.MAX_NUMBER,
+    hi: int = limits.MAX_NUMBER,
+) -> int:
+    """An integer option within its bounds (``lo``..``hi`` where the spec gives none: any number
+    within ±``limits.MAX_NUMBER``, damage from 0 to ``limits.MAX_HP``)."""
     if isinstance(given, bool):
         raise bad("command.not_int")
     number = given if isinstance(given, int) else limits.parse_int(nfkc(str(given)).replace("−", "-"))
     if number is None:
         raise bad("command.not_int")
-    lo = opt.min if opt.min is not None else -limits.MAX_NUMBER
-    hi = opt.max if opt.max is not None else limits.MAX_NUMBER
+    lo = opt.min if opt.min is not None else lo
+    hi = opt.max if opt.max is not None else hi
     if not lo <= number <= hi:
         raise bad("command.out_of_range", min=lo, max=hi)
     return number

@@ -88,7 +88,7 @@ class ConsoleSession:
             if len(data) > IMPORT_MAX_BYTES:
                 raise EngineError("command.json_too_large", option=option, max=IMPORT_MAX_BYTES // 1000)
             return data.decode("utf-8-sig")
-        except FileNotFoundError:
+        except (FileNotFoundError, ValueError):  # ValueError: a NUL or a lone surrogate names no file
             raise EngineError("console.file_missing", path=str(path)) from None
         except IsADirectoryError:
             raise EngineError("console.file_directory", path=str(path)) from None
