@@ -360,7 +360,7 @@ def read_json(opt: Option, given: Any) -> dict[str, Any]:
         except RecursionError:
             raise bad("command.json_too_deep", max=limits.IMPORT_MAX_DEPTH) from None
         except _JsonNumber:
-            raise bad("command.json_number", max=limits.MAX_NUMBER) from None
+            raise bad("command.json_number", digits=limits.NUMBER_DIGITS) from None
     if limits.json_depth(document) > limits.IMPORT_MAX_DEPTH:
         raise bad("command.json_too_deep", max=limits.IMPORT_MAX_DEPTH)
     if limits.first_bad_string(document) is not None:

@@ -112,8 +112,8 @@ def check_number(what: str, value: int | None, lo: int = -MAX_NUMBER, hi: int = 
 
 
 #: more digits than any limit needs: such a number is read as ±HUGE, which every range refuses
-_DIGITS = 18
-HUGE: int = 10**_DIGITS
+NUMBER_DIGITS = 18
+HUGE: int = 10**NUMBER_DIGITS
 
 
 def parse_int(text: str) -> int | None:
@@ -128,7 +128,7 @@ def parse_int(text: str) -> int | None:
     digits = body[len(sign) :]
     if not digits or not digits.isascii() or not digits.isdigit():
         return None
-    if len(digits.lstrip("0")) > _DIGITS:
+    if len(digits.lstrip("0")) > NUMBER_DIGITS:
         return -HUGE if sign == "-" else HUGE
     return int(sign + digits)
 

@@ -88,12 +88,12 @@ class ConsoleSession:
             if len(data) > IMPORT_MAX_BYTES:
                 raise EngineError("command.json_too_large", option=option, max=IMPORT_MAX_BYTES // 1000)
             return data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise EngineError("console.file_not_text", path=str(path)) from None
         except (FileNotFoundError, ValueError):  # ValueError: a NUL or a lone surrogate names no file
             raise EngineError("console.file_missing", path=str(path)) from None
         except IsADirectoryError:
             raise EngineError("console.file_directory", path=str(path)) from None
-        except UnicodeDecodeError:
-            raise EngineError("console.file_not_text", path=str(path)) from None
         except OSError as error:
             raise EngineError(
                 "console.file_unreadable", path=str(path), error=error.strerror or str(error)

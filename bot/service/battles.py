@@ -15,7 +15,7 @@ The commands split by kind: lifecycle (start, import) and engine commands here, 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -26,7 +26,7 @@ from bot.commands import BuildContext, CommandSpec, Kind, convert, lookup
 from bot.rulesets import RulesetBinding
 from bot.service import history, rights, undo
 from bot.service.types import Actor, Invocation, Live, Refused, Where
-from bot.service.writer import ChannelLocks, Job, Writer
+from bot.service.writer import ChannelLocks, Writer
 from bot.storage import repository as repo
 from bot.storage.models import ACTION, ENDED, RUNNING
 from bot.views import (
@@ -43,13 +43,14 @@ from engine.dice import DiceSource, RecordingDice, ScriptedDice, SeededDice
 from engine.errors import EngineError
 from engine.ruleset import Event
 
-#: how often a command is tried again after its battle changed under it (never, under the
-#: channel lock; kept for a write that did not take it)
+#: how often a read outside the lock reads the channel's head again when a write came between
 RETRIES = 4
 #: how many channels' battles stay loaded in memory
 CACHE_SIZE = 1000
 
 R = TypeVar("R")
+#: a write job of the service: the open transaction and the channel's battle (None: there is none)
+_Job = Callable[[AsyncConnection, Live | None], Awaitable[tuple[Live, R]]]
 
 
 class BattleService:
@@ -68,8 +69,8 @@ class BattleService:
         # the live states of recently used channels (least recently used dropped past ``cache_size``)
         self._live: OrderedDict[tuple[str, str], Live] = OrderedDict()
         self._cache_size = cache_size
-        self._writer = Writer(engine)
-        #: how many writes lost the version check (for tests and the benchmark)
+        self._writer = Writer(engine, clean=(Refused, EngineError, repo.VersionConflict))
+        #: how many commands found their cached battle stale and ran again on the stored one
         self.conflicts = 0
 
     # -----------------------------------------------------------------------------------------
@@ -137,8 +138,7 @@ class BattleService:
         if kind in (Kind.STATUS, Kind.EXPORT, Kind.LOG):
             return await self._read(where, spec, options)
 
-        async def job(conn: AsyncConnection) -> tuple[Live, View]:
-            live = await self._current(conn, where)
+        async def job(conn: AsyncConnection, live: Live | None) -> tuple[Live, View]:
             if live is None:
                 raise Refused("service.no_battle")
             self._check_ruleset(spec, live)
@@ -159,10 +159,14 @@ class BattleService:
             view = replace(view, summaries=summaries)
         return view
 
-    async def _write(self, where: Where, job: Job[tuple[Live, R]]) -> tuple[Live, R]:
+    async def _write(self, where: Where, job: _Job[R], *, on_battle: bool = True) -> tuple[Live, R]:
         """Run ``job`` under the channel's lock in the next group commit; remember the battle it leaves.
 
-        A refused or retried job gives its scripted dice back.
+        ``job`` gets the channel's battle (``on_battle``; else None): the cached one first, which
+        the write checks (version, still the channel's current battle). If the job is refused or its
+        write conflicts and the cache turns out stale, it runs again on the stored battle, still
+        under the lock, where no conflict can happen. A refused or retried job gives its scripted
+        dice back.
         """
         key = (where.guild, where.channel)
         dice = self.dice_source()
@@ -174,21 +178,28 @@ class BattleService:
         async def attempt(conn: AsyncConnection) -> tuple[Live, R]:
             mark[0] = _mark(dice)
             try:
-                return await job(conn)
+                cached = self._live.get(key) if on_battle else None
+                if cached is not None:
+                    try:
+                        return await job(conn, cached)
+                    except (Refused, EngineError, repo.VersionConflict):
+                        # decided on the cached battle: that stands only if it is the stored one
+                        if await repo.latest_head(conn, where.guild, where.channel) == cached.head:
+                            raise
+                        self.conflicts += 1
+                        self._live.pop(key, None)
+                        reset()
+                return await job(conn, await self._current(conn, where) if on_battle else None)
             except BaseException:
                 reset()
                 raise
 
-        for _ in range(self._retries):
-            try:
-                live, result = await self._writer.run(attempt, channel=key, reset=reset)
-            except repo.VersionConflict:
-                self.conflicts += 1
-                self._live.pop(key, None)
-                continue
-            self._remember(key, live)
-            return live, result
-        raise Refused("service.battle_changed")
+        try:
+            live, result = await self._writer.run(attempt, channel=key, reset=reset)
+        except repo.VersionConflict:  # only a write that did not take the lock could conflict
+            raise Refused("service.battle_changed") from None
+        self._remember(key, live)
+        return live, result
 
     # -----------------------------------------------------------------------------------------
     # loading
@@ -293,7 +304,7 @@ class BattleService:
             outcome = binding.ruleset.apply(binding.new_state(), command, self.dice_source())
             return outcome.state, tuple(outcome.events), binding.command_to_json(command)
 
-        async def job(conn: AsyncConnection) -> tuple[Live, View]:
+        async def job(conn: AsyncConnection, _: Live | None) -> tuple[Live, View]:
             head = await repo.latest_head(conn, where.guild, where.channel)
             if head is not None and head.status == RUNNING:
                 raise Refused("service.battle_running")
@@ -323,7 +334,7 @@ class BattleService:
             )  # fmt: skip
             return Live(new, binding, state, document), view
 
-        return (await self._write(where, job))[1]
+        return (await self._write(where, job, on_battle=False))[1]
 
     def _import_binding(self, spec: CommandSpec, document: dict[str, Any]) -> RulesetBinding:
         """The rule set whose format an imported document names (the one of ``spec``'s group)."""

@@ -49,14 +49,13 @@ async def change_co_gm(
 ) -> tuple[repo.BattleHead, NoticeView]:
     """``/gm add`` / ``/gm remove`` on the battle (the caller checked that ``actor`` is its GM).
 
-    One insert or delete, no read-modify-write; the log keeps who made whom a co-GM (a note: the
-    battle's version moves on, its state does not).
+    Under the channel's lock: whether ``user`` is a co-GM is read, the log keeps who made whom a
+    co-GM (a note: the battle's version moves on, its state does not), and then one insert or
+    delete of the battle's co-GM row (no read-modify-write of a shared list).
     """
     added = spec.kind is Kind.GM_ADD
-    if added and not await repo.add_co_gm(conn, head.id, user, actor.id):
-        raise Refused("gm.already", user=user)
-    if not added and not await repo.remove_co_gm(conn, head.id, user):
-        raise Refused("gm.not_cogm", user=user)
+    if added == await repo.is_co_gm(conn, head.id, user):
+        raise Refused("gm.already" if added else "gm.not_cogm", user=user)
     event = Event("service.gm_added" if added else "service.gm_removed", {"user": user})
     row = repo.NewRow(
         kind=NOTE,
@@ -66,7 +65,11 @@ async def change_co_gm(
         events=[event.to_json()],
         state_after=None,
     )
-    version = await repo.append_note(conn, head, row)
+    version = await repo.append_note(conn, head, row)  # the version-checked write first (writer.py)
+    if added:
+        await repo.add_co_gm(conn, head.id, user, actor.id)
+    else:
+        await repo.remove_co_gm(conn, head.id, user)
     new_head = repo.BattleHead(head.id, head.ruleset, head.status, version, head.started_by)
     return new_head, NoticeView(key="gm.added" if added else "gm.removed", values={"user": user})
 

@@ -43,7 +43,6 @@ async def undo_redo(
     state = binding.ruleset.import_(document)
     status = ENDED if binding.is_over(state) else RUNNING
     seqs = [r.seq for r in changed]
-    await repo.set_status(conn, head.id, seqs, LIVE if redo else UNDONE)
     note = Event("service.redone" if redo else "service.undone", {"steps": len(changed), "seqs": seqs})
     row = repo.NewRow(
         kind=NOTE,
@@ -53,7 +52,9 @@ async def undo_redo(
         events=[note.to_json()],
         state_after=None,
     )
+    # the version-checked write first: a conflict leaves nothing written (writer.py)
     version = await repo.write(conn, head, state=document, status=status, row=row, discard_redo=False)
+    await repo.set_status(conn, head.id, seqs, LIVE if redo else UNDONE)
     has_redo = await repo.has_undone(conn, head.id)
     new_head = repo.BattleHead(head.id, binding.name, status, version, head.started_by)
     view = UndoView(

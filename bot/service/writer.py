@@ -1,10 +1,13 @@
 """Writes to the database: jobs in group-committed transactions, one writer per channel at a time.
 
 A *job* is a function of an open write transaction: it reads what it needs there (the channel's
-current battle and its version, GM rights), applies the rules and writes. Jobs that arrive while a
-transaction is being written go together into the next one (group commit: one fsync per batch, not
-per command), each in a savepoint of its own, so a job that fails is rolled back alone and the
-others commit. Each caller is answered only after the commit: an acknowledged action is on disk.
+current battle and its version, GM rights), decides, and then writes; a refusal (one of the
+writer's ``clean`` exceptions) comes before its first write. Jobs that arrive while a transaction
+is being written go together into the next one (group commit: one fsync per batch, not per
+command). One job's failure never fails the others: a job that fails after writing rolls the batch
+back, which is run again with a savepoint per job, so that only the failing one is rolled back
+(savepoints cost two round trips a job, so a batch runs without them until one is needed). Each
+caller is answered only after the commit: an acknowledged action is on disk.
 
 Across processes every job first takes its channel's lock (``repo.lock_channel``: an advisory lock
 on PostgreSQL; on SQLite the write transaction already holds the database's one write lock), the
@@ -68,8 +71,12 @@ class _Pending:
 
 
 class Writer:
-    def __init__(self, engine: AsyncEngine, *, attempts: int = ATTEMPTS) -> None:
+    def __init__(
+        self, engine: AsyncEngine, *, clean: tuple[type[Exception], ...] = (), attempts: int = ATTEMPTS
+    ) -> None:
         self.engine = engine
+        #: what jobs raise before they write anything (refusals): no rollback is needed for them
+        self.clean = clean
         self.attempts = attempts
         # SQLite has one writer at a time: queue this process's writers here rather than in its
         # busy handler (which does not queue fairly)
@@ -127,35 +134,56 @@ class Writer:
                     pending.future.set_exception(value)
 
     async def _commit(self, batch: list[_Pending]) -> list[tuple[bool, Any]]:
-        attempt = 1
+        attempt, careful = 1, False
         while True:
             try:
-                return await self._attempt(batch)
+                return await self._attempt(batch, careful=careful)
+            except _Unclean as unclean:
+                if len(batch) == 1:  # rolled back, and nobody else was in the batch
+                    return [(False, unclean.error)]
+                careful = True
             except Exception as error:
                 if not transient(error) or attempt >= self.attempts:
                     raise
+                self.retries += 1
+                attempt += 1
+                # a little random wait, so that the processes that collided do not collide again
+                await asyncio.sleep(random.uniform(0, 0.005 * 2**attempt))
             for pending in reversed(batch):
                 if pending.reset is not None:
                     pending.reset()
-            self.retries += 1
-            # a little random wait, so that the processes that collided do not collide again
-            await asyncio.sleep(random.uniform(0, 0.005 * 2**attempt))
-            attempt += 1
 
-    async def _attempt(self, batch: list[_Pending]) -> list[tuple[bool, Any]]:
+    async def _attempt(self, batch: list[_Pending], *, careful: bool) -> list[tuple[bool, Any]]:
+        """The batch in one transaction. Careful: each job in a savepoint, a failing one rolled back
+        alone. Else no savepoints (they cost two round trips a job): a job's refusal (``clean``) left
+        nothing to roll back, and any other failure rolls the batch back (``_Unclean``) to run it
+        again carefully."""
         outcomes: list[tuple[bool, Any]] = []
         async with self.transaction() as conn:
             for pending in batch:
                 if pending.channel is not None:
                     await repo.lock_channel(conn, *pending.channel)
                 try:
-                    async with conn.begin_nested():
+                    if careful:
+                        async with conn.begin_nested():
+                            outcomes.append((True, await pending.job(conn)))
+                    else:
                         outcomes.append((True, await pending.job(conn)))
                 except Exception as error:
                     if transient(error):
                         raise
+                    if not careful and not isinstance(error, self.clean):
+                        raise _Unclean(error) from error
                     outcomes.append((False, error))
         return outcomes
+
+
+class _Unclean(Exception):
+    """A job failed after it may have written (not one of the writer's ``clean`` refusals)."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(error)
+        self.error = error
 
 
 class ChannelLocks:

@@ -436,6 +436,11 @@ async def remove_co_gm(conn: AsyncConnection, battle_id: int, user: str) -> bool
     return bool((await conn.execute(statement)).rowcount)
 
 
+async def is_co_gm(conn: AsyncConnection, battle_id: int, user: str) -> bool:
+    query = select(exists().where(gms.c.battle_id == battle_id, gms.c.user_id == user))
+    return bool((await conn.execute(query)).scalar())
+
+
 async def co_gms(conn: AsyncConnection, battle_id: int) -> tuple[str, ...]:
     """The battle's co-GMs, in the order they were added."""
     rows = await conn.execute(

@@ -91,7 +91,11 @@ async def test_an_integer_of_4301_digits_in_any_option(engine: AsyncEngine) -> N
                 if opt.max is not None
                 else (limits.MAX_HP if opt.type is OptType.DAMAGE else limits.MAX_NUMBER),
             )
-    # through the rule sets' own parsing too: /gm set value:, /sg overrides
+    # in an imported document (json.loads raised ValueError past 4,300 digits)
+    for number in (HUGE, "-" + HUGE, "NaN", "Infinity", "-Infinity"):
+        text = '{"format": "toride.fort/1", "rounds": ' + number + "}"
+        refused(await execute(service, "fort import", file=text), "command.json_number", digits=18)
+    # through the rule sets' own parsing too: /gm set value:
     await execute(service, "fort start", rounds="3")
     refused(await execute(service, "gm set", target="fort.hp", value="1" * 99), "fort.gm_set_invalid")
     assert await rows(engine) == 1
@@ -258,3 +262,31 @@ async def test_the_channel_lock_table_is_bounded(engine: AsyncEngine) -> None:
         await execute(service, "fort start", Where("g", f"c{i % 30}"), rounds="1")
     assert len(service._locks) == 0  # nobody holds or waits for a lock: no entry is kept
     assert len(service._live) <= 10
+
+
+def test_every_limit_refusal_says_its_limit_in_both_languages() -> None:
+    from bot.i18n import catalogue, placeholders
+
+    option_keys = {
+        f"command.text_{p}": ("option", "value", "max", "length")
+        for p in ("not_unicode", "control", "too_long")
+    }
+    option_keys |= {
+        "command.json_too_large": ("option", "max"),
+        "command.json_too_deep": ("option", "max"),
+        "command.json_number": ("option", "digits"),
+        "command.json_not_unicode": ("option",),
+    }
+    for lang in ("ja", "en"):
+        entries = catalogue(lang)
+        for key, values in {**limits.REFUSALS, **option_keys}.items():
+            assert key in entries, (lang, key)
+            assert placeholders(entries[key]) <= set(values), (lang, key)
+            limit = {"max", "digits"} & set(values)
+            if limit and key not in (
+                "command.text_not_unicode",
+                "command.text_control",
+                "limits.text_control",
+                "limits.text_not_unicode",
+            ):
+                assert placeholders(entries[key]) & limit, (lang, key)  # the sentence says the limit

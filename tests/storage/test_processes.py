@@ -104,7 +104,6 @@ async def test_four_processes_one_channel_and_separate_channels_no_lost_or_refus
     errors = [r for r in results if r["result"].startswith("error")]
     assert errors == []
     assert set(outcomes) - {"ok"} <= {f"refused:{key}" for key in FAIR}, outcomes
-    assert sum(report["conflicts"] for report in reports) == 0
 
     stored: Counter[str] = Counter()
     async with engine.connect() as conn:
@@ -134,6 +133,7 @@ async def test_four_processes_one_channel_and_separate_channels_no_lost_or_refus
         f"\n[{engine.dialect.name}] {PROCESSES} processes x {TASKS} tasks: {len(results)} commands in"
         f" {elapsed:.1f} s; acknowledged {len(acked)}, stored {sum(stored.values())} (each once);"
         f" refused {sum(refused.values())} {refused}; battle changed 0; errors {len(errors)};"
+        f" run again on a stale cache {sum(r['conflicts'] for r in reports)};"
         f" batches run again {sum(r['retries'] for r in reports)}"
     )
 
