@@ -107,35 +107,42 @@ async def test_a_stale_process_writes_into_an_ended_battle(database: Database) -
 
 async def test_one_failing_write_in_a_group_commit_does_not_fail_the_others(database: Database) -> None:
     """The issue's case: writes of several channels share a transaction, and one write's
-    IntegrityError failed the whole batch. Each write has a savepoint of its own now."""
+    IntegrityError failed the whole batch. A write that fails now rolls back alone (the batch runs
+    again with a savepoint per write); a refusal, which comes before any write, needs no rollback."""
     engine = database.engine()
     await upgrade(engine)
     service = BattleService(engine, SeededDice(3))
-    channels = [Where("g", f"c{i}") for i in range(3)]
-    for where in channels:
-        await run(service, "/fort start rounds:3", where=where)
-    writer = Writer(engine)
+    kinds = ["ok", "fails after writing", "ok", "refused", "ok"]
+    for i in range(len(kinds)):
+        await run(service, "/fort start rounds:3", where=Where("g", f"c{i}"))
+    writer = Writer(engine, clean=(LookupError,))
 
-    def job(channel: int, fail: bool) -> Any:
+    def job(channel: int, kind: str) -> Any:
         async def write(conn: AsyncConnection) -> int:
             head = await repo.latest_head(conn, "g", f"c{channel}")
             assert head is not None
+            if kind == "refused":
+                raise LookupError("refused before writing")
             row = repo.NewRow(ACTION, "gm", f"/x {channel}", {}, [], None)
             version = await repo.append_note(conn, head, row)
-            if fail:  # the same seq again: the log's unique (battle, seq) refuses it
+            if kind == "fails after writing":  # the same seq again: the log's unique (battle, seq)
                 await repo._insert_row(conn, head.id, version, row, repo.utcnow())
             return version
 
         return write
 
-    results = await asyncio.gather(
-        *(writer.run(job(i, i == 1), channel=("g", f"c{i}")) for i in range(3)), return_exceptions=True
-    )
-    assert results[0] == 2 and results[2] == 2
-    assert isinstance(results[1], IntegrityError)
-    async with engine.connect() as conn:
-        versions = [(await repo.latest_head(conn, "g", f"c{i}")).version for i in range(3)]  # type: ignore[union-attr]
-    assert versions == [2, 1, 2]  # the failed write left nothing, the others are committed
+    for rounds in range(2):  # a batch of them all, and each alone
+        jobs = [writer.run(job(i, kind), channel=("g", f"c{i}")) for i, kind in enumerate(kinds)]
+        if rounds == 0:
+            results = await asyncio.gather(*jobs, return_exceptions=True)
+        else:
+            results = [await asyncio.gather(j, return_exceptions=True) for j in jobs]
+            results = [r[0] for r in results]
+        assert [type(r).__name__ for r in results] == ["int", "IntegrityError", "int", "LookupError", "int"]
+        async with engine.connect() as conn:
+            versions = [(await repo.latest_head(conn, "g", f"c{i}")).version for i in range(len(kinds))]  # type: ignore[union-attr]
+        # the failed and the refused write left nothing, the others are committed
+        assert versions == [2 + rounds, 1, 2 + rounds, 1, 2 + rounds]
 
 
 async def test_postgresql_deadlocks_between_processes_never_reach_users(database: Database) -> None:
