@@ -63,6 +63,8 @@ class Option:
     choices: tuple[str, ...] = ()
     min: int | None = None
     max: int | None = None
+    #: other words a choice option accepts, as (word, choice): an earlier spelling kept working
+    aliases: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +260,9 @@ def convert_value(spec: CommandSpec, opt: Option, given: Any) -> Any:
         word = nfkc(str(given)).strip().casefold()
         for choice in opt.choices:
             if choice.casefold() == word:
+                return choice
+        for alias, choice in opt.aliases:
+            if alias.casefold() == word:
                 return choice
         raise bad("command.not_choice", choices=" | ".join(opt.choices))
     if opt.type is OptType.DAMAGE:

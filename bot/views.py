@@ -16,6 +16,9 @@ from engine.ruleset import Event
 class View:
     #: only the invoker should see it (Discord: ephemeral)
     ephemeral: bool = False
+    #: what only the invoker may read beside it (a secret of the GM's or a hidden character's owner):
+    #: Discord sends it as an ephemeral follow-up, the console marks it (bot.service.audience)
+    private: View | None = None
 
     @property
     def ok(self) -> bool:
@@ -78,6 +81,8 @@ class LogEntry:
     status: str
     events: tuple[Event, ...]
     at: datetime | None = None
+    #: the command's text and actor are not for this reader (it carried a secret): shown as such
+    redacted: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,6 +46,8 @@ class Reply:
     notice: list[discord.Embed] = field(default_factory=list)
     #: did the command change the battle (the live status message is due an edit)?
     changed: bool = False
+    #: what only the invoker may read beside it (``View.private``): sent as ephemeral follow-ups
+    private: list[list[discord.Embed]] = field(default_factory=list)
 
     @property
     def embeds(self) -> list[discord.Embed]:
@@ -57,6 +59,13 @@ def error_embeds(key: str, values: Mapping[str, object], lang: str) -> list[disc
 
 
 def render(view: View, lang: str, *, user: str = "") -> Reply:
+    reply = _reply(view, lang, user)
+    if view.private is not None:
+        reply.private = _reply(view.private, lang, user).messages
+    return reply
+
+
+def _reply(view: View, lang: str, user: str) -> Reply:
     if isinstance(view, ErrorView):
         return Reply(limits.messages(error_embeds(view.key, view.values, lang)), ephemeral=True)
     if isinstance(view, RollView):
@@ -108,7 +117,7 @@ def events_embeds(view: EventsView, lang: str, user: str = "") -> list[discord.E
     shown = presenter(view.ruleset)
     lines = [event_line(e, lang) for e in view.events] or [t("render.no_events", lang)]
     embeds = limits.build(
-        title=md(view.command),
+        title=md(view.command) or None,
         lines=lines,
         colour=NEUTRAL,
         author=user or None,
@@ -141,7 +150,10 @@ def status_embeds(view: StatusView, lang: str) -> list[discord.Embed]:
 
 
 def _entry_lines(entry: LogEntry, lang: str, *, with_events: bool = True) -> list[str]:
-    head = t("render.log_entry", lang, seq=entry.seq, actor=who(entry.actor), text=md(entry.text))
+    if entry.redacted:
+        head = t("render.log_entry_secret", lang, seq=entry.seq)
+    else:
+        head = t("render.log_entry", lang, seq=entry.seq, actor=who(entry.actor), text=md(entry.text))
     if with_events and entry.status == "undone":
         head = f"~~{head}~~ " + t("render.log_undone", lang)
     lines = [head]

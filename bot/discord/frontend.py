@@ -171,6 +171,8 @@ class Frontend:
             await interaction.followup.send(
                 embeds=embeds, ephemeral=reply.ephemeral, allowed_mentions=NO_MENTIONS
             )
+        for embeds in reply.private:
+            await interaction.followup.send(embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS)
         if reply.notice:
             await interaction.followup.send(embeds=reply.notice, allowed_mentions=NO_MENTIONS)
 
@@ -183,7 +185,7 @@ class Frontend:
         if opt.type is OptType.CHOICE:
             names = filter_names(opt.choices, current)
         else:
-            view = await self.service.status(where_of(interaction))
+            view = await self.service.status(where_of(interaction), actor_of(interaction))
             if view is None:
                 return []
             shown = presenter(view.ruleset)

@@ -31,6 +31,14 @@ SUMMARY: dict[str, SummaryRenderer] = {"fort": fort_text.summary_extra}
 
 
 def render(view: View, lang: str) -> str:
+    """The view as console text; what only its reader may see (``view.private``) follows, marked."""
+    text = _render(view, lang)
+    if view.private is not None:
+        text += "\n" + t("render.private", lang) + "\n" + _render(view.private, lang)
+    return text
+
+
+def _render(view: View, lang: str) -> str:
     if isinstance(view, ErrorView):
         return t("render.refused", lang, reason=t(view.key, lang, **values_text(view.values, lang)))
     if isinstance(view, EventsView):
@@ -52,9 +60,7 @@ def render(view: View, lang: str) -> str:
     if isinstance(view, UndoView):
         lines = [undo_title(view, lang)]
         for entry in view.entries:
-            lines.append(
-                "  " + t("render.log_entry", lang, seq=entry.seq, actor=entry.actor, text=entry.text)
-            )
+            lines.append("  " + _log_entry(entry, lang)[0])
         return "\n".join(lines)
     if isinstance(view, RollView):
         key = "roll.secret_result" if view.secret else "roll.result"
@@ -74,7 +80,10 @@ def undo_title(view: UndoView, lang: str) -> str:
 
 
 def _log_entry(entry: LogEntry, lang: str) -> list[str]:
-    head = t("render.log_entry", lang, seq=entry.seq, actor=entry.actor, text=entry.text)
+    if entry.redacted:
+        head = t("render.log_entry_secret", lang, seq=entry.seq)
+    else:
+        head = t("render.log_entry", lang, seq=entry.seq, actor=entry.actor, text=entry.text)
     if entry.status in ("undone", "discarded"):
         head += " " + t("render.log_undone", lang)
     return [head] + ["    " + event_line(e, lang) for e in entry.events]

@@ -41,6 +41,12 @@ class RulesetBinding:
     battle_end_kinds: frozenset[str] = frozenset()
     #: which events a round summary lists (all when None)
     in_summary: Callable[[str], bool] | None = None
+    #: the document as a user who is not a GM may read it (None: the table; their own secrets too),
+    #: for a rule set with hidden information (``bot.service.audience``); None: all of it is public
+    visible: Callable[[dict[str, Any], str | None], dict[str, Any]] | None = None
+    #: does a command's own text name what is secret, in the state before or after it (then the table
+    #: reads its events without it)? None: whenever it has a secret event
+    secret_text: Callable[[Any, Any, Any], bool] | None = None
 
     @property
     def name(self) -> str:

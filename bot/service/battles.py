@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -18,7 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot import rulesets
 from bot.commands import BuildContext, CommandSpec, Kind, convert, lookup
 from bot.rulesets import RulesetBinding
-from bot.service import history
+from bot.service import audience, history
+from bot.service.audience import TABLE, Viewer
 from bot.service.types import Actor, Invocation, Live, Where
 from bot.service.writer import Writer
 from bot.storage import repository as repo
@@ -86,26 +88,31 @@ class BattleService:
         except EngineError as error:
             return ErrorView(key=error.key, values=dict(error.values))
 
-    async def status(self, where: Where) -> StatusView | None:
+    async def status(self, where: Where, actor: Actor | None = None) -> StatusView | None:
         """The channel's battle (running, or the last one ended) of any rule set; None if there is none.
 
-        For front-ends that show a battle without a command: the live status message, autocomplete.
+        For front-ends that show a battle without a command: the live status message (what the whole
+        table may read), autocomplete (what ``actor`` may read).
         """
         async with self._channel_lock(where):
             live = await self._load(where, fresh=True)
             if live is None:
                 return None
-            return await self._status_view(where, live)
+            viewer = TABLE if actor is None else await self._viewer(where, actor, live)
+            return await self._status_view(where, live, viewer)
 
-    async def _status_view(self, where: Where, live: Live) -> StatusView:
+    async def _status_view(self, where: Where, live: Live, viewer: Viewer = TABLE) -> StatusView:
         gms = (live.head.started_by, *(await self._settings(where.guild)).co_gms)
         return StatusView(
             ruleset=live.binding.name,
-            document=live.document,
+            document=audience.document(live.binding, live.document, viewer),
             gms=gms,
             ended=live.head.status != RUNNING,
             battle_id=live.head.id,
         )
+
+    async def _viewer(self, where: Where, actor: Actor, live: Live) -> Viewer:
+        return Viewer(actor.id, await self._is_gm(where, actor, live.head.started_by))
 
     async def status_message(self, battle_id: int) -> int | None:
         """The id of the message a front-end keeps the battle's live status in (None: not stored)."""
@@ -203,18 +210,25 @@ class BattleService:
         if live is None:
             raise _Refused("service.no_battle")
         self._check_ruleset(spec, live)
+        # a read shows what the whole table may know; with ``gm:true`` (and an export, always)
+        # what its reader may, to them only
+        private = bool(options.get("gm")) or kind is Kind.EXPORT
+        viewer = await self._viewer(where, actor, live) if private else TABLE
         if kind is Kind.STATUS:
-            return await self._status_view(where, live)
+            return replace(await self._status_view(where, live, viewer), ephemeral=viewer is not TABLE)
         if kind is Kind.EXPORT:
+            document = audience.document(live.binding, live.document, viewer)
             return ExportView(
+                ephemeral=document != audience.document(live.binding, live.document, TABLE),
                 ruleset=live.binding.name,
-                document=live.document,
+                document=document,
                 filename=f"{live.binding.name}-{where.channel}-{live.head.id}.json",
             )
         if kind is Kind.LOG:
             async with self.engine.connect() as conn:
                 rows = await repo.log(conn, live.head.id, options["last"])
-            return LogView(entries=tuple(history.entry(r) for r in rows))
+            logged = audience.entries(tuple(history.entry(r) for r in rows), viewer)
+            return LogView(ephemeral=viewer is not TABLE, entries=logged)
         return await self._engine_command(where, actor, invocation, spec, options, dice, live)
 
     # -----------------------------------------------------------------------------------------
@@ -401,6 +415,7 @@ class BattleService:
             binding.authorize(live.state, command, actor.id, is_gm)
         outcome = binding.ruleset.apply(live.state, command, dice)
         events = tuple(outcome.events)
+        secret_text = audience.text_is_secret(binding, live.state, outcome.state, command, events)
         document = binding.ruleset.export(outcome.state)
         over = binding.is_over(outcome.state)
         row = repo.NewRow(
@@ -408,7 +423,7 @@ class BattleService:
             actor=actor.id,
             command_text=invocation.text or "/" + invocation.path,
             command=binding.command_to_json(command),
-            events=[e.to_json() for e in events],
+            events=[e.to_json() for e in audience.logged(events, secret_text)],
             state_after=document,
         )
         key = (where.guild, where.channel)
@@ -417,7 +432,7 @@ class BattleService:
         head = repo.BattleHead(live.head.id, binding.name, status, version, live.head.started_by)
         self._remember(key, Live(head, binding, outcome.state, document))
         summaries = await history.summaries(self.engine, binding, head.id, version, events, document)
-        return EventsView(
+        view = EventsView(
             ruleset=binding.name,
             command=row.command_text,
             actor=actor.id,
@@ -426,6 +441,7 @@ class BattleService:
             summaries=summaries,
             ended=over,
         )
+        return audience.events_view(view, binding, Viewer(actor.id, is_gm), secret_text)
 
     async def _undo_redo(
         self, where: Where, actor: Actor, invocation: Invocation, spec: CommandSpec, options: dict[str, Any]
@@ -482,13 +498,14 @@ class BattleService:
             head.id, binding.name, ENDED if over else RUNNING, version, head.started_by
         )
         self._remember(key, Live(new_head, binding, state, document, has_redo))
-        return UndoView(
+        view = UndoView(
             redo=redo,
             entries=tuple(history.entry(r) for r in changed),
             document=document,
             ruleset=binding.name,
             requested=steps,
         )
+        return audience.undo_view(view, binding)
 
     async def _gm_list(self, where: Where, actor: Actor, spec: CommandSpec, options: dict[str, Any]) -> View:
         live = await self._load(where, fresh=True)
