@@ -284,6 +284,8 @@ def _marks(c: Values, lang: str) -> str:
         marks.append(cards)
     if c.get("down"):
         marks.append(t(f"sg.text.down.{c['down']}", lang))
+    if c.get("note"):
+        marks.append(t("sg.status.mark.note", lang, note=c["note"]))
     return "".join(" " + m for m in marks)
 
 

@@ -85,6 +85,7 @@ def _character(state: SengenshoState, c: Character) -> dict[str, Any]:
         "unaware_at": c.unaware_at,
         "attack_limit": c.attack_limit,
         "spell_cards": [{"name": k.name, "used": k.used} for k in c.cards],
+        "note": c.note,
     }
 
 
@@ -178,6 +179,7 @@ def _read_character(r: JsonDoc) -> Character:
         unaware_at=r.int_("unaware_at", None, 0),
         attack_limit=r.get("attack_limit", str, None),
         cards=_cards(r),
+        note=r.get("note", str, ""),
     )
 
 

@@ -58,13 +58,13 @@ def hide(state: SengenshoState, command: Hide, rec: EventRecorder) -> SengenshoS
     c = state.characters[i]
     t = throw(state, c, command.dice, RollKind.STEALTH, rec)
     total = base + t.dice_total
-    moved = c.hidden
+    moved = c.hidden and c.hidden_total is not None  # come in hidden, its first roll is no move
     hidden = replace(
         c,
         dp=c.dp - t.paid,
         hidden=True,
         hidden_total=total,
-        hidden_turn=c.hidden_turn if moved else state.turn,
+        hidden_turn=c.hidden_turn if c.hidden else state.turn,
         searched_by=(),
         last_roll=LastRoll(total, RollKind.STEALTH, state.turn),
     )

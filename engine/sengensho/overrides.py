@@ -121,6 +121,8 @@ def _surprise(state: SengenshoState) -> Callable[[Character, Evasion | None], Ch
 
 
 Field = tuple[Callable[[str], Any], Callable[[Character, Any], Character], Callable[[Character], Any]]
+#: the longest GM's note kept (characters)
+NOTE_MAX = 200
 _NONE = ("none", "null", "-", "なし")
 
 #: character fields: (how the value is read, how it is set, how its current value reads)
@@ -144,6 +146,11 @@ _FIELDS: dict[str, Field] = {
         lambda c: skills_text(c.skills) or None,
     ),
     "attributes": (_attributes, lambda c, v: replace(c, attributes=v), lambda c: c.attributes),
+    "note": (
+        lambda t: "" if fold(t) in _NONE else t.strip()[:NOTE_MAX],
+        lambda c, v: replace(c, note=v),
+        lambda c: c.note or None,
+    ),
     "surprise": (
         _none_or(lambda t: Evasion(fold(t))),
         lambda c, v: c,  # replaced per battle in gm_set (the value now acting)

@@ -155,6 +155,8 @@ class Character:
     unaware_at: int | None = None
     attack_limit: str | None = None
     cards: tuple[Card, ...] = ()
+    #: the GM's note (S-ITEM-1: what a hit did to a fragile or awkward item, and the like)
+    note: str = ""
 
     @property
     def is_item(self) -> bool:

@@ -37,6 +37,7 @@ def test_s_hide_1_a_character_joined_hidden_is_the_gms_and_its_owners_only() -> 
     run.refused(Search("霊夢", 5, 1, "ルーミア"), "sg.stealth_not_rolled")
     run(Hide("ルーミア", 6, 2), 4, 4)
     assert (run.secret(), run.c("ルーミア").hidden_total) == ([("sg.hidden", ("gm",))], 14)
+    assert (run.event("sg.hidden")["moved"], run.c("ルーミア").hidden_turn) == (False, 0)  # not a move
 
 
 def test_s_hide_1_each_turn_the_contests_due_are_listed_for_the_gm() -> None:

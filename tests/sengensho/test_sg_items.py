@@ -6,9 +6,11 @@ from sg_helpers import battle, enemy, pc
 
 from bot.render.common import event_line
 from bot.rulesets import sengensho  # noqa: F401 - the sg.* sentence values
+from engine.sengensho import SENGENSHO
 from engine.sengensho.commands import (
     Damage,
     Declare,
+    GMSet,
     Item,
     Join,
     NextStep,
@@ -175,6 +177,11 @@ def test_s_item_1_the_holder_evades_for_its_item_and_barrages_miss_it() -> None:
     assert (run.event("sg.rolled")["total"], run.event("sg.rolled")["won"]) == (12, False)
     run(Damage("I", 3))  # an aimed attack that hits the item hits the character in it
     assert run.c("I").hp == 7
+    run(GMSet("I.note", "傘に穴が開いた"))  # what the hit did to the item: the GM's call, recorded
+    assert (run.c("I").note, SENGENSHO.export(run.s)["characters"][1]["note"]) == (
+        "傘に穴が開いた",
+        "傘に穴が開いた",
+    )
 
 
 def test_s_item_1_an_ability_on_a_held_item_is_resisted_by_it_or_its_holder_no_one_else() -> None:
