@@ -100,9 +100,10 @@ def events_view(view: EventsView, binding: RulesetBinding, invoker: Viewer, secr
 
 def undo_view(view: UndoView, binding: RulesetBinding) -> UndoView:
     """An undo or redo (the GM's): the table reads which actions, secret ones withheld; the GM, all."""
+    full = replace(view, entries=entries(view.entries, Viewer(gm=True)))
     public = replace(
-        view, entries=entries(view.entries, TABLE), document=document(binding, view.document, TABLE)
+        full, entries=entries(view.entries, TABLE), document=document(binding, view.document, TABLE)
     )
-    if public.entries == view.entries:
+    if public.entries == full.entries:
         return public
-    return replace(public, private=replace(view, ephemeral=True))
+    return replace(public, private=replace(full, ephemeral=True))

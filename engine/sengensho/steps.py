@@ -108,8 +108,8 @@ def own_step(
     step, now = state.step, whose_step(state)
     fits = False
     if c.hidden:
-        fits = step is not None and (c.declared is None or c.declared >= step)
-        if fits:
+        fits = step is None or c.declared is None or c.declared >= step
+        if fits and step is not None:
             c = replace(c, declared=step)
     elif c.declared is not None and c.declared == step:
         fits = True

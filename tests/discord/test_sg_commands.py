@@ -213,3 +213,21 @@ async def test_every_sg_command_through_discord(harness: Harness, dice: Dice) ->
     await action(h, GM, "sg import", "/sg import file:s.json", 1, file=Attachment("s.json", content))
     assert dp(await document(h)) == dp(doc)
     await refused(h, GM, "sg import", "service.battle_running", "ja", file=Attachment("s.json", content))
+
+
+async def test_spell_cards_and_aims_complete_from_the_battle(harness: Harness) -> None:
+    h = harness
+    await h.run(GM, "sg start", title="札")
+    await h.run(ALICE, "sg join", name="魔理沙", dp_max=16, recovery=4)
+    await h.run(
+        ALICE,
+        "sg spellcard",
+        name="魔理沙",
+        declare="恋符「マスタースパーク」, 魔符「スターダストレヴァリエ」",
+    )
+    await h.run(ALICE, "sg spellcard", name="魔理沙", use="魔符「スターダストレヴァリエ」")
+    assert await h.complete(ALICE, "sg spellcard", "use", name="魔理沙", use="") == [
+        "恋符「マスタースパーク」"
+    ]
+    assert await h.complete(ALICE, "sg spellcard", "card", name="魔理沙", card="") == []  # no take_from yet
+    assert await h.complete(ALICE, "sg roll", "at", name="魔理沙", dice=1, at="") == ["魔理沙"]

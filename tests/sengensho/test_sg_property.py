@@ -174,11 +174,20 @@ def test_random_battles_keep_the_invariants_and_replay(
     commands: list[SengenshoCommand],
     end: bool,
 ) -> None:
-    dice = SeededDice(seed)
     start = Start("p", opening=opening, gm_fixed=gm_fixed)
+    state, log = play(start, [*cast, *commands, *([End()] if end else [])], seed)
+    assert replay(None, log) == state
+    assert SENGENSHO.import_(SENGENSHO.export(state)) == state
+
+
+def play(
+    start: Start, commands: list[SengenshoCommand], seed: int
+) -> tuple[SengenshoState, list[tuple[SengenshoCommand, list[int]]]]:
+    """Apply every command that the rules accept, checking the invariants after each; the log."""
+    dice = SeededDice(seed)
     state = SENGENSHO.apply(None, start, dice).state
     log: list[tuple[SengenshoCommand, list[int]]] = [(start, [])]
-    for command in [*cast, *commands, *([End()] if end else [])]:
+    for command in commands:
         try:
             outcome = SENGENSHO.apply(state, command, dice)
         except RuleError:
@@ -187,8 +196,7 @@ def test_random_battles_keep_the_invariants_and_replay(
         state = outcome.state
         log.append((command, dice_values(outcome.events)))
         check(state)
-    assert replay(None, log) == state
-    assert SENGENSHO.import_(SENGENSHO.export(state)) == state
+    return state, log
 
 
 #: commands around a hidden enemy E: what may give it away
@@ -244,17 +252,8 @@ AROUND_E = st.one_of(
 @given(seed=st.integers(0, 2**16), commands=st.lists(AROUND_E, min_size=5, max_size=30))
 def test_a_hidden_character_is_never_named_in_public(seed: int, commands: list[SengenshoCommand]) -> None:
     """S-HIDE-1: whatever happens around a hidden character, no public event names it until it appears."""
-    dice = SeededDice(seed)
-    state = SENGENSHO.apply(None, Start("p"), dice).state
-    cast = [
+    cast: list[SengenshoCommand] = [
         Join(n, dp_max=20, recovery=4, hp=20, side=s) for n, s in (("A", "pc"), ("B", "pc"), ("C", "enemy"))
     ]
     cast.append(Join("E", dp_max=20, recovery=4, hp=20, side="enemy", hidden=True, invoker="gm"))
-    for command in [*cast, *commands]:
-        try:
-            outcome = SENGENSHO.apply(state, command, dice)
-        except RuleError:
-            continue
-        check_secrets(state, outcome.state, list(outcome.events))
-        state = outcome.state
-        check(state)
+    play(Start("p"), [*cast, *commands], seed)

@@ -134,3 +134,14 @@ def test_s_core_3_no_steps_before_the_turns() -> None:
     run(Join("C", dp_max=10, recovery=2))
     run(NextTurn())
     assert run.s.step == 20
+
+
+def test_s_core_3_with_no_one_in_the_order_a_hidden_character_still_acts() -> None:
+    run = battle(enemy("L", dp=18))
+    run(Hide("L", 5, 1), 2)
+    run(NextTurn())
+    assert (run.s.step, run.event("sg.turn_started")["order"]) == (None, [])
+    run(Roll("L", 5, 1, kind="ability"), 3)  # a player's hidden character, in no step: it may act
+    assert (run.c("L").acted, run.event("sg.rolled")["out_of_step"]) == (True, None)
+    run(Join("R", dp_max=20, recovery=5, side="enemy"))  # someone comes in: the order starts there
+    assert (run.s.step, run.kinds()) == (15, ["sg.joined", "sg.step"])
