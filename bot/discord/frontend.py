@@ -103,7 +103,8 @@ class Frontend:
                 files[name], shown[name] = value, value.filename
             else:
                 options[name] = shown[name] = value
-        invocation = Invocation(path=spec.path, options=options, text=command_text(spec.path, shown))
+        in_order = {o.name: shown[o.name] for o in spec.options if o.name in shown}  # as the table lists them
+        invocation = Invocation(path=spec.path, options=options, text=command_text(spec.path, in_order))
         where, actor = where_of(interaction), actor_of(interaction)
 
         async def work() -> View:

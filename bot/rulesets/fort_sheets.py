@@ -164,9 +164,8 @@ def palette_choices(doc: Mapping[str, Any], name: Any) -> list[str]:
 
 
 def _optional(spec: CommandSpec, *names: str) -> tuple[Option, ...]:
-    """``spec``'s options with ``names`` no longer required, the required ones first (as Discord wants)."""
-    options = [dataclasses.replace(o, required=False) if o.name in names else o for o in spec.options]
-    return (*(o for o in options if o.required), *(o for o in options if not o.required))
+    """``spec``'s options with ``names`` no longer required (Discord lists the required ones first)."""
+    return tuple(dataclasses.replace(o, required=False) if o.name in names else o for o in spec.options)
 
 
 def _missing(spec: CommandSpec, option: str) -> UserError:
