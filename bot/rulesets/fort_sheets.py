@@ -43,6 +43,8 @@ from engine.sheets.palette_gen import combined_palette, sheet_variables
 from engine.sheets.ytsheet import CharacterRead, mobility_metres, read_sheet
 
 SHEET = Option("sheet", OptType.SHEET)
+#: ``/pc palette text:-``: back to the palette generated from the sheet
+RESET = frozenset({"-", "none", "なし"})
 SHEET_FILE = Option("file", OptType.TEXTFILE)
 
 
@@ -107,6 +109,8 @@ def palette_query(state: FortState, values: Mapping[str, Any], ctx: QueryContext
     text, file = values.get("text"), values.get("file")
     if text is not None and file is not None:
         raise UserError("palette.both_given")
+    if text is not None and fold(text) in RESET:
+        return fc.SetPCPalette(name=pc.name, text="")
     if text is not None or file is not None:
         # a Discord text option has no new lines: ``\n`` stands for one there
         given = file if file is not None else str(text).replace("\\n", "\n")
@@ -141,7 +145,7 @@ def roll_query(state: FortState, values: Mapping[str, Any], ctx: QueryContext) -
         actor=ctx.invoker,
         pc=pc.name,
         label=expanded.line.label,
-        expanded=expanded.text,
+        expanded=expanded.command,
         text=result.text,
         secret=bool(values.get("secret")) or result.secret,
         rands=result.rands,

@@ -104,7 +104,9 @@ async def sheet_server(*, slow: float = 3.0, timeout: float = 0.5) -> AsyncItera
     site = web.TCPSite(runner, "127.0.0.1", 0, ssl_context=server_context)
     await site.start()
     port = runner.addresses[0][1]
-    policy = FetchPolicy(hosts=frozenset({"localhost"}), timeout=timeout, allow_private=True, ssl=client_context)
+    policy = FetchPolicy(
+        hosts=frozenset({"localhost"}), timeout=timeout, allow_private=True, ssl=client_context
+    )
     try:
         yield SheetServer(port, policy, requests)
     finally:

@@ -1,6 +1,6 @@
-"""Fetching a sheet by URL (bot/sheet_fetch.py) against a local HTTPS server: the sheet read, and every refusal
-(host not allowed, a redirect to another host, too large, too slow, not JSON, not https, an internal address)
-answered clearly with nothing changed in the battle."""
+"""Fetching a sheet by URL (bot/sheet_fetch.py) against a local HTTPS server: the sheet read, and every
+refusal (host not allowed, a redirect to another host, too large, too slow, not JSON, not https, an
+internal address) answered clearly with nothing changed in the battle."""
 
 from __future__ import annotations
 
@@ -71,7 +71,12 @@ async def test_a_redirect_within_the_allowed_host_is_followed(server: SheetServe
 @pytest.mark.parametrize(
     ("path", "host", "key", "values"),
     [
-        ("/sheet/fighter", "127.0.0.1", "sheet.host_not_allowed", {"host": "127.0.0.1", "hosts": "localhost"}),
+        (
+            "/sheet/fighter",
+            "127.0.0.1",
+            "sheet.host_not_allowed",
+            {"host": "127.0.0.1", "hosts": "localhost"},
+        ),
         ("/elsewhere", "localhost", "sheet.redirect_refused", {"host": "127.0.0.1", "hosts": "localhost"}),
         ("/large", "localhost", "sheet.too_large", {"max": 1000}),
         ("/streamed", "localhost", "sheet.too_large", {"max": 1000}),
@@ -99,7 +104,9 @@ async def test_refusals_change_nothing(
     assert await document(session) == before
 
 
-async def test_the_messages_say_what_is_allowed(engine: AsyncEngine, server: SheetServer, tmp_path: Path) -> None:
+async def test_the_messages_say_what_is_allowed(
+    engine: AsyncEngine, server: SheetServer, tmp_path: Path
+) -> None:
     session = await session_with_a_pc(engine, server, tmp_path)
     answers = []
     for path, host in (("/sheet/fighter", "127.0.0.1"), ("/elsewhere", "localhost"), ("/large", "localhost"),
