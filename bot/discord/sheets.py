@@ -20,7 +20,8 @@ def roll_reply(view: PaletteRollView, lang: str, user: str) -> Reply:
     name = user or view.actor
     embeds = limits.build(
         title=md(t("palette.roll_title", lang, pc=view.pc, label=view.label)),
-        lines=[f"`{md(view.expanded)}`", md(view.text)],
+        # in code, as typed (markdown is not read there; a backtick would end it)
+        lines=[f"`{view.expanded.replace('`', chr(0x2018))}`", md(view.text)],
         colour=SECRET if view.secret else ROLL,
         author=name,
     )
