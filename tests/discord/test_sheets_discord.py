@@ -1,5 +1,6 @@
 """Sheets and palettes through Discord: a sheet as an attachment or a URL, palette lines offered by
-autocomplete, a palette roll's embed (expanded command beside BCDice's text), a secret roll, and the ココフォリア file."""
+autocomplete, a palette roll's embed (expanded command beside BCDice's text), a secret roll, and the
+ココフォリア file."""
 
 from __future__ import annotations
 
