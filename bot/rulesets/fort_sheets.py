@@ -61,9 +61,9 @@ def read_given(values: Mapping[str, Any]) -> CharacterRead | MonsterSheet | None
     try:
         document = json.loads(source.text)
     except ValueError:
-        raise UserError("sheet.not_json", source=source.source or "file") from None
+        raise UserError("sheet.not_json", source=source.source or "file:") from None
     if not isinstance(document, dict):
-        raise UserError("sheet.not_json", source=source.source or "file")
+        raise UserError("sheet.not_json", source=source.source or "file:")
     return read_sheet(document, source.source)
 
 

@@ -199,7 +199,7 @@ class BattleService:
         # commands on the channel's battle (the running one, else the last one, which the rules
         # may still accept a few commands on): writes trust the cache (the version check guards
         # it), reads check the version first
-        live = await self._load(where, fresh=fresh or kind not in (Kind.ENGINE, Kind.QUERY))
+        live = await self._load(where, fresh=fresh or kind is not Kind.ENGINE)
         if live is None:
             raise _Refused("service.no_battle")
         self._check_ruleset(spec, live)
