@@ -27,8 +27,7 @@ from bot.discord.text import md, tr, who
 from bot.i18n import t
 from bot.render import fort_text
 from bot.render.fort_text import AREAS, POSITIONS, arrived
-from bot.render.sheet_text import pc_sheet_summary
-from bot.rulesets.fort_sheets import palette_choices
+from bot.render.sheet_text import palette_choices, pc_sheet_summary
 from bot.views import StatusView, Summary
 
 EDGES = ("A2-A1", "A1-F0", "F0-B1", "B1-B2", "A1-B1", "A2-B2")

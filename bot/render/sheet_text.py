@@ -9,6 +9,11 @@ from typing import Any
 from bot.i18n import t
 from bot.render.common import EVENT_VALUES
 from bot.views import PaletteRollView, PaletteView
+from engine.common import ImportInvalid, fold
+from engine.palette import choices, parse_palette
+from engine.ruleset import RuleError
+from engine.sheets.model import sheet_from_json
+from engine.sheets.palette_gen import combined_palette
 
 
 def _pieces(values: Mapping[str, Any], keys: tuple[str, ...], prefix: str, lang: str) -> list[str]:
@@ -75,3 +80,15 @@ def pc_sheet_summary(pc: Mapping[str, Any], lang: str) -> str:
         pieces.append(t("sheet.status_mp", lang, mp=sheet["mp"], max_mp=sheet["max_mp"]))
     pieces += _pieces(first, ("defense", "evasion"), "status", lang)
     return "".join(" " + p for p in pieces)
+
+
+def palette_choices(doc: Mapping[str, Any], name: Any) -> list[str]:
+    """What ``/pc roll line:`` offers for the PC ``name`` of an export document (its palette's labels)."""
+    for pc in doc.get("pcs", []):
+        if isinstance(name, str) and fold(str(pc.get("name", ""))) == fold(name):
+            try:
+                sheet = sheet_from_json(pc["sheet"]) if pc.get("sheet") is not None else None
+                return choices(parse_palette(combined_palette(sheet, pc.get("palette"))))
+            except (ImportInvalid, RuleError):  # a document autocomplete cannot read offers nothing
+                return []
+    return []

@@ -28,6 +28,7 @@ from bot.commands import (
     UserError,
     usage,
 )
+from bot.rulesets import fort as _fort  # noqa: F401 - the fort's commands first: this module extends them
 from bot.views import PaletteRollView, PaletteView
 from engine.common import fold
 from engine.dice import DiceError
@@ -37,9 +38,8 @@ from engine.fort.ccfolia import ccfolia_text
 from engine.fort.lookup import find_pc
 from engine.fort.rules_sheets import pc_palette, roll_line
 from engine.fort.state import PC, FortState
-from engine.palette import choices, parse_palette
-from engine.sheets.model import MonsterPart, MonsterSheet, sheet_from_json, sheet_to_json
-from engine.sheets.palette_gen import combined_palette, sheet_variables
+from engine.sheets.model import MonsterPart, MonsterSheet, sheet_to_json
+from engine.sheets.palette_gen import sheet_variables
 from engine.sheets.ytsheet import CharacterRead, mobility_metres, read_sheet
 
 SHEET = Option("sheet", OptType.SHEET)
@@ -150,18 +150,6 @@ def roll_query(state: FortState, values: Mapping[str, Any], ctx: QueryContext) -
         secret=bool(values.get("secret")) or result.secret,
         rands=result.rands,
     )
-
-
-def palette_choices(doc: Mapping[str, Any], name: Any) -> list[str]:
-    """What ``/pc roll line:`` offers for the PC ``name`` of an export document (its palette's labels)."""
-    for pc in doc.get("pcs", []):
-        if isinstance(name, str) and fold(str(pc.get("name", ""))) == fold(name):
-            try:
-                sheet = sheet_from_json(pc["sheet"]) if pc.get("sheet") is not None else None
-                return choices(parse_palette(combined_palette(sheet, pc.get("palette"))))
-            except Exception:  # a document autocomplete cannot read offers nothing
-                return []
-    return []
 
 
 # --- /pc add sheet:, /unit add sheet: --------------------------------------------------------------
