@@ -204,21 +204,27 @@ def pick_part(monster: MonsterSheet, wanted: str | None) -> MonsterPart:
     raise UserError("sheet.part_unknown", part=wanted, parts=listing)
 
 
+#: what a monster sheet gives a unit, unless the option is given
+_FROM_MONSTER = ("name", "hp", "defense", "strike", "move")
+
+
 def with_unit_sheet(spec: CommandSpec) -> CommandSpec:
     """``/unit add ... sheet: [part:]``: name, HP, 防護点, strike (打撃点) and 移動速度 from a monster sheet
     unless given; fort damage and type stay options (a sheet cannot give them)."""
     base = spec.build
     assert base is not None
-    names = {o.name for o in spec.options}
-    new = dataclasses.replace(
-        spec, options=(*_optional(spec, "name", "hp"), SHEET, SHEET_FILE, Option("part", OptType.STR))
+    # no defaults for what a sheet fills in: a value given (even the default's) is told from none given
+    options = tuple(
+        dataclasses.replace(o, default=None) if o.name in _FROM_MONSTER else o
+        for o in _optional(spec, "name", "hp")
     )
+    new = dataclasses.replace(spec, options=(*options, SHEET, SHEET_FILE, Option("part", OptType.STR)))
 
     def build(values: Mapping[str, Any], ctx: BuildContext) -> Any:
         read = read_given(values)
         rest = {k: v for k, v in values.items() if k not in ("sheet", "file", "part")}
         if isinstance(read, CharacterRead):
-            raise UserError("sheet.character_for_unit", name=read.name or "-")
+            raise UserError("sheet.character_for_unit", name=read.name or read.sheet.source or "file:")
         if read is not None:
             part = pick_part(read, values.get("part"))
             given = {
@@ -227,28 +233,17 @@ def with_unit_sheet(spec: CommandSpec) -> CommandSpec:
                 "defense": part.defense,
                 "strike": part.damage if part.damage and _DIGIT.search(part.damage) else None,
                 "move": mobility_metres(read.mobility, flying=values.get("type") == "flying"),
-                "weakness": read.weakness or None,
             }
-            for key, value in given.items():
-                if (
-                    key in names
-                    and value is not None
-                    and rest.get(key) in (None, "", spec_default(spec, key))
-                ):
-                    rest[key] = value
+            rest.update({k: v for k, v in given.items() if rest.get(k) is None and v})
         elif values.get("part") is not None:
             raise UserError("sheet.required")
         for option in ("name", "hp"):
-            if rest.get(option) is None:
+            if rest.get(option) in (None, ""):
                 raise _missing(new, option)
-        return base(rest, ctx)
+        # what neither the options nor the sheet gave: the command's own defaults
+        return base({k: v for k, v in rest.items() if v is not None or k not in _FROM_MONSTER}, ctx)
 
     return dataclasses.replace(new, build=build)
-
-
-def spec_default(spec: CommandSpec, name: str) -> Any:
-    opt = spec.option(name)
-    return opt.default if opt is not None else None
 
 
 # --- registration -------------------------------------------------------------------------------

@@ -203,9 +203,19 @@ async def test_units_from_a_monster_sheet(table: Table) -> None:
     await table.ok("/unit add type:flying area:A2 fort_damage:10 sheet:monster.json part:2")
     # options given win over the sheet's
     await table.ok("/unit add name:嘴 type:normal area:A1 fort_damage:5 file:monster.json part:頭部 hp:30")
+    # even the defaults: defense:0 and move:10 given are kept
+    claws = "/unit add name:爪 type:normal area:A1 fort_damage:5 file:monster.json part:2"
+    await table.ok(claws + " defense:0 move:10")
+    # without a sheet, the command's own defaults
+    await table.ok("/unit add name:素 type:normal area:A1 fort_damage:5 hp:9")
     units = (await table.document())["units"]
     picked = [(u["name"], u["type"], u["hp"], u["defense"], u["strike"], u["move"]) for u in units]
-    assert picked == [("グリフォン(胴体)", "flying", 62, 8, "2D+8", 40), ("嘴", "normal", 30, 7, "2D+9", 20)]
+    assert picked == [
+        ("グリフォン(胴体)", "flying", 62, 8, "2D+8", 40),
+        ("嘴", "normal", 30, 7, "2D+9", 20),
+        ("爪", "normal", 62, 0, "2D+8", 10),
+        ("素", "normal", 9, 0, None, 10),
+    ]
 
 
 async def test_gm_set_of_sheet_values(table: Table) -> None:
