@@ -220,8 +220,8 @@ def _pc(p: JsonDoc, name: str, key: str) -> PC:
         max_hp,
         p.int_("move", None, 0),
         p.int_("position_round", None, 1),
-        sheet_from_json(p.raw["sheet"], p.key_path("sheet")) if p.raw.get("sheet") is not None else None,
-        _palette(p),
+        sheet=sheet_from_json(p.raw["sheet"], p.key_path("sheet")) if p.raw.get("sheet") is not None else None,
+        palette=_palette(p),
     )
 
 

@@ -134,27 +134,23 @@ def test_a_whole_battle_pastes_as_documented() -> None:
     }  # fmt: skip
 
 
+def with_text(obj: Any, name: str, value: str) -> Any:
+    """``obj`` with the text field ``name``: its own (once the state has it), else a subclass's."""
+    cls = type(obj)
+    if name in {f.name for f in dataclasses.fields(cls)}:
+        return dataclasses.replace(obj, **{name: value})
+    sub = dataclasses.make_dataclass(
+        cls.__name__, [(name, str | None, None)], bases=(cls,), frozen=True, slots=True
+    )
+    return sub(**{f.name: getattr(obj, f.name) for f in dataclasses.fields(cls)}, **{name: value})
+
+
 def test_weakness_and_war_horn_where_the_state_has_them() -> None:
     """F-UNIT-15's weakness and F-UNIT-12's 鼓砲 (horn): exported when the units and commanders carry them."""
     state = battle()
-
-    @dataclasses.dataclass(frozen=True, slots=True)
-    class WeakUnit(Unit):
-        weakness: str | None = None
-
-    @dataclasses.dataclass(frozen=True, slots=True)
-    class HornCommander(Commander):
-        horn: str | None = None
-
-    goblins = state.units[0]
-    weak = WeakUnit(
-        **{f.name: getattr(goblins, f.name) for f in dataclasses.fields(Unit)}, weakness="炎属性ダメージ+3"
-    )
+    weak: Unit = with_text(state.units[0], "weakness", "炎属性ダメージ+3")
     data = check_clipboard_character(json.dumps(unit_character(weak), ensure_ascii=False))
     assert {"label": "弱点", "value": "炎属性ダメージ+3"} in data["params"]
     assert data["memo"] == "部隊／通常／A1\n弱点: 炎属性ダメージ+3"
-    boss = state.commanders[0]
-    horned = HornCommander(
-        **{f.name: getattr(boss, f.name) for f in dataclasses.fields(Commander)}, horn="鼓咆+1"
-    )
+    horned: Commander = with_text(state.commanders[0], "horn", "鼓咆+1")
     assert commander_character(horned)["data"]["memo"] == "指揮官／A2\n鼓砲: 鼓咆+1"
