@@ -33,7 +33,7 @@ from engine.fort.state import (
 )
 from engine.palette import parse_palette
 from engine.ruleset import RuleError
-from engine.sheets.model import sheet_from_json, sheet_to_json
+from engine.sheets.model import PCSheet, sheet_from_json, sheet_to_json
 
 FORMAT = "toride.fort/1"
 DEFAULT_FORT_HP = 300
@@ -220,9 +220,14 @@ def _pc(p: JsonDoc, name: str, key: str) -> PC:
         max_hp,
         p.int_("move", None, 0),
         p.int_("position_round", None, 1),
-        sheet=sheet_from_json(p.raw["sheet"], p.key_path("sheet")) if p.raw.get("sheet") is not None else None,
+        sheet=_sheet(p),
         palette=_palette(p),
     )
+
+
+def _sheet(p: JsonDoc) -> PCSheet | None:
+    raw = p.raw.get("sheet")
+    return None if raw is None else sheet_from_json(raw, p.key_path("sheet"))
 
 
 def _palette(p: JsonDoc) -> str | None:
