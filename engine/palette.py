@@ -81,11 +81,6 @@ def parse_palette(text: str) -> Palette:
     return Palette(tuple(lines), tuple(variables))
 
 
-def references(text: str) -> list[str]:
-    """The variable names ``text`` refers to, as written, in order."""
-    return [m.group(1).strip() for m in _REFERENCE.finditer(text)]
-
-
 Lookup = Callable[[str], "str | None"]
 
 

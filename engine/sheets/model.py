@@ -8,11 +8,10 @@ the other numbers a palette may name, under ゆとシート's own names (``器�
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.common import ImportInvalid, JsonDoc, JsonStyle
+from engine.common import JsonDoc, JsonStyle
 
 #: the largest number a sheet value may hold
 MAX_VALUE = 100_000
@@ -191,19 +190,3 @@ def sheet_from_json(raw: Any, path: str = "$") -> PCSheet:
         values=tuple(values),
         palette_insert=insert,
     )
-
-
-def sheet_from_mapping(raw: Mapping[str, Any] | None, path: str = "$") -> PCSheet | None:
-    return None if raw is None else sheet_from_json(raw, path)
-
-
-__all__ = [
-    "Defence",
-    "ImportInvalid",
-    "MonsterPart",
-    "MonsterSheet",
-    "PCSheet",
-    "Weapon",
-    "sheet_from_json",
-    "sheet_to_json",
-]

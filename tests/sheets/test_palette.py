@@ -13,7 +13,7 @@ from sheet_fixtures import fixture
 
 from engine.common import fold
 from engine.dice import ScriptedDice, roll
-from engine.palette import MAX_LINES, choices, expand_line, find_line, parse_palette, references
+from engine.palette import MAX_LINES, choices, expand_line, find_line, parse_palette
 from engine.ruleset import RuleError
 from engine.sheets.palette_gen import combined_palette, sheet_variables
 from engine.sheets.ytsheet import CharacterRead, read_sheet
@@ -39,7 +39,6 @@ def test_lines_variables_headings_and_labels() -> None:
         (1, "2d+{命中} 命中力／剣", "命中力／剣"),
         (2, "k20+5", "k20+5"),  # no comment: the line is its own label
     ]
-    assert references("2d+{命中}+{ 修正 }") == ["命中", "修正"]
 
 
 def test_a_variable_is_replaced_by_its_text() -> None:
