@@ -14,6 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from engine.sheets.ytsheet import CharacterRead, read_sheet
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
@@ -24,3 +26,10 @@ def fixture(name: str) -> dict[str, Any]:
 
 def fixture_text(name: str) -> str:
     return (FIXTURES / f"{name}.json").read_text(encoding="utf-8")
+
+
+def character(name: str) -> CharacterRead:
+    """The fixture ``name`` read as a character sheet."""
+    read = read_sheet(fixture(name))
+    assert isinstance(read, CharacterRead)
+    return read

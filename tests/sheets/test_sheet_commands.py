@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -15,16 +14,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.console.session import ConsoleSession
 from bot.service import BattleService
-from bot.storage import open_database
 from bot.views import PaletteView
 from engine.dice import ScriptedDice
-
-
-@pytest.fixture
-async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
-    engine = await open_database(str(tmp_path / "battles.db"))
-    yield engine
-    await engine.dispose()
 
 
 class Table:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from sheet_fixtures import fixture
+from sheet_fixtures import character
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fort"))
 from fort_helpers import Run  # the fort engine tests' harness
@@ -25,17 +25,10 @@ from engine.fort import (
 )
 from engine.ruleset import RuleError
 from engine.sheets.model import sheet_to_json
-from engine.sheets.ytsheet import CharacterRead, read_sheet
-
-
-def read(name: str) -> CharacterRead:
-    got = read_sheet(fixture(name))
-    assert isinstance(got, CharacterRead)
-    return got
 
 
 def sheet_command(pc: str, name: str) -> ReadPCSheet:
-    got = read(name)
+    got = character(name)
     text = json.dumps(sheet_to_json(got.sheet), ensure_ascii=False)
     return ReadPCSheet(name=pc, sheet=text, hp=got.hp, move=got.move, palette=got.palette)
 

@@ -16,15 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.console.session import ConsoleSession
 from bot.service import BattleService
 from bot.sheet_fetch import FetchPolicy, SheetFetchError, fetch_sheet, json_url
-from bot.storage import open_database
 from engine.dice import ScriptedDice
-
-
-@pytest.fixture
-async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
-    engine = await open_database(str(tmp_path / "battles.db"))
-    yield engine
-    await engine.dispose()
 
 
 @pytest.fixture

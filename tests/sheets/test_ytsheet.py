@@ -7,7 +7,7 @@ Where a field comes from is said beside each value: ``hpTotal`` is ゆとシー�
 from __future__ import annotations
 
 import pytest
-from sheet_fixtures import fixture
+from sheet_fixtures import character, fixture
 
 from engine.ruleset import RuleError
 from engine.sheets.model import (
@@ -19,13 +19,7 @@ from engine.sheets.model import (
     sheet_from_json,
     sheet_to_json,
 )
-from engine.sheets.ytsheet import CharacterRead, mobility_metres, read_sheet
-
-
-def character(name: str) -> CharacterRead:
-    read = read_sheet(fixture(name))
-    assert isinstance(read, CharacterRead)
-    return read
+from engine.sheets.ytsheet import mobility_metres, read_sheet
 
 
 def test_fighter_every_value() -> None:
