@@ -18,7 +18,7 @@ from bot.commands import BuildContext, Builder, CommandSpec, Kind, Option
 from engine.ruleset import Ruleset
 
 #: modules that define the built-in rule sets (imported on first use)
-BUILTIN = ("bot.rulesets.fort", "bot.rulesets.sengensho")
+BUILTIN = ("bot.rulesets.fort", "bot.rulesets.fort_sheets", "bot.rulesets.sengensho")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +47,8 @@ class RulesetBinding:
     #: does a command's own text name what is secret, in the state before or after it (then the table
     #: reads its events without it)? None: whenever it has a secret event
     secret_text: Callable[[Any, Any, Any], bool] | None = None
+    #: other export formats (``/fort export format:ccfolia``): name → (the state → the file's text)
+    exporters: Mapping[str, Callable[[Any], str]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
