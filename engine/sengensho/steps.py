@@ -123,7 +123,11 @@ def own_step(
         if not gm:
             if now is None:
                 raise RuleError("sg.turn_done", name=c.name, turn=state.turn)
-            raise RuleError("sg.out_of_step", name=c.name, step=now, names=names)
+            if c.acted:  # its step is over (its action was at an earlier value)
+                raise RuleError("sg.acted_this_turn", name=c.name, step=now, names=names, turn=state.turn)
+            if c.declared is not None and c.declared > now:  # the turn went past it (the GM moved on)
+                raise RuleError("sg.step_passed", name=c.name, step=now, names=names, declared=c.declared)
+            raise RuleError("sg.out_of_step", name=c.name, step=now, names=names, declared=c.declared)
         mark = {"dp": now, "names": names}
     return state.put(i, replace(c, acted=True)), mark
 

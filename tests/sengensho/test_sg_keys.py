@@ -103,3 +103,25 @@ def test_every_rule_id_has_a_test() -> None:
     )
     for rule in RULE_IDS:
         assert "test_" + rule.lower().replace("-", "_") + "_" in names, rule
+
+
+def test_the_bot_accepts_every_option_of_sengensho_mds_command_table() -> None:
+    """Every ``/sg`` command and option of the table is accepted, with the choices it lists."""
+    from bot.commands import lookup
+
+    spec = next((p for p in SPEC if p.exists()), None)
+    if spec is None:
+        pytest.skip("SENGENSHO.md is not next to this checkout")
+    rows = [line for line in spec.read_text(encoding="utf-8").splitlines() if line.startswith("| `/sg ")]
+    forms = [form for row in rows for form in re.findall(r"`(/sg [^`]+)`", row)]
+    assert len(forms) >= 18
+    for form in forms:
+        _, name, *words = re.sub(r"<[^>]*>", "x", form.replace("\\|", "|")).split()
+        command = lookup(f"sg {name}")
+        for word in words:
+            option, _, takes = word.strip("[]").partition(":")
+            opt = command.option(option)
+            assert opt is not None, (form, option)
+            listed = takes.split("|") if "|" in takes else []
+            if listed and listed != ["true", "false"]:
+                assert set(listed) == set(opt.choices), (form, option, opt.choices)

@@ -35,9 +35,7 @@ def test_s_core_4_a_check_takes_its_base_from_attributes_and_skills() -> None:
     assert (rolled["base"], rolled["check"], rolled["total"]) == (7, "感覚+感知", 14)
     run(Roll("霊夢", None, 1, check="{身体}+〈隠密〉-2"), 1)  # 3 + 3 − 2 + 1
     assert run.event("sg.rolled")["total"] == 5
-    run(
-        Roll("霊夢", None, 0, check="sense+shooting+1"),
-    )  # the English names: 5 + 4 + 1
+    run(Roll("霊夢", None, 0, check="sense+shooting+1"))  # the English names: 5 + 4 + 1
     assert run.event("sg.rolled")["total"] == 10
     run(Roll("霊夢", None, 0, check="知性"))  # an attribute alone
     assert run.event("sg.rolled")["total"] == 4

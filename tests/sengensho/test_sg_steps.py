@@ -44,11 +44,11 @@ def test_s_core_3_own_rolls_mark_acted_reactions_do_not() -> None:
 def test_s_core_3_a_players_roll_out_of_step_is_refused_saying_whose_step_it_is() -> None:
     run = fight()
     error = run.refused(Roll("B", 5, 2, kind="attack"), "sg.out_of_step")
-    assert error.values == {"name": "B", "step": 20, "names": ["A", "C"]}
+    assert error.values == {"name": "B", "step": 20, "names": ["A", "C"], "declared": 15}
     run.refused(Hide("B", 5, 2), "sg.out_of_step")  # hiding is an action too
     run(Roll("A", 5, 1), 3)
     error = run.refused(Roll("B", 5, 2, kind="attack"), "sg.out_of_step")  # C has not acted yet
-    assert error.values == {"name": "B", "step": 20, "names": ["A", "C"]}
+    assert error.values == {"name": "B", "step": 20, "names": ["A", "C"], "declared": 15}
     assert screen(run)[1] == "▶ Now acting: initiative 20 — A & C"
 
 
@@ -70,7 +70,8 @@ def test_s_core_3_the_step_moves_on_when_everyone_at_it_has_acted() -> None:
     run(Roll("B", 7, 1, kind="attack"), 2)
     assert run.kinds() == ["sg.step", "sg.rolled"]
     assert run.event("sg.step") == {"turn": 1, "dp": 15, "names": ["B"], "by": "auto", "skipped": []}
-    run.refused(Roll("A", 5, 1), "sg.out_of_step")  # A's step is past
+    error = run.refused(Roll("A", 5, 1), "sg.acted_this_turn")  # A's step is over: A acted there
+    assert error.values == {"name": "A", "step": 10, "names": ["D"], "turn": 1}  # B acted: D next
     run(Roll("D", 7, 1, kind="attack"), 2)
     assert run.s.step == 10
     assert screen(run)[1] == "▶ Everyone has acted this turn (next: /sg turn for turn 2)"
@@ -83,6 +84,10 @@ def test_s_core_3_the_gm_moves_the_turn_on() -> None:
     run(Roll("A", 5, 1), 3)
     run(NextStep())
     assert run.event("sg.step") == {"turn": 1, "dp": 15, "names": ["B"], "by": "gm", "skipped": ["C"]}
+    error = run.refused(Roll("C", 5, 1), "sg.step_passed")  # C missed its step: it may declare lower
+    assert error.values == {"name": "C", "step": 15, "names": ["B"], "declared": 20}
+    run(Declare("C", 15))
+    run(Roll("C", 5, 1), 2)  # now with B
     run(NextStep())
     run.refused(NextStep(), "sg.no_later_step")
     run(NextTurn())
