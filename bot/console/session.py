@@ -9,9 +9,10 @@ from bot.commands import OptType, commands, lookup, usage
 from bot.console.parser import Line, parse_line
 from bot.i18n import t
 from bot.render.common import values_text
+from bot.render.picture.pictures import PICTURES, final_chart
 from bot.render.text import render
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.views import View
+from bot.views import EventsView, MapView, View
 from engine.errors import EngineError
 
 #: the console's guild (a console battle lives beside Discord ones in the same database)
@@ -64,7 +65,29 @@ class ConsoleSession:
             return Reply(t("render.refused", self.lang, reason=reason), False)
         actor = Actor(id=line.user or self.user)
         view = await self.service.execute(self.where, actor, invocation)
-        return Reply(render(view, self.lang), view.ok, view)
+        if isinstance(view, MapView):
+            png = PICTURES.status_map(view.status, self.lang)
+            return self._written(view.filename, png, "map.written", view)
+        text = render(view, self.lang)
+        if isinstance(view, EventsView):
+            for summary in view.summaries:
+                chart = final_chart(view.ruleset, summary, self.lang)
+                if chart is not None:
+                    name = f"{view.ruleset}-hp-{self.where.channel}-{view.seq}.png"
+                    text += "\n" + self._written(name, chart, "map.chart_written", view).text
+        return Reply(text, view.ok, view)
+
+    def _written(self, filename: str, png: bytes | None, key: str, view: View) -> Reply:
+        """A picture written as ``filename`` in the session's folder, and the sentence saying where."""
+        path = self.base_dir / filename
+        if png is None:  # a rule set without a map
+            return Reply(t("map.no_map", self.lang), False, view)
+        try:
+            path.write_bytes(png)
+        except OSError as error:
+            text = t("map.write_failed", self.lang, path=str(path), error=error.strerror or str(error))
+            return Reply(t("render.refused", self.lang, reason=text), False, view)
+        return Reply(t(key, self.lang, path=str(path)), True, view)
 
     def _invocation(self, line: Line) -> Invocation:
         spec = lookup(line.path)

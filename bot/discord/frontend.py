@@ -16,14 +16,14 @@ from discord import app_commands
 
 from bot.commands import CommandSpec, Kind, Option, OptType
 from bot.discord import embeds as render
-from bot.discord import limits
 from bot.discord.lang import language_of
-from bot.discord.live import LiveStatus
+from bot.discord.live import LiveStatus, status_message
+from bot.discord.pictures import status_picture
 from bot.discord.presenters import filter_names, presenter
 from bot.discord.text import md
 from bot.i18n import DEFAULT_LANG
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.views import ErrorView, View
+from bot.views import ErrorView, MapView, View
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -140,6 +140,8 @@ class Frontend:
                 await interaction.response.defer(thinking=True)
                 deferred = True
         view = await call
+        if isinstance(view, MapView):
+            await status_picture(view.status, lang)  # drawn off the event loop; kept for the reply
         reply = render.render(view, lang, user=interaction.user.display_name)
         if reply.changed and self.live is not None:
             # first: the battle changed even if the answer cannot be sent (an expired interaction)
@@ -150,7 +152,8 @@ class Frontend:
     async def send(self, interaction: discord.Interaction, reply: render.Reply, *, deferred: bool) -> None:
         first, *rest = reply.messages
         extra: dict[str, Any] = {}
-        if reply.file is not None:
+        shown_in = _file_message(reply)
+        if reply.file is not None and shown_in == 0:
             extra["file"] = reply.file
         if deferred:
             if reply.ephemeral:
@@ -160,16 +163,17 @@ class Frontend:
                     embeds=first, ephemeral=True, allowed_mentions=NO_MENTIONS, **extra
                 )
             else:
-                if reply.file is not None:
+                if extra:
                     extra = {"attachments": [reply.file]}
                 await interaction.edit_original_response(embeds=first, allowed_mentions=NO_MENTIONS, **extra)
         else:
             await interaction.response.send_message(
                 embeds=first, ephemeral=reply.ephemeral, allowed_mentions=NO_MENTIONS, **extra
             )
-        for embeds in rest:
+        for n, embeds in enumerate(rest, 1):
+            more: dict[str, Any] = {"file": reply.file} if reply.file is not None and n == shown_in else {}
             await interaction.followup.send(
-                embeds=embeds, ephemeral=reply.ephemeral, allowed_mentions=NO_MENTIONS
+                embeds=embeds, ephemeral=reply.ephemeral, allowed_mentions=NO_MENTIONS, **more
             )
         if reply.notice:
             await interaction.followup.send(embeds=reply.notice, allowed_mentions=NO_MENTIONS)
@@ -208,12 +212,14 @@ class Frontend:
                 )
                 return
             guild_lang = await self.service.language(where.guild)
-            embeds = limits.messages(render.status_embeds(view, guild_lang))[0]
+            embeds, files = await status_message(view, guild_lang)
             buttons = None
             if not view.ended and self.live is not None and self.live.buttons is not None:
                 has_next = presenter(view.ruleset).next_path is not None
                 buttons = self.live.buttons(self, guild_lang, next_turn=has_next)
-            await interaction.response.edit_message(embeds=embeds, view=buttons, allowed_mentions=NO_MENTIONS)
+            await interaction.response.edit_message(
+                embeds=embeds, attachments=files, view=buttons, allowed_mentions=NO_MENTIONS
+            )
             return
         path: str | None = "gm undo"
         if action == "next":
@@ -260,3 +266,14 @@ class Frontend:
                 )
         except discord.HTTPException:
             log.exception("could not report an error to the user")
+
+
+def _file_message(reply: render.Reply) -> int:
+    """Which of the reply's messages carries its file: the one whose embed shows it, else the first."""
+    if reply.file is None:
+        return 0
+    shown = f"attachment://{reply.file.filename}"
+    for n, embeds in enumerate(reply.messages):
+        if any(embed.image.url == shown for embed in embeds):
+            return n
+    return 0

@@ -61,10 +61,21 @@ async def summaries(
         rest = events[ends[-1] + 1 :] if ends else events
         out.append(
             Summary(
-                kind="final", round=None, events=tuple(e for e in rest if keep(e.kind)), document=document
+                kind="final",
+                round=None,
+                events=tuple(e for e in rest if keep(e.kind)),
+                document=document,
+                history=await _history(engine, battle_id),
             )
         )
     return tuple(out)
+
+
+async def _history(engine: AsyncEngine, battle_id: int) -> tuple[Event, ...]:
+    """Every event of the battle's live actions, oldest first (the battle has just been stored)."""
+    async with engine.connect() as conn:
+        rows = await repo.live_actions_since(conn, battle_id, 0)
+    return tuple(e for row in rows for e in events_of(row))
 
 
 async def _round_so_far(
