@@ -9,7 +9,7 @@ from bot.commands import OptType, commands, lookup, usage
 from bot.console.parser import Line, parse_line
 from bot.i18n import t
 from bot.render.common import values_text
-from bot.render.picture.pictures import PICTURES, final_chart
+from bot.render.picture.pictures import PictureCache, final_chart
 from bot.render.text import render
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.views import EventsView, MapView, View
@@ -47,6 +47,7 @@ class ConsoleSession:
         self.lang = lang
         self.user = user
         self.base_dir = base_dir or Path.cwd()
+        self.pictures = PictureCache()
 
     async def handle(self, text: str) -> Reply | None:
         """The reply to one line; None for a blank line or a comment. Raises ``Quit``."""
@@ -66,7 +67,7 @@ class ConsoleSession:
         actor = Actor(id=line.user or self.user)
         view = await self.service.execute(self.where, actor, invocation)
         if isinstance(view, MapView):
-            png = PICTURES.status_map(view.status, self.lang)
+            png = self.pictures.status_map(view.status, self.lang)
             return self._written(view.filename, png, "map.written", view)
         text = render(view, self.lang)
         if isinstance(view, EventsView):

@@ -18,7 +18,7 @@ from bot.discord.pictures import CHART_FILE, alt_text, attach
 from bot.discord.presenters import NEUTRAL, REFUSED, SECRET, presenter
 from bot.discord.text import event_line, md, tr, who
 from bot.i18n import t
-from bot.render.picture.pictures import PICTURES, final_chart
+from bot.render.picture.pictures import PictureCache, final_chart
 from bot.render.text import undo_title
 from bot.views import (
     ErrorView,
@@ -59,7 +59,7 @@ def error_embeds(key: str, values: Mapping[str, object], lang: str) -> list[disc
     return limits.build(lines=["⚠ " + tr(key, lang, **values)], colour=REFUSED)
 
 
-def render(view: View, lang: str, *, user: str = "") -> Reply:
+def render(view: View, lang: str, *, user: str = "", pictures: PictureCache | None = None) -> Reply:
     if isinstance(view, ErrorView):
         return Reply(limits.messages(error_embeds(view.key, view.values, lang)), ephemeral=True)
     if isinstance(view, RollView):
@@ -69,7 +69,7 @@ def render(view: View, lang: str, *, user: str = "") -> Reply:
     if isinstance(view, StatusView):
         return Reply(limits.messages(status_embeds(view, lang)), view.ephemeral)
     if isinstance(view, MapView):
-        return _map(view, lang)
+        return _map(view, lang, pictures if pictures is not None else PictureCache())
     if isinstance(view, LogView):
         return Reply(limits.messages(_log(view, lang)), view.ephemeral)
     if isinstance(view, UndoView):
@@ -109,11 +109,11 @@ def _roll(view: RollView, lang: str, user: str) -> Reply:
     return Reply([embeds], ephemeral=True, notice=notice)
 
 
-def _map(view: MapView, lang: str) -> Reply:
+def _map(view: MapView, lang: str, pictures: PictureCache) -> Reply:
     """``/fort map``: the battle's title over its picture (drawn already, or drawn now)."""
     status = status_embeds(view.status, lang)[0]
     embeds = [discord.Embed(title=status.title, colour=status.colour)]
-    png = PICTURES.status_map(view.status, lang)
+    png = pictures.status_map(view.status, lang)
     if png is None:
         return Reply([error_embeds("map.no_map", {}, lang)], ephemeral=True)
     file = attach(embeds, png, view.filename, alt_text(view.status, lang))

@@ -22,6 +22,7 @@ from bot.discord.pictures import status_picture
 from bot.discord.presenters import filter_names, presenter
 from bot.discord.text import md
 from bot.i18n import DEFAULT_LANG
+from bot.render.picture.pictures import PictureCache
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.views import ErrorView, MapView, View
 
@@ -69,6 +70,7 @@ class Frontend:
         self.service = service
         self.live = live
         self.defer_after = defer_after
+        self.pictures = live.pictures if live is not None else PictureCache()
 
     async def language(self, interaction: discord.Interaction) -> str:
         lang = language_of(interaction.locale)
@@ -141,8 +143,8 @@ class Frontend:
                 deferred = True
         view = await call
         if isinstance(view, MapView):
-            await status_picture(view.status, lang)  # drawn off the event loop; kept for the reply
-        reply = render.render(view, lang, user=interaction.user.display_name)
+            await status_picture(view.status, lang, self.pictures)  # off the event loop; kept for the reply
+        reply = render.render(view, lang, user=interaction.user.display_name, pictures=self.pictures)
         if reply.changed and self.live is not None:
             # first: the battle changed even if the answer cannot be sent (an expired interaction)
             self.live.changed(where, new_battle=new_battle and view.ok)
@@ -212,7 +214,7 @@ class Frontend:
                 )
                 return
             guild_lang = await self.service.language(where.guild)
-            embeds, files = await status_message(view, guild_lang)
+            embeds, files = await status_message(view, guild_lang, self.pictures)
             buttons = None
             if not view.ended and self.live is not None and self.live.buttons is not None:
                 has_next = presenter(view.ruleset).next_path is not None

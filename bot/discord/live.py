@@ -23,6 +23,7 @@ from bot.discord.coalesce import Coalescer
 from bot.discord.embeds import status_embeds
 from bot.discord.pictures import status_files
 from bot.discord.presenters import presenter
+from bot.render.picture.pictures import PictureCache
 from bot.service import BattleService, Where
 from bot.views import StatusView
 
@@ -42,11 +43,14 @@ class LiveStatus:
         service: BattleService,
         coalescer: Coalescer,
         buttons: type[StatusButtons] | None = None,
+        pictures: PictureCache | None = None,
     ) -> None:
         self.client = client
         self.service = service
         self.coalescer = coalescer
         self.buttons = buttons
+        #: the battlefield pictures of the status messages, kept by battle and version
+        self.pictures = pictures if pictures is not None else PictureCache()
         self.frontend: object = None
         #: channel id → (battle id, the id of its live status message): saves a read per edit
         self.messages: dict[str, tuple[int, int]] = {}
@@ -89,7 +93,7 @@ class LiveStatus:
             self.messages.pop(where.channel, None)
             return
         lang = await self.service.language(where.guild)
-        embeds, files = await status_message(view, lang)
+        embeds, files = await status_message(view, lang, self.pictures)
         buttons: discord.ui.View | None = None
         if not view.ended and self.buttons is not None:
             buttons = self.buttons(
@@ -144,10 +148,12 @@ class LiveStatus:
         return None
 
 
-async def status_message(view: StatusView, lang: str) -> tuple[list[discord.Embed], list[discord.File]]:
+async def status_message(
+    view: StatusView, lang: str, pictures: PictureCache
+) -> tuple[list[discord.Embed], list[discord.File]]:
     """The status message of a battle: its embeds (what fits in one message) and its picture."""
     embeds = limits.messages(status_embeds(view, lang))[0]
-    return embeds, await status_files(view, lang, embeds)
+    return embeds, await status_files(view, lang, embeds, pictures)
 
 
 def _has_status_buttons(message: discord.Message) -> bool:

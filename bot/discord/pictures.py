@@ -3,7 +3,8 @@ fort HP chart in the final summary, each an attachment shown as its embed's imag
 
 A picture is drawn in one worker thread (drawing takes tens of milliseconds: not on the event loop,
 and one at a time, as a font is not to be shared between threads), and kept by battle and version
-(``bot.render.picture.pictures``), so a status message edited for another reason is not redrawn.
+(``bot.render.picture.pictures.PictureCache``), so a status message edited for another reason is
+not redrawn.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 import discord
 
 from bot.discord import limits
-from bot.render.picture.pictures import PICTURES, has_map
+from bot.render.picture.pictures import PictureCache, has_map
 from bot.render.text import STATUS
 from bot.views import StatusView
 
@@ -29,11 +30,11 @@ ALT_MAX = 1024
 _DRAWER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toride-picture")
 
 
-async def status_picture(view: StatusView, lang: str) -> bytes | None:
+async def status_picture(view: StatusView, lang: str, pictures: PictureCache) -> bytes | None:
     """The battlefield of ``view`` as a PNG, drawn off the event loop (None: no map for its rule set)."""
     if not has_map(view.ruleset):
         return None
-    return await asyncio.get_running_loop().run_in_executor(_DRAWER, PICTURES.status_map, view, lang)
+    return await asyncio.get_running_loop().run_in_executor(_DRAWER, pictures.status_map, view, lang)
 
 
 def alt_text(view: StatusView, lang: str) -> str:
@@ -50,9 +51,11 @@ def attach(embeds: list[discord.Embed], png: bytes, filename: str, alt: str = ""
     return discord.File(io.BytesIO(png), filename=filename, description=alt or None)
 
 
-async def status_files(view: StatusView, lang: str, embeds: list[discord.Embed]) -> list[discord.File]:
+async def status_files(
+    view: StatusView, lang: str, embeds: list[discord.Embed], pictures: PictureCache
+) -> list[discord.File]:
     """The live status message's picture, set into its embeds (none for a rule set without a map)."""
-    png = await status_picture(view, lang)
+    png = await status_picture(view, lang, pictures)
     if png is None:
         return []
     return [attach(embeds, png, LIVE_FILE, alt_text(view, lang))]

@@ -55,7 +55,8 @@ def cause_text(cause: Cause, lang: str) -> str:
     if cause.kind == "unit" and cause.name:
         return f"{cause.name} {amount}"
     if cause.kind == "siege" and cause.name and has(f"value.effect.{cause.name}", lang):
-        return f"{t(f'value.effect.{cause.name}', lang)} {amount}"
+        effect = t(f"value.effect.{cause.name}", lang)
+        return t("chart.cause.siege_effect", lang, effect=effect, amount=amount)
     if cause.kind == "repair":
         return t("chart.cause.repair", lang, by=cause.name or "", amount=amount)
     return t(f"chart.cause.{cause.kind}", lang, amount=amount)

@@ -1,6 +1,7 @@
 """The pictures each front-end shows, by rule set: the battlefield of a status view, and the chart of
-a final summary; a status picture is kept by (battle, version, language), so a battle that did
-not change is not drawn again (the live status message is edited for other reasons too).
+a final summary. A front-end keeps its status pictures in a ``PictureCache`` by (battle, version,
+language), so a battle that did not change is not drawn again (the live status message is edited
+for other reasons too: a GM added, the refresh button).
 """
 
 from __future__ import annotations
@@ -64,7 +65,3 @@ def final_chart(ruleset: str, summary: Summary, lang: str) -> bytes | None:
     if drawer is None or summary.kind != "final":
         return None
     return drawer(summary, lang)
-
-
-#: the one cache of a process (the Discord bot's, or the console's)
-PICTURES = PictureCache()

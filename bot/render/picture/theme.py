@@ -48,6 +48,8 @@ NAME = 27
 SMALL = 22
 TINY = 19
 
+#: how far apart (in any channel) the palette's colours are kept
+SEPARATION = 8
 GROUNDS: tuple[RGB, ...] = (CANVAS, AREA, FORT, SECTION, CHIP)
 #: which inks are drawn on which backgrounds, and in how many steps their anti-aliased edges blend
 BLENDS: tuple[tuple[tuple[RGB, ...], tuple[RGB, ...], int], ...] = (
@@ -79,7 +81,13 @@ def palette() -> tuple[RGB, ...]:
         for ink in inks:
             for ground in grounds:
                 for step in range(1, steps):
-                    colours.setdefault(_mix(ground, ink, step / steps))
+                    mixed = _mix(ground, ink, step / steps)
+                    # Pillow maps a pixel to the palette through a cache of 4-unit cells: a blend
+                    # that close to another colour would take that colour's pixels
+                    if all(
+                        max(abs(a - b) for a, b in zip(mixed, c, strict=True)) >= SEPARATION for c in colours
+                    ):
+                        colours.setdefault(mixed)
     if len(colours) > 256:  # pragma: no cover - a theme change that needs fewer steps
         raise ValueError(f"the theme needs {len(colours)} palette entries, more than 256")
     return tuple(colours)
