@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 from concurrent.futures import ThreadPoolExecutor
 
 import discord
 
 from bot.discord import limits
+from bot.i18n import LANGUAGES
 from bot.render.picture.pictures import PictureCache, has_map
 from bot.render.text import STATUS
 from bot.views import StatusView
@@ -27,6 +29,7 @@ CHART_FILE = "fort-hp.png"
 #: Discord's limit for an attachment's description (alt text)
 ALT_MAX = 1024
 
+log = logging.getLogger(__name__)
 _DRAWER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toride-picture")
 
 
@@ -35,6 +38,20 @@ async def status_picture(view: StatusView, lang: str, pictures: PictureCache) ->
     if not has_map(view.ruleset):
         return None
     return await asyncio.get_running_loop().run_in_executor(_DRAWER, pictures.status_map, view, lang)
+
+
+def warm_up(langs: tuple[str, ...] = LANGUAGES) -> None:
+    """Load the font and draw what every map shares, in the background, so that the first map a
+    channel asks for costs what the next ones do (called once at start-up)."""
+
+    def draw() -> None:
+        try:
+            for lang in langs:
+                PictureCache().status_map(StatusView(ruleset="fort", document={"rounds": 1}), lang)
+        except Exception:  # the pictures will be drawn (or fail, and say so) when asked for
+            log.exception("warming up the pictures failed")
+
+    _DRAWER.submit(draw)
 
 
 def alt_text(view: StatusView, lang: str) -> str:

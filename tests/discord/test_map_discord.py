@@ -95,3 +95,14 @@ async def test_a_battle_without_a_map_has_no_picture(harness: Harness) -> None:
     start = await harness.run(GM, "sg start")
     (post,) = start.channel
     assert post.files == [] and "image" not in post.embeds[-1]
+
+
+def test_the_bot_warms_the_pictures_up_at_start() -> None:
+    """At start-up the font is loaded and the frame of the map drawn, in the drawing thread."""
+    from bot.discord import pictures
+    from bot.render.picture import draw
+
+    draw._background.cache_clear()
+    pictures.warm_up(("en",))
+    pictures._DRAWER.submit(lambda: None).result(timeout=30)  # one thread: the warm-up is done
+    assert draw._background.cache_info().currsize == 1

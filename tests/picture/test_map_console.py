@@ -151,3 +151,26 @@ def test_toride_map_loads_neither_the_database_nor_discord(tmp_path: Path) -> No
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_the_readmes_pictures_come_from_the_session_it_shows(tmp_path: Path) -> None:
+    """docs/map-example.txt, as the README runs it, draws the map and the chart the README shows."""
+    script = (ROOT / "docs" / "map-example.txt").read_text(encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("TORIDE_DATABASE_URL", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "console", "--db", "m.db", "--seed", "11", "--channel", "north"],
+        input=script,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0 and done.stderr == "" and "⚠" not in done.stdout
+    written = [line.rsplit(": ", 1)[1] for line in done.stdout.splitlines() if "書き出しました: " in line]
+    assert [Path(p).name for p in written] == ["fort-map-north-1.png", "fort-hp-north-46.png"]
+    for path, shown in zip(written, ("map-example.png", "fort-hp-example.png"), strict=True):
+        assert Image.open(path).size == Image.open(ROOT / "docs" / shown).size
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "(docs/map-example.png)" in readme and "(docs/fort-hp-example.png)" in readme
