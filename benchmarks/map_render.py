@@ -120,8 +120,8 @@ def main() -> None:
     drawn = draw.map_png(doc, "ja")  # a first map: fonts loaded, caches warm
     on_map = sum(1 for u in doc["units"] if not u["destroyed"] and u["arrived"])
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} before the runs (shared)")
-    print(f"battle: {len(doc['units'])} units ({on_map} on the map), {len(doc['pcs'])} PCs, "
-          f"{len(doc['commanders'])} commanders, {len(doc['traps'])} traps; medians of {runs} runs\n")  # fmt: skip
+    people = f"{len(doc['pcs'])} PCs, {len(doc['commanders'])} commanders, {len(doc['traps'])} traps"
+    print(f"battle: {len(doc['units'])} units ({on_map} on the map), {people}; medians of {runs} runs\n")
 
     def line(label: str, result: tuple[float, float], note: str = "") -> None:
         print(f"  {label:<34} {result[0]:>7.1f} ms wall {result[1]:>7.1f} ms CPU  {note}")
@@ -140,9 +140,8 @@ def main() -> None:
     baseline = measure(lambda: full_colour_png(painted.image), runs)
     line("baseline: PNG, full colour", baseline, f"({baseline[1] / max(palette[1], 1e-9):.1f}× the CPU)")
     print("\nPNG size (goal ≤ 500 KB):")
-    print(
-        f"  this battle: {len(drawn) / 1000:.0f} KB (full colour: {len(full_colour_png(painted.image)) / 1000:.0f} KB)"
-    )
+    full = len(full_colour_png(painted.image))
+    print(f"  this battle: {len(drawn) / 1000:.0f} KB (full colour: {full / 1000:.0f} KB)")
     limits = battle(units=200, pcs=20, commanders=20, traps=40, cannons=10)
     print(f"  at the limits (200 units, 20 PCs, 20 commanders, 40 traps, 10 cannons): "
           f"{len(draw.map_png(limits, 'ja')) / 1000:.0f} KB")  # fmt: skip

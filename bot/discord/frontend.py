@@ -134,7 +134,14 @@ class Frontend:
     ) -> View:
         """Answer with what ``work`` (a service call) gives; defer if it is not ready in time."""
         where = where_of(interaction)
-        call = asyncio.ensure_future(work)
+
+        async def answer() -> View:
+            view = await work
+            if isinstance(view, MapView):  # drawn off the event loop, within the answer's deadline
+                await status_picture(view.status, lang, self.pictures)
+            return view
+
+        call = asyncio.ensure_future(answer())
         deferred = False
         if self.defer_after is not None:
             done, _ = await asyncio.wait({call}, timeout=self.defer_after)
@@ -142,8 +149,6 @@ class Frontend:
                 await interaction.response.defer(thinking=True)
                 deferred = True
         view = await call
-        if isinstance(view, MapView):
-            await status_picture(view.status, lang, self.pictures)  # off the event loop; kept for the reply
         reply = render.render(view, lang, user=interaction.user.display_name, pictures=self.pictures)
         if reply.changed and self.live is not None:
             # first: the battle changed even if the answer cannot be sent (an expired interaction)

@@ -91,6 +91,15 @@ async def test_the_final_summary_shows_the_fort_hp_chart(harness: Harness) -> No
     assert picture(final, CHART_FILE).size == (1200, 640)
 
 
+async def test_a_deferred_map_keeps_its_picture(harness: Harness) -> None:
+    await harness.run(GM, "fort start", rounds=2, title="北")
+    harness.bot.frontend.defer_after = 0  # the answer is late: "thinking ...", then the edit
+    result = await harness.run(GM, "fort map")
+    edit = result.requests[-1]
+    assert result.response.type == 5 and edit.method == "PATCH"
+    assert picture(edit, f"fort-map-{CHANNEL_ID}-1.png").size == (g.WIDTH, g.HEIGHT)
+
+
 async def test_a_battle_without_a_map_has_no_picture(harness: Harness) -> None:
     start = await harness.run(GM, "sg start")
     (post,) = start.channel
@@ -106,3 +115,19 @@ def test_the_bot_warms_the_pictures_up_at_start() -> None:
     pictures.warm_up(("en",))
     pictures._DRAWER.submit(lambda: None).result(timeout=30)  # one thread: the warm-up is done
     assert draw._background.cache_info().currsize == 1
+
+
+def test_a_file_goes_with_the_message_whose_embed_shows_it() -> None:
+    """A final summary split over several messages: the chart goes with the message that shows it."""
+    import discord
+
+    from bot.discord.embeds import Reply
+    from bot.discord.frontend import _file_message
+    from bot.discord.pictures import attach
+
+    messages = [[discord.Embed(title="events")], [discord.Embed(title="戦闘の結果")]]
+    chart = attach(messages[1], b"png", CHART_FILE)
+    assert _file_message(Reply(messages, file=chart)) == 1
+    export = discord.File(io.BytesIO(b"{}"), filename="fort.json")  # shown by no embed: the first
+    assert _file_message(Reply([[discord.Embed()]], file=export)) == 0
+    assert _file_message(Reply([[discord.Embed()]])) == 0

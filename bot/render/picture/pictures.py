@@ -22,6 +22,9 @@ CHARTS: dict[str, Callable[[Summary, str], bytes]] = {
 }
 #: how many pictures are kept (a few channels' battles, in each language)
 KEEP = 32
+#: one picture drawn at a time in a process: the fonts (FreeType faces) are not to be used by two
+#: threads at once (the Discord bot draws in a worker thread, and a final chart in the event loop)
+DRAWING = threading.Lock()
 
 
 class PictureCache:
@@ -45,7 +48,8 @@ class PictureCache:
                 if kept is not None:
                     self._kept.move_to_end(key)
                     return kept
-        png = drawer(view.document, lang)
+        with DRAWING:
+            png = drawer(view.document, lang)
         with self._lock:
             self.draws += 1
             if key is not None:
@@ -64,4 +68,5 @@ def final_chart(ruleset: str, summary: Summary, lang: str) -> bytes | None:
     drawer = CHARTS.get(ruleset)
     if drawer is None or summary.kind != "final":
         return None
-    return drawer(summary, lang)
+    with DRAWING:
+        return drawer(summary, lang)
