@@ -74,8 +74,7 @@ async def summaries(
 async def _history(engine: AsyncEngine, battle_id: int) -> tuple[Event, ...]:
     """Every event of the battle's live actions, oldest first (the battle has just been stored)."""
     async with engine.connect() as conn:
-        rows = await repo.live_actions_since(conn, battle_id, 0)
-    return tuple(e for row in rows for e in events_of(row))
+        return tuple(Event.from_json(e) for e in await repo.live_events(conn, battle_id))
 
 
 async def _round_so_far(

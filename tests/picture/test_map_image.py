@@ -18,7 +18,7 @@ from bot.render.picture.canvas import _glyph
 from bot.render.picture.chart import HEIGHT as CHART_H
 from bot.render.picture.chart import WIDTH as CHART_W
 from bot.render.picture.chart import chart_png
-from bot.render.picture.draw import LEGEND, map_png
+from bot.render.picture.draw import HP_BAR, HP_Y, LEGEND, TEXT_X, map_png
 from bot.render.picture.fonts import FONT_PACKAGE, font, font_path
 from bot.render.picture.layout import MARKS, Token, layout
 from engine.ruleset import Event
@@ -84,8 +84,9 @@ def test_a_units_hp_bar_is_as_long_as_its_hp() -> None:
     (token,) = layout(doc).rows
     assert isinstance(token, Token)
     picture = image(map_png(doc, "ja"))
-    bar = g.Box(token.box.x + 40, token.box.y + 45 - 6, 120, 12)  # where draw._token puts it
-    assert abs(filled(picture, bar) - 30) <= 1
+    w, h = HP_BAR
+    bar = g.Box(token.box.x + TEXT_X, token.box.y + HP_Y - h // 2, w, h)
+    assert abs(filled(picture, bar) - round(w * 10 / 40)) <= 1
 
 
 def _mask_bytes(char: str, size: int) -> bytes:

@@ -20,6 +20,9 @@ from bot.render.picture.marks import draw_mark, shell
 from engine.fort.state import MAX_SHELLS
 
 MARK = 26
+#: a row: the name's line and the HP line (centres, below the row's top), where text begins, the bar
+NAME_Y, HP_Y, TEXT_X = 20, 45, 40
+HP_BAR = (120, 12)
 #: the legend, left to right
 LEGEND = ("normal", "ram", "flying", "commander", "pc", "soldier", "weakness", "barricade", "mine")
 
@@ -134,18 +137,22 @@ def _chip(canvas: Canvas, box: g.Box) -> None:
 def _token(canvas: Canvas, token: Token, lang: str) -> None:
     box = token.box
     _chip(canvas, box)
-    top = box.y + 20
-    draw_mark(canvas.draw, token.mark, box.x + 20, top, MARK)
-    room = box.w - 48 - (30 if token.weakness else 0)
-    canvas.text(box.x + 40, top, token.name, theme.NAME, room=room)
+    top = box.y + NAME_Y
+    draw_mark(canvas.draw, token.mark, box.x + TEXT_X // 2, top, MARK)
+    room = box.w - TEXT_X - 8 - (30 if token.weakness else 0)
+    canvas.text(box.x + TEXT_X, top, token.name, theme.NAME, room=room)
     if token.weakness:
         draw_mark(canvas.draw, "weakness", box.right - 20, top, 24)
-    low = box.y + 45
-    x = box.x + 40
+    low = box.y + HP_Y
+    x = box.x + TEXT_X
     if token.hp is not None and token.max_hp:
-        bar_w = min(120, box.w // 2 - 20)
-        canvas.bar(x, low - 6, bar_w, 12, token.hp, token.max_hp)
-        x = canvas.text(x + bar_w + 8, low, f"{token.hp}/{token.max_hp}", theme.SMALL) + 10
+        bar_w, bar_h = HP_BAR
+        canvas.bar(x, low - bar_h // 2, bar_w, bar_h, token.hp, token.max_hp)
+        room = box.right - x - bar_w - 16
+        numbers = f"{token.hp}/{token.max_hp}"
+        if width(numbers, theme.SMALL) > room:  # HP in the tens of thousands: the bar shows the rest
+            numbers = str(token.hp)
+        x = canvas.text(x + bar_w + 8, low, numbers, theme.SMALL, room=room) + 10
     elif token.hp is not None:
         x = canvas.text(x, low, f"HP {token.hp}", theme.SMALL) + 10
     note = token.weakness or token.horn
@@ -172,7 +179,7 @@ def _trap(canvas: Canvas, trap: Badge | TrapMore) -> None:
     canvas.tile((box.x, box.y, box.right - 1, box.bottom - 1), theme.CHIP, theme.CANVAS, theme.EDGE_LINE)
     cy = box.y + box.h // 2
     if isinstance(trap, Badge):
-        draw_mark(canvas.draw, trap.kind, box.x + 16, cy, 22)
+        draw_mark(canvas.draw, trap.kind, box.x + 15, cy, 20)
         canvas.text(box.right - 6, cy, str(trap.uses), theme.SMALL, align="right")
     else:
         canvas.text(box.x + box.w // 2 + 10, cy, f"+{trap.count}", theme.SMALL, align="right")

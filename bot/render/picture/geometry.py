@@ -25,7 +25,7 @@ PAD = 8
 AREA_H = LABEL_H + AREA_ROWS * ROW_H + PAD
 SECTION_H = 40
 #: a trap on an edge: its mark and its uses left
-BADGE_W, BADGE_H, BADGE_GAP = 56, 40, 4
+BADGE_W, BADGE_H, BADGE_GAP = 60, 40, 4
 #: below the field: reinforcements (two columns) and equipment (ballista, then cannons in three)
 FOOT_ROW_H = 44
 FOOT_ROWS = 5
@@ -37,7 +37,6 @@ LEGEND_H = 44
 
 AREAS = ("A2", "A1", "F0", "B1", "B2")
 POSITIONS = ("top", "inside", "outside")
-EDGES = ("A2-A1", "A1-F0", "F0-B1", "B1-B2", "A1-B1", "A2-B2")
 #: the order kinds are counted in a "+N more" row
 MARKS = ("pc", "soldier", "commander", "normal", "ram", "flying")
 TRAP_KINDS = ("barricade", "mine")

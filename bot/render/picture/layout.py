@@ -158,9 +158,6 @@ class MapLayout:
     cannons: tuple[Cannon | More, ...]
     legend: Box
 
-    def area(self, name: str) -> Region:
-        return next(r for r in (*self.areas, *self.sections) if r.name == name)
-
 
 # --- what goes where ------------------------------------------------------------------------------
 
