@@ -15,6 +15,7 @@ from picture_helpers import battle
 from PIL import Image
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.cli import main
 from bot.console.session import ConsoleSession
 from bot.render.picture import geometry as g
 from bot.render.picture import pictures
@@ -73,36 +74,40 @@ async def test_fort_map_refusals_say_why(
     assert unmapped is not None and unmapped.text == "この戦闘には戦場図がありません。" and not unmapped.ok
 
 
-def toride_map(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "bot.cli", "map", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        check=False,
-    )
+def toride_map(*args: str, cwd: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """``toride map ARGS`` run in ``cwd``: (exit code, stdout, stderr)."""
+    here = Path.cwd()
+    os.chdir(cwd)
+    try:
+        code = main(["map", *args])
+    finally:
+        os.chdir(here)
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
-def test_toride_map_draws_an_exported_battle(tmp_path: Path) -> None:
+def test_toride_map_draws_an_exported_battle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     exported = tmp_path / "north.json"
     exported.write_text(json.dumps(battle(units=8, pcs=2, traps=3), ensure_ascii=False), encoding="utf-8")
-    done = toride_map("north.json", cwd=tmp_path)
-    assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout == "戦場図を書き出しました: north.png\n"
+    assert toride_map("north.json", cwd=tmp_path, capsys=capsys) == (
+        0,
+        "戦場図を書き出しました: north.png\n",
+        "",
+    )
     assert Image.open(tmp_path / "north.png").size == (g.WIDTH, g.HEIGHT)
-    done = toride_map(str(exported), "-o", "out/map.png", "--lang", "en", cwd=tmp_path.parent)
-    assert done.returncode == 2 and "Cannot write the picture to out/map.png" in done.stderr
+    code, _, err = toride_map(str(exported), "-o", "out/map.png", "--lang", "en", cwd=tmp_path, capsys=capsys)
+    assert code == 2 and err.startswith("⚠ Cannot write the picture to out/map.png: ")
     (tmp_path / "out").mkdir()
-    done = toride_map("north.json", "-o", "out/map.png", "--lang", "en", cwd=tmp_path)
-    assert done.stdout == "The battlefield map is written to out/map.png\n"
+    done = toride_map("north.json", "-o", "out/map.png", "--lang", "en", cwd=tmp_path, capsys=capsys)
+    assert done == (0, "The battlefield map is written to out/map.png\n", "")
 
 
-def test_toride_map_draws_a_scenario_with_only_its_rounds(tmp_path: Path) -> None:
+def test_toride_map_draws_a_scenario_with_only_its_rounds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "scenario.json").write_text('{"rounds": 4, "title": "峠の砦"}', encoding="utf-8")
-    done = toride_map("scenario.json", cwd=tmp_path)
-    assert done.returncode == 0 and Image.open(tmp_path / "scenario.png").size == (g.WIDTH, g.HEIGHT)
+    assert toride_map("scenario.json", cwd=tmp_path, capsys=capsys)[0] == 0
+    assert Image.open(tmp_path / "scenario.png").size == (g.WIDTH, g.HEIGHT)
 
 
 @pytest.mark.parametrize(
@@ -127,12 +132,11 @@ def test_toride_map_draws_a_scenario_with_only_its_rounds(tmp_path: Path) -> Non
     ],
 )
 def test_toride_map_refuses_what_is_not_a_fort_battle(
-    tmp_path: Path, content: str | None, message: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | None, message: str
 ) -> None:
     if content is not None:
         (tmp_path / "missing.json").write_text(content, encoding="utf-8")
-    done = toride_map("missing.json", cwd=tmp_path)
-    assert (done.returncode, done.stdout, done.stderr) == (2, "", message + "\n")
+    assert toride_map("missing.json", cwd=tmp_path, capsys=capsys) == (2, "", message + "\n")
     assert not (tmp_path / "missing.png").exists()
 
 
