@@ -3,8 +3,9 @@
 Text is the slow part of a picture (the font rasterises each glyph), so each character of each
 size is drawn once into a mask and kept, and a line of text is its characters' masks put side by
 side at their advances, as Pillow's basic layout places them (it does not kern); lines are kept
-too, so a redraw of the same battle pastes its names whole. The PNG is written with
-the theme's fixed palette (``theme.palette()``): an eighth of the bytes of full colour to compress.
+too, so a redraw of the same battle pastes its names whole. The PNG is written with the theme's
+fixed palette (``theme.palette()``): a third of the bytes of full colour to compress, and no
+filter to choose per row.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def _glyph(char: str, size: int) -> tuple[Image.Image, float]:
     return mask, advance
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)  # a few channels' names, in a few megabytes
 def _mask(text: str, size: int) -> Image.Image:
     """A line of text as one mask: its characters' masks side by side at their advances."""
     _, bottom = _line(size)
@@ -127,14 +128,12 @@ class Canvas:
         x0, y0, x1, y1 = box
         self.image.paste(_tile(x1 - x0 + 1, y1 - y0 + 1, fill, ground, outline, radius), (x0, y0))
 
-    def bar(self, x: int, y: int, w: int, h: int, value: int, full: int) -> int:
-        """An HP bar: the filled part is ``value / full`` of ``w`` (at least 1 px while above 0);
-        returns the filled length."""
+    def bar(self, x: int, y: int, w: int, h: int, value: int, full: int) -> None:
+        """An HP bar: the filled part is ``value / full`` of ``w`` (at least 1 px while above 0)."""
         filled = filled_length(value, full, w)
         self.draw.rectangle((x, y, x + w - 1, y + h - 1), fill=theme.TRACK)
         if filled:
             self.draw.rectangle((x, y, x + filled - 1, y + h - 1), fill=theme.hp_colour(value, full))
-        return filled
 
     def png(self) -> bytes:
         """The picture as a PNG in the theme's palette (colours off the palette go to the nearest)."""
