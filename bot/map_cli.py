@@ -73,7 +73,7 @@ def run_map(args: argparse.Namespace) -> int:
         output.write_bytes(png)
     except OSError as error:
         reason = error.strerror or str(error)
-        return _refused(t("map.write_failed", lang, path=str(output), error=reason), lang)
+        return _refused(t("console.file_unwritable", lang, path=str(output), error=reason), lang)
     print(t("map.written", lang, path=str(output)))
     return 0
 

@@ -1,7 +1,8 @@
 """Export and import in the format of COMMANDS.md (``toride.fort/1``), lossless both ways.
 
-What the documented format lacks goes in extra keys: a PC's ``max_hp``, ``move`` and
-``position_round``; a unit's ``arrived``, ``moved_round``, ``moved_m``, ``held_edge``, ``held_to`` and
+What the documented format lacks goes in extra keys: a PC's ``max_hp``, ``move``,
+``position_round``, ``sheet`` (what a character sheet gave it) and ``palette`` (its own chat
+palette); a unit's ``arrived``, ``moved_round``, ``moved_m``, ``held_edge``, ``held_to`` and
 ``acted_round``; the ballista's ``bolt``. A scenario file may leave out everything but ``rounds``.
 Import validates everything and refuses with ``fort.import_invalid`` (``reason`` says where and why).
 """
@@ -30,7 +31,9 @@ from engine.fort.state import (
     Unit,
     UnitType,
 )
+from engine.palette import parse_palette
 from engine.ruleset import RuleError
+from engine.sheets.model import PCSheet, sheet_from_json, sheet_to_json
 
 FORMAT = "toride.fort/1"
 DEFAULT_FORT_HP = 300
@@ -56,6 +59,8 @@ def export_state(state: FortState) -> dict[str, Any]:
                 "max_hp": p.max_hp,
                 "move": p.move,
                 "position_round": p.position_round,
+                "sheet": sheet_to_json(p.sheet) if p.sheet is not None else None,
+                "palette": p.palette,
             }
             for p in state.pcs
         ],
@@ -215,7 +220,24 @@ def _pc(p: JsonDoc, name: str, key: str) -> PC:
         max_hp,
         p.int_("move", None, 0),
         p.int_("position_round", None, 1),
+        sheet=_sheet(p),
+        palette=_palette(p),
     )
+
+
+def _sheet(p: JsonDoc) -> PCSheet | None:
+    raw = p.raw.get("sheet")
+    return None if raw is None else sheet_from_json(raw, p.key_path("sheet"))
+
+
+def _palette(p: JsonDoc) -> str | None:
+    text = p.get("palette", str, None)
+    if text is not None:
+        try:
+            parse_palette(text)
+        except RuleError:
+            raise p.bad("palette", "too_long") from None
+    return text or None
 
 
 def _unit(u: JsonDoc, name: str, key: str, round_: int, turn: Turn, first: Side) -> Unit:

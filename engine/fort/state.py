@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from engine.fort.map import Area, Edge, Position
+from engine.sheets.model import PCSheet
 
 
 class Side(StrEnum):
@@ -79,7 +80,9 @@ MAX_SHELLS = 5
 class PC:
     """A player character. ``position`` is set at F0 only; HP and movement are tracked if given.
 
-    ``position_round`` is the round in which the PC last changed position (F-MAP-6).
+    ``position_round`` is the round in which the PC last changed position (F-MAP-6). ``sheet`` holds what
+    was read from a character sheet (MP, 防護点, 回避力, weapons ...), ``palette`` its own chat palette
+    (None: the palette generated from the sheet, engine/sheets/palette_gen.py).
     """
 
     name: str
@@ -91,6 +94,8 @@ class PC:
     max_hp: int | None = None
     move: int | None = None
     position_round: int | None = None
+    sheet: PCSheet | None = None
+    palette: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -217,7 +217,7 @@ def test_every_command_type_round_trips_through_json() -> None:
     }
     unit = command_to_json(AddUnit(name="狼", type="ram", area="A1", hp=1, fort_damage=2, strike="2d"))
     assert (unit["type"], unit["unit_type"]) == ("AddUnit", "ram")
-    assert len(COMMAND_TYPES) == 29
+    assert len(COMMAND_TYPES) == 31  # with ReadPCSheet and SetPCPalette (sheets)
 
 
 @pytest.mark.parametrize(

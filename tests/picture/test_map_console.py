@@ -67,7 +67,7 @@ async def test_fort_map_refusals_say_why(
     refused = await nowhere.handle("/fort map")
     assert refused is not None and not refused.ok
     assert refused.text.startswith(
-        f"⚠ 画像を {tmp_path / 'no-such-folder' / 'fort-map-north-1.png'} に書き出せません: "
+        f"⚠ ファイル {tmp_path / 'no-such-folder' / 'fort-map-north-1.png'} に書き込めません: "
     )
     monkeypatch.delitem(pictures.MAPS, "fort")
     unmapped = await console.handle("/fort map")
@@ -96,7 +96,7 @@ def test_toride_map_draws_an_exported_battle(tmp_path: Path, capsys: pytest.Capt
     )
     assert Image.open(tmp_path / "north.png").size == (g.WIDTH, g.HEIGHT)
     code, _, err = toride_map(str(exported), "-o", "out/map.png", "--lang", "en", cwd=tmp_path, capsys=capsys)
-    assert code == 2 and err.startswith("⚠ Cannot write the picture to out/map.png: ")
+    assert code == 2 and err.startswith("⚠ The file out/map.png cannot be written: ")
     (tmp_path / "out").mkdir()
     done = toride_map("north.json", "-o", "out/map.png", "--lang", "en", cwd=tmp_path, capsys=capsys)
     assert done == (0, "The battlefield map is written to out/map.png\n", "")
