@@ -30,6 +30,7 @@ from bot.views import (
     EventsView,
     ExportView,
     LogView,
+    MapView,
     NoticeView,
     RollView,
     StatusView,
@@ -109,6 +110,7 @@ class BattleService:
             gms=gms,
             ended=live.head.status != RUNNING,
             battle_id=live.head.id,
+            version=live.head.version,
         )
 
     async def _viewer(self, where: Where, actor: Actor, live: Live) -> Viewer:
@@ -216,6 +218,9 @@ class BattleService:
         viewer = await self._viewer(where, actor, live) if private else TABLE
         if kind is Kind.STATUS:
             return replace(await self._status_view(where, live, viewer), ephemeral=viewer is not TABLE)
+        if kind is Kind.MAP:
+            filename = f"{live.binding.name}-map-{where.channel}-{live.head.id}.png"
+            return MapView(status=await self._status_view(where, live), filename=filename)
         if kind is Kind.EXPORT:
             return self._export(where, live, options, viewer)
         if kind is Kind.QUERY:
