@@ -340,7 +340,7 @@ async def test_pc_commands(battle: Harness) -> None:
     )
     # the owner is a mention (an embed shows it as the member's name), not a bare Discord id
     assert carol.embeds[0]["description"] == (
-        f"PC Carol が参加しました(持ち主 <@{ALICE.id}>、位置 砦上部、HP -)。"
+        f"PC Carol が参加しました(持ち主 <@{ALICE.id}>、位置 砦上部)。"
     )
     await action(battle, BOB, "pc remove", "/pc remove name:Bob", 10, name="Bob")
     pcs = {p["name"]: p for p in (await document(battle))["pcs"]}  # type: ignore[attr-defined]
@@ -378,17 +378,28 @@ async def test_unit_commands(battle: Harness, dice: Dice) -> None:
     await action(battle, GM, "unit remove", "/unit remove unit:狼", 12, unit="狼")
     dice.feed(*([3] * 12))
     await action(battle, GM, "unit barrage", "/unit barrage unit:ゴブリン隊", 13, unit="ゴブリン隊")
+    # F-TURN-3: a player's soldier acts in the PC side's turn; F-MAP-4: it melees from outside
+    args = {"attacker": "兵士隊", "target": "ゴブリン隊", "hit": True}
+    await refused(battle, BOB, "unit attack", "fort.not_your_turn", **args)  # type: ignore[arg-type]
     await action(battle, GM, "fort next", "/fort next", 14)
+    await action(
+        battle,
+        GM,
+        "unit move",
+        "/unit move unit:兵士隊 to:F0 position:outside",
+        15,
+        unit="兵士隊",
+        to="F0",
+        position="outside",
+    )
     dice.feed(5, 5)
     await action(
         battle,
         BOB,
         "unit attack",
         "/unit attack attacker:兵士隊 target:ゴブリン隊 hit:true",
-        15,
-        attacker="兵士隊",
-        target="ゴブリン隊",
-        hit=True,
+        16,
+        **args,  # type: ignore[arg-type]
     )
     units = {u["name"]: u for u in (await document(battle))["units"]}  # type: ignore[attr-defined]
     assert set(units) == {"ゴブリン隊", "兵士隊"}
@@ -420,7 +431,7 @@ async def test_attacks(battle: Harness, dice: Dice) -> None:
         battle,
         ALICE,
         "attack area",
-        "/attack area unit:ゴブリン隊 damage:2d+5 radius:3 kind:magic",
+        "/attack area damage:2d+5 radius:3 unit:ゴブリン隊 kind:magic",
         8,
         "en",
         unit="ゴブリン隊",

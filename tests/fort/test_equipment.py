@@ -59,9 +59,10 @@ def test_f_trap_2_one_trap_of_a_kind_per_crossing() -> None:
     assert run.unit("鬼").hp == 84
 
 
-def test_f_trap_3_barricade_cancels_the_move_and_is_passed_next_time() -> None:
-    """F-TRAP-3: the move is cancelled, the unit stays; its next move reaches where it was going and
-    passes this barricade; a ram passes (a use lost); flying and soldier units ignore it."""
+def test_f_trap_3_barricade_holds_the_unit_where_it_reached_the_edge_and_is_passed_next_time() -> None:
+    """F-TRAP-3: the rest of the move is cancelled, the unit stays where it reached the barricade (A1, not
+    A2 where it started: changed by F-TRAP-3's ruling); its next move reaches where it was going and
+    passes this barricade; flying units ignore it."""
     run = battle()
     run(SetTrap(kind="barricade", edge="A1-F0", uses=3))
     run(AddUnit(name="狼", type="normal", area="A2", hp=30, fort_damage=4, move=20))
@@ -73,10 +74,10 @@ def test_f_trap_3_barricade_cancels_the_move_and_is_passed_next_time() -> None:
         "edge": "A1-F0",
         "uses_before": 3,
         "uses_after": 2,
-        "stays": "A2",
+        "stays": "A1",
         "to": "F0",
     }
-    assert run.unit("狼").area is Area.A2  # cancelled: stays where it started
+    assert run.unit("狼").area is Area.A1  # held on its side of the barricade
     assert run.unit("鳥").area is Area.F0
     run(NextTurn())
     run(NextTurn())
@@ -97,8 +98,8 @@ def test_f_trap_4_mine_2d6_plus_10_fire_magic() -> None:
     run(SetTrap(kind="mine", edge="B1-F0", uses=5))
     run(AddUnit(name="亀", type="normal", area="B1", hp=40, fort_damage=2, defense=8))
     run(AddUnit(name="鳥", type="flying", area="B1", hp=40, fort_damage=2))
-    run(AddUnit(name="兵", type="soldier", area="F0", hp=40, fort_damage=0))
-    run(MoveUnit(unit="兵", to="B1"))
+    run(AddUnit(name="兵", type="soldier", area="F0", hp=40, fort_damage=0, position="outside"))
+    run(MoveUnit(unit="兵", to="B1"))  # F-MAP-4: from outside, 10 m (from the top it would be 20)
     assert run.s.traps[0].uses == 5
     run(NextTurn())
     run(AdvanceUnits(), 3, 4)

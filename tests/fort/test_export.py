@@ -120,7 +120,7 @@ def test_export_has_the_documented_format() -> None:
         "destroyed": False,
     }
     assert goblins["held_edge"] == "A1-F0"
-    assert doc["commanders"] == [{"name": "隊長", "area": "A2", "hp": 60, "max_hp": 60}]
+    assert doc["commanders"] == [{"name": "隊長", "area": "A2", "hp": 60, "max_hp": 60, "horn": None}]
     assert doc["traps"] == [
         {"kind": "mine", "edge": "A1-F0", "uses": 1},
         {"kind": "barricade", "edge": "A2-A1", "uses": 2},
@@ -211,13 +211,14 @@ def test_every_command_type_round_trips_through_json() -> None:
         "to": "B2",
         "damage": "2d+3",
         "kind": "physical",
+        "element": None,
         "resisted": False,
         "by": None,
         "invoker": None,
     }
     unit = command_to_json(AddUnit(name="狼", type="ram", area="A1", hp=1, fort_damage=2, strike="2d"))
     assert (unit["type"], unit["unit_type"]) == ("AddUnit", "ram")
-    assert len(COMMAND_TYPES) == 29
+    assert len(COMMAND_TYPES) == 30
 
 
 @pytest.mark.parametrize(
@@ -249,6 +250,7 @@ def test_gm_only_follows_the_gm_marks_of_commands_md() -> None:
             "SetUnitHP",
             "UnitBarrage",
             "AddCommander",
+            "MoveCommander",
             "Siege",
             "GMSet",
         ]

@@ -146,6 +146,9 @@ def test_f_map_6_leaving_f0_after_a_position_change_costs_10_m() -> None:
     run(MovePC(name="Eve", area="B2"))
     assert run.event("pc.moved")["extra_m"] == 10
     assert run.event("pc.moved")["move"] is None
+    run.refused(MovePC(name="Alice", area="F0"), "fort.pc_move_too_far")  # F-TURN-3: 20 m this turn
+    run(NextTurn())
+    run(NextTurn())
     run(MovePC(name="Alice", area="F0"))
     assert run.pc("Alice").position.value == "outside"
     run.refused(MovePC(name="Eve", area="F0", position="top"), "fort.pc_enter_f0_outside")
