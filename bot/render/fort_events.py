@@ -35,7 +35,7 @@ def _target(data: Mapping[str, Any], lang: str) -> str:
         return str(data["unit"])
     if data.get("commander"):
         return t("fort.event.target_commander", lang, commander=data["commander"])
-    return t("fort.event.target_point", lang, area=data.get("area"))
+    return t("fort.event.target_point", lang)
 
 
 def _element(data: Mapping[str, Any], lang: str) -> str:
@@ -94,10 +94,12 @@ def _advanced(data: Mapping[str, Any], lang: str) -> Values:
     stayed = data.get("stayed") or []
     if not moved and not stayed:
         return {"result": t("fort.event.advanced_none", lang)}
-    result = t("fort.event.advanced_moved", lang, moved=len(moved), names=_names(moved, lang))
+    parts = (
+        [t("fort.event.advanced_moved", lang, moved=len(moved), names=_names(moved, lang))] if moved else []
+    )
     if stayed:
-        result += t("fort.event.advanced_stayed", lang, names=_names(stayed, lang))
-    return {"result": result}
+        parts.append(t("fort.event.advanced_stayed", lang, names=_names(stayed, lang)))
+    return {"result": t("fort.event.advanced_sep", lang).join(parts)}
 
 
 def _damaged(data: Mapping[str, Any], lang: str) -> Values:
@@ -144,6 +146,24 @@ def _pc_added(data: Mapping[str, Any], lang: str) -> Values:
     return {"hp_text": _part("fort.event.pc_hp", lang, data.get("hp") is not None, hp=data.get("hp"))}
 
 
+def _gm_set(data: Mapping[str, Any], lang: str) -> Values:
+    """A GM's override: values in the words of what was set (``position`` → 砦上部), nothing as "none"."""
+    attr = str(data.get("target", "")).rsplit(".", 1)[-1]
+
+    def shown(value: Any) -> str:
+        return t("fort.event.nobody", lang) if value is None else value_text(value, lang, attr)
+
+    return {"before": shown(data.get("before")), "after": shown(data.get("after"))}
+
+
+def _round_summary(data: Mapping[str, Any], lang: str) -> Values:
+    cannons = data.get("cannons") or []
+    return {
+        "units_on_map": _names(data.get("units_on_map"), lang),
+        "cannons": t("render.list_sep", lang).join(str(c) for c in cannons) or t("fort.event.nobody", lang),
+    }
+
+
 _PARTS: dict[str, Callable[[Mapping[str, Any], str], Values]] = {
     "attack.area": _area_effect,
     "cannon.fired": _area_effect,
@@ -159,5 +179,7 @@ _PARTS: dict[str, Callable[[Mapping[str, Any], str], Values]] = {
     "cannon.loaded": _loaded,
     "ballista.loaded": _ballista_loaded,
     "pc.added": _pc_added,
+    "battle.gm_set": _gm_set,
+    "battle.round_summary": _round_summary,
 }
 EVENT_VALUES.update(_PARTS)

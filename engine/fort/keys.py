@@ -49,7 +49,7 @@ EVENTS: dict[str, str] = {
     "stopped(None|blocked|barricade|destroyed) blocker(the unit that stopped it) force",
     "unit.repositioned": "unit from_position to_position force (a soldier at F0, F-MAP-4)",
     "unit.advanced": "unit(None: all) moved(how many units reached another area) units(their names) "
-    "stayed(names of units that set out but stayed where they were)",
+    "stayed(names of units that set out but stayed where they were, not destroyed)",
     "unit.hp_changed": "unit delta set before after",
     "unit.damaged": "unit source(single|area|pierce|mine|cannon|ballista|unit_attack) kind element? "
     "raw(list: damage before weakness and defence, one per hit) defense "

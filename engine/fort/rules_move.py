@@ -121,11 +121,11 @@ def _step(
     triggers nothing else there), then the area entered, where a unit of the other side stops it."""
     walked = [path[0]]
     for nxt in path[1:]:
-        unit = units[i]
+        unit = units[i] = evolve(units[i], area=walked[-1])  # where it is: the area a mine's event names
         edge = make_edge(walked[-1], nxt)
         assert edge is not None
         if trap_affects(unit):
-            if barricade(ctx, evolve(unit, area=walked[-1]), traps, edge, goal):
+            if barricade(ctx, unit, traps, edge, goal):
                 return Walk(tuple(walked), "barricade")
             mine(ctx, units, traps, i, edge)
             if units[i].destroyed:
@@ -274,7 +274,8 @@ def advance(ctx: Context, state: FortState, cmd: AdvanceUnits) -> FortState:
 
     Units at F0 stay; ground units stop at blocks, barricades and F0. Refused while the enemy is
     confused (F-UNIT-12). The event counts the units that reached another area, and names those that
-    set out but stayed where they were (held at their first edge, destroyed on it).
+    set out but stayed where they were (held at their first edge); a unit destroyed on its first edge
+    is in neither (its own events say so).
     """
     if confused(state):
         if cmd.unit is None:
@@ -295,7 +296,10 @@ def advance(ctx: Context, state: FortState, cmd: AdvanceUnits) -> FortState:
         if not unit.on_map or len(path) < 2:
             continue
         state = walk(ctx, state, i, path, False)
-        (moved if state.units[i].area is not unit.area else stayed).append(unit.name)
+        if state.units[i].area is not unit.area:
+            moved.append(unit.name)
+        elif not state.units[i].destroyed:
+            stayed.append(unit.name)
         if state.turn is Turn.ENDED:
             break
     ctx.emit("unit.advanced", {"unit": cmd.unit, "moved": len(moved), "units": moved, "stayed": stayed})

@@ -218,8 +218,8 @@ async def test_fort_status(battle: Harness) -> None:
     assert fields["A2"] == "★ 隊長 HP 40/40 [指揮官]"
     assert fields["A1"] == "• ゴブリン隊 HP 40/40 砦ダメージ10"
     assert fields["F0"] == (
-        f"**砦上部**: Alice HP 30/30 (<@{ALICE.id}>)\n**砦外部**: Bob (<@{BOB.id}>)\n"
-        "• 兵士隊 HP 20/20 [兵士] 砦ダメージ0"
+        f"**砦上部**: Alice HP 30/30 (<@{ALICE.id}>)、兵士隊 HP 20/20 [兵士] 砦ダメージ0\n"  # F-MAP-4
+        f"**砦外部**: Bob (<@{BOB.id}>)"
     )
     assert fields["B1"] == fields["B2"] == "—"
     assert fields["設備"] == "罠: —\n大砲: #1 砲弾0\nバリスタ: 未装填"

@@ -155,3 +155,15 @@ def test_f_fort_1_a_roll_below_zero_never_heals_the_fort() -> None:
     d = run.event("fort.damaged")
     assert (d["total"], d["amount"], d["after"]) == (-3, 0, 300)
     assert run.s.fort_hp == run.s.fort_max_hp == 300
+
+
+def test_f_fort_3_a_repair_at_full_hp_is_refused_and_the_round_keeps_its_repair() -> None:
+    """F-FORT-3 (the issue's reproduction): a repair at the maximum is refused, so the round's one repair
+    is still there once the fort is damaged."""
+    run = battle()
+    err = run.refused(Repair(by="Alice"), "fort.repair_full")
+    assert err.values == {"hp": 300, "max_hp": 300}
+    assert run.s.repaired_round is None
+    run(Siege(effect="fixed", amount=15))
+    run(Repair(by="Alice"))
+    assert (run.s.fort_hp, run.s.repaired_round) == (295, 1)

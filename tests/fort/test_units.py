@@ -158,7 +158,13 @@ def test_f_unit_7_unit_attack_strike_minus_defence() -> None:
     run = battle()
     run(
         AddUnit(
-            name="兵", type="soldier", area="F0", hp=30, fort_damage=0, strike="2d+4", defense=1,
+            name="兵",
+            type="soldier",
+            area="F0",
+            hp=30,
+            fort_damage=0,
+            strike="2d+4",
+            defense=1,
             position="outside",
         )
     )
@@ -370,3 +376,34 @@ def test_f_unit_4_catch_thresholds(radius: int, dice: tuple[int, ...], caught: b
     run(AttackArea(unit="的", damage=7, radius=radius, kind="fixed", by="Alice"), *dice)
     assert [c["die"] for c in run.event("attack.area")["checks"]] == list(dice)
     assert run.unit("隣").hp == (43 if caught else 50)
+
+
+def test_f_unit_6_a_unit_a_mine_kills_stays_in_the_area_it_was_leaving() -> None:
+    """F-UNIT-6: killed on its first edge, a unit stays (destroyed) where it started and reports no move;
+    killed on a later edge, it stays in the last area it reached; no fort damage either way."""
+    run = battle()
+    run(SetTrap(kind="mine", edge="A2-A1", uses=1))
+    run(SetTrap(kind="mine", edge="B1-F0", uses=1))
+    run(AddUnit(name="弱", type="normal", area="A2", hp=12, fort_damage=10, move=20))
+    run(AddUnit(name="脆", type="normal", area="B2", hp=12, fort_damage=10, move=20))
+    run(NextTurn())
+    run(AdvanceUnits(), 1, 1, 1, 2)  # 2D6+10: 12 and 13
+    assert [(d["unit"], d["area"]) for d in run.all_of("unit.destroyed")] == [("弱", "A2"), ("脆", "B1")]
+    assert [(m["unit"], m["to"], m["stopped"]) for m in run.all_of("unit.moved")] == [
+        ("脆", "B1", "destroyed")
+    ]
+    assert (run.unit("弱").area, run.unit("脆").area, run.s.fort_hp) == (Area.A2, Area.B1, 300)
+
+
+def test_f_turn_2_auto_advance_counts_only_units_that_reached_another_area() -> None:
+    """F-TURN-2 (the issue's "N units moved"): a unit a barricade holds at its first edge and one a mine
+    kills there are not counted; the one held is named as staying, the dead one has its own events."""
+    run = battle()
+    run(SetTrap(kind="barricade", edge="A1-F0", uses=1))
+    run(SetTrap(kind="mine", edge="B1-F0", uses=1))
+    run(AddUnit(name="止", type="normal", area="A1", hp=30, fort_damage=5))
+    run(AddUnit(name="死", type="normal", area="B1", hp=5, fort_damage=5))
+    run(AddUnit(name="進", type="normal", area="B2", hp=30, fort_damage=5))
+    run(NextTurn())
+    run(AdvanceUnits(), 1, 1)
+    assert run.event("unit.advanced") == {"unit": None, "moved": 1, "units": ["進"], "stayed": ["止"]}
