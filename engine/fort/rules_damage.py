@@ -160,8 +160,9 @@ def area_catch(ctx: Context, state: FortState, aim: Aim, radius: int, cap: int |
     if aim.commander is not None:
         order.append(("commander", aim.commander))
     checks: list[dict[str, Any]] = []
-    for i, u in enumerate(state.units):
-        if i == aim.unit or not u.on_map or u.area is not aim.area or sheltered(u):
+    area = aim.area
+    for i, u in enumerate(state.units):  # the area first: it rules out most units (the hot path)
+        if u.area is not area or i == aim.unit or not u.on_map or sheltered(u):
             continue
         if radius >= ALL_RADIUS:
             order.append(("unit", i))

@@ -115,6 +115,9 @@ _ENEMY_ACTIONS = (c.AdvanceUnits, c.MoveCommander)
 _UNIT_ACTIONS: dict[type, str] = {c.MoveUnit: "unit", c.UnitAttack: "attacker", c.UnitBarrage: "unit"}
 
 
+_TURN_OF = {Side.PC: Turn.PC, Side.ENEMY: Turn.ENEMY}
+
+
 def action_side(state: FortState, command: Any) -> Side | None:
     """F-TURN-3: whose turn an action belongs to: PCs' and soldiers' actions to the PC side's, enemy
     units' moves and attacks to the enemy side's; None for what belongs to no turn (set-up, HP, the
@@ -133,9 +136,9 @@ def action_side(state: FortState, command: Any) -> Side | None:
 def out_of_turn(state: FortState, command: Any) -> Side | None:
     """F-TURN-3: the side whose turn it is, when ``command`` is an action of the other side; else None."""
     side = action_side(state, command)
-    if side is None or state.ended or state.turn.value == side.value:
+    if side is None or state.turn is _TURN_OF[side] or state.ended:
         return None
-    return Side(state.turn.value)
+    return Side.ENEMY if side is Side.PC else Side.PC
 
 
 def check_turn(state: FortState, command: Any, gm: bool) -> None:
@@ -149,14 +152,15 @@ def check_turn(state: FortState, command: Any, gm: bool) -> None:
 def renew(state: FortState, side: Side) -> FortState:
     """F-TURN-3: when a side's turn starts, its units' movement allowance and main action, and (for the
     PC side) the PCs' moves, are renewed: nothing carries over from an earlier turn."""
-    units = tuple(
-        evolve(u, moved_m=0, halted=None, acted=None)
-        if u.side is side and (u.moved_m or u.halted is not None or u.acted is not None)
-        else u
-        for u in state.units
-    )
-    pcs = state.pcs
-    if side is Side.PC:
+    units, pcs = state.units, state.pcs
+    used = [i for i, u in enumerate(units) if u.moved_m or u.halted is not None or u.acted is not None]
+    if any(units[i].side is side for i in used):
+        renewed = list(units)
+        for i in used:
+            if units[i].side is side:
+                renewed[i] = evolve(units[i], moved_m=0, halted=None, acted=None)
+        units = tuple(renewed)
+    if side is Side.PC and any(p.moved_m for p in pcs):
         pcs = tuple(evolve(p, moved_m=0) if p.moved_m else p for p in pcs)
     return evolve(state, units=units, pcs=pcs)
 
