@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from engine.dice import DiceSource
 from engine.errors import EngineError
 
 
@@ -36,6 +37,11 @@ class OptType(StrEnum):
     DAMAGE = "damage"
     #: a JSON document (Discord: an attachment; console: a local file read by the console)
     FILE = "file"
+    #: a text file (Discord: an attachment; console: a local file read by the console)
+    TEXTFILE = "textfile"
+    #: a character sheet: an https URL (fetched by the front-end), or in the console a local file;
+    #: the service gets a ``SheetSource``
+    SHEET = "sheet"
 
 
 class Kind(StrEnum):
@@ -52,6 +58,8 @@ class Kind(StrEnum):
     GM_ADD = "gm_add"
     GM_REMOVE = "gm_remove"
     ROLL = "roll"
+    #: reads the channel's battle without changing it (``spec.query``), or answers with a command to apply
+    QUERY = "query"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +85,27 @@ Builder = Callable[[Mapping[str, Any], BuildContext], Any]
 
 
 @dataclass(frozen=True, slots=True)
+class QueryContext:
+    """What a query may use: who asks, and the dice (a palette roll)."""
+
+    invoker: str
+    is_gm: bool
+    dice: DiceSource
+
+
+#: a ``Kind.QUERY`` command: the battle's state and the options → a reply view, or an engine command to apply
+Query = Callable[[Any, Mapping[str, Any], QueryContext], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class SheetSource:
+    """A sheet as a front-end got it: its text (JSON) and where from (the URL or the file's name)."""
+
+    text: str
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class CommandSpec:
     group: str | None
     name: str
@@ -89,6 +118,8 @@ class CommandSpec:
     #: description key in the catalogues (``help.<path>``)
     help_key: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: what a ``Kind.QUERY`` command does
+    query: Query | None = None
 
     @property
     def path(self) -> str:
@@ -109,6 +140,12 @@ def register(*specs: CommandSpec) -> None:
         if spec.path in _COMMANDS and _COMMANDS[spec.path] != spec:
             raise ValueError(f"command registered twice: {spec.path}")
         _COMMANDS[spec.path] = spec
+
+
+def extend(path: str, change: Callable[[CommandSpec], CommandSpec]) -> None:
+    """Replaces the registered command ``path`` by ``change(spec)`` (a feature adding options to another's
+    command: ``/pc add ... sheet:``)."""
+    _COMMANDS[path] = change(_COMMANDS[path])
 
 
 def commands() -> dict[str, CommandSpec]:
@@ -164,6 +201,8 @@ _TAKES = {
     OptType.USER: "@user",
     OptType.DAMAGE: "n|dice",
     OptType.FILE: "json",
+    OptType.TEXTFILE: "file",
+    OptType.SHEET: "url|file",
 }
 
 
@@ -277,6 +316,18 @@ def convert_value(spec: CommandSpec, opt: Option, given: Any) -> Any:
         text = text.removeprefix("@")
         if not text:
             raise bad()
+        return text
+    if opt.type is OptType.SHEET:
+        if isinstance(given, SheetSource):
+            return given
+        text = str(given).strip()
+        if text.startswith(("http://", "https://")):  # a front-end fetches URLs before the service runs
+            raise bad("sheet.url_not_fetched")
+        return SheetSource(text)
+    if opt.type is OptType.TEXTFILE:
+        text = given.decode("utf-8-sig") if isinstance(given, bytes) else str(given)
+        if not text.strip():
+            raise bad("command.empty")
         return text
     if opt.type is OptType.FILE:
         if isinstance(given, Mapping):

@@ -87,9 +87,13 @@ class LogView(View):
 
 @dataclass(frozen=True, slots=True)
 class ExportView(View):
+    """The battle's document; with ``format`` (``ccfolia``), that format's ``text`` instead."""
+
     ruleset: str = ""
     document: dict[str, Any] = field(default_factory=dict)
     filename: str = ""
+    text: str | None = None
+    format: str = "toride"
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +116,31 @@ class RollView(View):
     secret: bool = False
     comment: str = ""
     rands: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PaletteRollView(View):
+    """A PC's palette line rolled: its label, the command as expanded, BCDice's text."""
+
+    actor: str = ""
+    pc: str = ""
+    label: str = ""
+    expanded: str = ""
+    text: str = ""
+    secret: bool = False
+    rands: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PaletteView(View):
+    """A PC's chat palette: its command lines (number, label, text) and variables; ``custom``: the PC's own
+    palette is in it, ``generated``: the one generated from its sheet is."""
+
+    pc: str = ""
+    lines: tuple[tuple[int, str, str], ...] = ()
+    variables: tuple[tuple[str, str], ...] = ()
+    custom: bool = False
+    generated: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.commands import OptType, commands, lookup, usage
+from bot.commands import Kind, OptType, SheetSource, commands, lookup, usage
 from bot.console.parser import Line, parse_line
 from bot.i18n import t
 from bot.render.common import values_text
 from bot.render.text import render
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.views import View
+from bot.sheet_fetch import FetchPolicy, fetch_sheet_options, is_url
+from bot.views import ExportView, View
 from engine.errors import EngineError
 
 #: the console's guild (a console battle lives beside Discord ones in the same database)
@@ -40,12 +41,14 @@ class ConsoleSession:
         lang: str = "ja",
         user: str = "gm",
         base_dir: Path | None = None,
+        fetch_policy: FetchPolicy | None = None,
     ) -> None:
         self.service = service
         self.where = Where(guild, channel)
         self.lang = lang
         self.user = user
         self.base_dir = base_dir or Path.cwd()
+        self.fetch_policy = fetch_policy if fetch_policy is not None else FetchPolicy.from_env()
 
     async def handle(self, text: str) -> Reply | None:
         """The reply to one line; None for a blank line or a comment. Raises ``Quit``."""
@@ -58,27 +61,50 @@ class ConsoleSession:
             line = parse_line(text)
             if line is None:
                 return None
-            invocation = self._invocation(line)
+            invocation, write_to = await self._invocation(line)
         except EngineError as error:
             reason = t(error.key, self.lang, **values_text(error.values, self.lang))
             return Reply(t("render.refused", self.lang, reason=reason), False)
         actor = Actor(id=line.user or self.user)
         view = await self.service.execute(self.where, actor, invocation)
+        if write_to is not None and isinstance(view, ExportView):
+            return self._write_export(view, write_to)
         return Reply(render(view, self.lang), view.ok, view)
 
-    def _invocation(self, line: Line) -> Invocation:
+    async def _invocation(self, line: Line) -> tuple[Invocation, str | None]:
+        """The invocation of a line, its local files read and sheet URLs fetched; and for ``/… export
+        file:PATH`` the file to write the export to (the console's own option)."""
         spec = lookup(line.path)
         options: dict[str, object] = dict(line.options)
+        write_to = None
+        if spec.kind is Kind.EXPORT and "file" in options and spec.option("file") is None:
+            write_to = str(options.pop("file"))
         for name, value in line.options.items():
             opt = spec.option(name)
-            if opt is not None and opt.type is OptType.FILE:
+            if opt is not None and opt.type in (OptType.FILE, OptType.TEXTFILE):
                 options[name] = self._read(value)
-        return Invocation(path=line.path, options=options, text=line.text)
+            elif opt is not None and opt.type is OptType.SHEET and not is_url(value):
+                options[name] = SheetSource(self._read(value), Path(value).name)
+        await fetch_sheet_options(spec, options, self.fetch_policy)
+        return Invocation(path=line.path, options=options, text=line.text), write_to
+
+    def _write_export(self, view: ExportView, target: str) -> Reply:
+        path = self._path(target)
+        text = view.text if view.text is not None else render(view, self.lang)
+        try:
+            path.write_text(text + "\n", encoding="utf-8")
+        except OSError as error:
+            why = error.strerror or str(error)
+            reason = t("console.file_unwritable", self.lang, path=str(path), error=why)
+            return Reply(t("render.refused", self.lang, reason=reason), False, view)
+        return Reply(t("console.export_written", self.lang, path=str(path)), True, view)
+
+    def _path(self, value: str) -> Path:
+        path = Path(value).expanduser()
+        return path if path.is_absolute() else self.base_dir / path
 
     def _read(self, value: str) -> str:
-        path = Path(value).expanduser()
-        if not path.is_absolute():
-            path = self.base_dir / path
+        path = self._path(value)
         try:
             return path.read_text(encoding="utf-8")
         except FileNotFoundError:

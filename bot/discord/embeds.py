@@ -25,6 +25,8 @@ from bot.views import (
     LogEntry,
     LogView,
     NoticeView,
+    PaletteRollView,
+    PaletteView,
     RollView,
     StatusView,
     Summary,
@@ -69,6 +71,16 @@ def render(view: View, lang: str, *, user: str = "") -> Reply:
         return Reply(limits.messages(_log(view, lang)), view.ephemeral)
     if isinstance(view, UndoView):
         return Reply(limits.messages(_undo(view, lang)), view.ephemeral, changed=True)
+    if isinstance(view, PaletteRollView | PaletteView) or (
+        isinstance(view, ExportView) and view.text is not None
+    ):
+        from bot.discord import sheets
+
+        if isinstance(view, PaletteRollView):
+            return sheets.roll_reply(view, lang, user)
+        if isinstance(view, PaletteView):
+            return sheets.palette_reply(view, lang)
+        return sheets.export_reply(view, lang)
     if isinstance(view, ExportView):
         data = json.dumps(view.document, ensure_ascii=False, indent=2).encode("utf-8")
         embeds = limits.build(

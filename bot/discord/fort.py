@@ -27,6 +27,7 @@ from bot.discord.text import md, tr, who
 from bot.i18n import t
 from bot.render import fort_text
 from bot.render.fort_text import AREAS, POSITIONS, arrived, at_position
+from bot.render.sheet_text import palette_choices, pc_sheet_summary
 from bot.views import StatusView, Summary
 
 EDGES = ("A2-A1", "A1-F0", "F0-B1", "B1-B2", "A1-B1", "A2-B2")
@@ -79,9 +80,9 @@ def _unit(unit: Mapping[str, Any], lang: str) -> str:
     return text
 
 
-def _pc(pc: Mapping[str, Any]) -> str:
+def _pc(pc: Mapping[str, Any], lang: str) -> str:
     owner = pc.get("owner")
-    text = md(pc.get("name", "")) + _hp(pc.get("hp"), pc.get("max_hp"))
+    text = md(pc.get("name", "")) + _hp(pc.get("hp"), pc.get("max_hp")) + md(pc_sheet_summary(pc, lang))
     return text + (f" ({who(str(owner))})" if owner else "")
 
 
@@ -100,14 +101,14 @@ def _area_lines(doc: Mapping[str, Any], area: str, lang: str) -> list[str]:
     if area == "F0":
         for position in POSITIONS:  # F-MAP-4: PCs and soldier units by position
             pcs_here, soldiers = at_position(doc, position)
-            here = [_pc(p) for p in pcs_here] + [_unit(u, lang).removeprefix("• ") for u in soldiers]
+            here = [_pc(p, lang) for p in pcs_here] + [_unit(u, lang).removeprefix("• ") for u in soldiers]
             if here:
                 lines.append(f"**{t(f'fort.status.position.{position}', lang)}**: " + sep.join(here))
-        unplaced = [_pc(p) for p in pcs if p.get("position") not in POSITIONS]
+        unplaced = [_pc(p, lang) for p in pcs if p.get("position") not in POSITIONS]
         if unplaced:
             lines.append(sep.join(unplaced))
     elif pcs:
-        lines.append("PC: " + sep.join(_pc(p) for p in pcs))
+        lines.append("PC: " + sep.join(_pc(p, lang) for p in pcs))
     lines += [_unit(u, lang) for u in units]
     lines += ["★ " + _commander(c, lang) for c in doc.get("commanders", []) if c.get("area") == area]
     return lines or ["—"]
@@ -209,6 +210,8 @@ def completion(spec: CommandSpec, opt: Option) -> str | None:
         return "commander"
     if name == "by":
         return "actor"
+    if spec.path == "pc roll" and name == "line":
+        return "palette_line"
     if name == "edge":
         return "trap_edge" if spec.path == "trap remove" else "edge"
     if name in ("area", "to", "from", "via"):
@@ -237,6 +240,8 @@ def candidates(doc: Mapping[str, Any], kind: str, spec: CommandSpec, typed: Mapp
         return [tr_["edge"] for tr_ in doc.get("traps", []) if wanted in (None, tr_.get("kind"))]
     if kind == "path":
         return _gm_targets(doc)
+    if kind == "palette_line":
+        return palette_choices(doc, typed.get("name"))
     return []
 
 
@@ -251,6 +256,8 @@ def _gm_targets(doc: Mapping[str, Any]) -> list[str]:
         out += [f"unit.{unit['name']}.{attr}" for attr in attrs]
     for pc in doc.get("pcs", []):
         out += [f"pc.{pc['name']}.{attr}" for attr in ("position", "area", "hp", "moved_m")]
+        if pc.get("sheet"):
+            out += [f"pc.{pc['name']}.{attr}" for attr in ("mp", "evasion", "defense")]
     for commander in doc.get("commanders", []):
         out += [f"commander.{commander['name']}.{attr}" for attr in ("hp", "area", "horn")]
     return out

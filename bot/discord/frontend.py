@@ -23,6 +23,7 @@ from bot.discord.presenters import filter_names, presenter
 from bot.discord.text import md
 from bot.i18n import DEFAULT_LANG
 from bot.service import Actor, BattleService, Invocation, Where
+from bot.sheet_fetch import FetchPolicy, SheetFetchError, fetch_sheet_options
 from bot.views import ErrorView, View
 
 log = logging.getLogger(__name__)
@@ -65,10 +66,13 @@ class Frontend:
         live: LiveStatus | None = None,
         *,
         defer_after: float | None = DEFER_AFTER,
+        fetch_policy: FetchPolicy | None = None,
     ) -> None:
         self.service = service
         self.live = live
         self.defer_after = defer_after
+        #: where ``sheet:`` URLs may be fetched from
+        self.fetch_policy = fetch_policy if fetch_policy is not None else FetchPolicy.from_env()
 
     async def language(self, interaction: discord.Interaction) -> str:
         lang = language_of(interaction.locale)
@@ -99,7 +103,8 @@ class Frontend:
                 files[name], shown[name] = value, value.filename
             else:
                 options[name] = shown[name] = value
-        invocation = Invocation(path=spec.path, options=options, text=command_text(spec.path, shown))
+        in_order = {o.name: shown[o.name] for o in spec.options if o.name in shown}  # as the table lists them
+        invocation = Invocation(path=spec.path, options=options, text=command_text(spec.path, in_order))
         where, actor = where_of(interaction), actor_of(interaction)
 
         async def work() -> View:
@@ -107,6 +112,10 @@ class Frontend:
                 refused = await self._read(attachment, options, name)
                 if refused is not None:
                     return refused
+            try:  # a sheet's URL: fetched here, outside the channel's lock, so no other channel waits
+                await fetch_sheet_options(spec, options, self.fetch_policy)
+            except SheetFetchError as error:
+                return ErrorView(key=error.key, values=dict(error.values))
             return await self.service.execute(where, actor, invocation)
 
         await self.run(interaction, work(), lang, new_battle=spec.kind in (Kind.START, Kind.IMPORT))

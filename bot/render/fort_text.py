@@ -8,6 +8,7 @@ from typing import Any
 from bot.i18n import t
 from bot.render import fort_events  # noqa: F401 - registers the fort events' sentence parts
 from bot.render.common import EVENT_VALUES, hp_bar, value_text
+from bot.render.sheet_text import pc_sheet_summary
 from bot.views import StatusView, Summary
 
 AREAS = ("A2", "A1", "F0", "B1", "B2")
@@ -26,8 +27,8 @@ def _hp(hp: Any, max_hp: Any) -> str:
     return f" {hp}/{max_hp}" if max_hp is not None else f" {hp}"
 
 
-def _pc(pc: Mapping[str, Any]) -> str:
-    return str(pc["name"]) + _hp(pc.get("hp"), pc.get("max_hp"))
+def _pc(pc: Mapping[str, Any], lang: str) -> str:
+    return str(pc["name"]) + _hp(pc.get("hp"), pc.get("max_hp")) + pc_sheet_summary(pc, lang)
 
 
 def _unit(unit: Mapping[str, Any], lang: str) -> str:
@@ -123,12 +124,12 @@ def status(view: StatusView, lang: str) -> str:
             parts = []
             for position in POSITIONS:
                 pcs_here, soldiers = at_position(doc, position)
-                names = [_pc(p) for p in pcs_here] + [_unit(u, lang) for u in soldiers]
+                names = [_pc(p, lang) for p in pcs_here] + [_unit(u, lang) for u in soldiers]
                 if names:
                     parts.append(t(f"fort.status.position.{position}", lang) + ": " + sep.join(names))
             here = parts + here
         else:
-            here = [_pc(p) for p in pcs] + here
+            here = [_pc(p, lang) for p in pcs] + here
         lines.append(f"{area}: " + (" / ".join(here) if here else "—"))
     if waiting:
         lines.append(

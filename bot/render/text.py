@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 
 from bot.i18n import t
-from bot.render import fort_text, sengensho_text
+from bot.render import fort_text, sengensho_text, sheet_text
 from bot.render.common import event_line, value_text, values_text
 from bot.views import (
     ErrorView,
@@ -15,6 +15,8 @@ from bot.views import (
     LogEntry,
     LogView,
     NoticeView,
+    PaletteRollView,
+    PaletteView,
     RollView,
     StatusView,
     Summary,
@@ -41,7 +43,13 @@ def render(view: View, lang: str) -> str:
             return json.dumps(view.document, ensure_ascii=False, indent=2)
         return renderer(view, lang)
     if isinstance(view, ExportView):
+        if view.text is not None:
+            return view.text
         return json.dumps(view.document, ensure_ascii=False, indent=2)
+    if isinstance(view, PaletteRollView):
+        return sheet_text.roll_text(view, lang)
+    if isinstance(view, PaletteView):
+        return sheet_text.palette_text(view, lang)
     if isinstance(view, LogView):
         if not view.entries:
             return t("render.log_empty", lang)

@@ -18,7 +18,7 @@ from bot.commands import BuildContext, Builder, CommandSpec, Kind, Option
 from engine.ruleset import Ruleset
 
 #: modules that define the built-in rule sets (imported on first use)
-BUILTIN = ("bot.rulesets.fort", "bot.rulesets.sengensho")
+BUILTIN = ("bot.rulesets.fort", "bot.rulesets.fort_sheets", "bot.rulesets.sengensho")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +41,8 @@ class RulesetBinding:
     battle_end_kinds: frozenset[str] = frozenset()
     #: which events a round summary lists (all when None)
     in_summary: Callable[[str], bool] | None = None
+    #: other export formats (``/fort export format:ccfolia``): name → (the state → the file's text)
+    exporters: Mapping[str, Callable[[Any], str]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:

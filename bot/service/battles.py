@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot import rulesets
-from bot.commands import BuildContext, CommandSpec, Kind, convert, lookup
+from bot.commands import BuildContext, CommandSpec, Kind, QueryContext, convert, lookup
 from bot.rulesets import RulesetBinding
 from bot.service import history
 from bot.service.types import Actor, Invocation, Live, Where
@@ -206,16 +206,43 @@ class BattleService:
         if kind is Kind.STATUS:
             return await self._status_view(where, live)
         if kind is Kind.EXPORT:
-            return ExportView(
-                ruleset=live.binding.name,
-                document=live.document,
-                filename=f"{live.binding.name}-{where.channel}-{live.head.id}.json",
-            )
+            return self._export(where, live, options)
+        if kind is Kind.QUERY:
+            answer = await self._query(where, actor, spec, options, dice, live)
+            if isinstance(answer, View):
+                return answer
+            return await self._engine_command(where, actor, invocation, spec, options, dice, live, answer)
         if kind is Kind.LOG:
             async with self.engine.connect() as conn:
                 rows = await repo.log(conn, live.head.id, options["last"])
             return LogView(entries=tuple(history.entry(r) for r in rows))
         return await self._engine_command(where, actor, invocation, spec, options, dice, live)
+
+    def _export(self, where: Where, live: Live, options: Mapping[str, Any]) -> ExportView:
+        """The battle's document, or (``format:``) the text of another format (``ccfolia``: one line each)."""
+        name = f"{live.binding.name}-{where.channel}-{live.head.id}"
+        fmt = options.get("format") or "toride"
+        exporter = live.binding.exporters.get(fmt)
+        if exporter is None:
+            return ExportView(ruleset=live.binding.name, document=live.document, filename=name + ".json")
+        return ExportView(
+            ruleset=live.binding.name, filename=f"{name}-{fmt}.txt", text=exporter(live.state), format=fmt
+        )
+
+    async def _query(
+        self,
+        where: Where,
+        actor: Actor,
+        spec: CommandSpec,
+        options: Mapping[str, Any],
+        dice: DiceSource,
+        live: Live,
+    ) -> Any:
+        """A ``Kind.QUERY`` command: a view of the battle (nothing changes), or an engine command to apply."""
+        if spec.query is None:
+            raise _Refused("service.not_supported", command="/" + spec.path, ruleset=live.binding.group)
+        is_gm = await self._require_gm(where, actor, spec, live.head.started_by)
+        return spec.query(live.state, options, QueryContext(invoker=actor.id, is_gm=is_gm, dice=dice))
 
     # -----------------------------------------------------------------------------------------
     # loading and permissions
@@ -393,10 +420,13 @@ class BattleService:
         options: dict[str, Any],
         dice: DiceSource,
         live: Live,
+        command: Any = None,
     ) -> View:
+        """Applies the command ``spec`` builds from ``options`` (or ``command``, already built by a query)."""
         is_gm = await self._require_gm(where, actor, spec, live.head.started_by)
         binding = live.binding
-        command = self._build(spec, binding, options, BuildContext(invoker=actor.id, is_gm=is_gm))
+        if command is None:
+            command = self._build(spec, binding, options, BuildContext(invoker=actor.id, is_gm=is_gm))
         if binding.authorize is not None:
             binding.authorize(live.state, command, actor.id, is_gm)
         outcome = binding.ruleset.apply(live.state, command, dice)

@@ -49,7 +49,11 @@ class EndBattle(Command):
 
 @dataclass(frozen=True, slots=True)
 class AddPC(Command):
-    """``/pc add name: [position:top] [hp:] [move:] [owner:]``; the owner defaults to ``invoker``."""
+    """``/pc add name: [position:top] [hp:] [move:] [owner:] [sheet:]``; the owner defaults to ``invoker``.
+
+    ``sheet`` is the sheet read (``engine.sheets.model.sheet_to_json`` as JSON text), ``palette`` its own
+    chat palette.
+    """
 
     name: str
     position: str | None = None
@@ -57,6 +61,27 @@ class AddPC(Command):
     move: int | None = None
     owner: str | None = None
     invoker: str | None = None
+    sheet: str | None = None
+    palette: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReadPCSheet(Command):
+    """``/pc sheet name: sheet:``: the sheet read (JSON text as in ``AddPC``), its HP, 移動力 and palette."""
+
+    name: str
+    sheet: str
+    hp: int | None = None
+    move: int | None = None
+    palette: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SetPCPalette(Command):
+    """``/pc palette name: text:``: the PC's own chat palette (empty: back to the generated one)."""
+
+    name: str
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,6 +374,8 @@ FortCommand = Union[  # noqa: UP007 - a runtime alias, its members are listed wi
     MovePC,
     SetPCHP,
     RemovePC,
+    ReadPCSheet,
+    SetPCPalette,
     AddUnit,
     RemoveUnit,
     MoveUnit,

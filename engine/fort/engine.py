@@ -8,7 +8,15 @@ from typing import Any
 from engine import common
 from engine.dice import DiceSource
 from engine.fort import commands as c
-from engine.fort import rules_attack, rules_equipment, rules_fort, rules_move, rules_roster, rules_turn
+from engine.fort import (
+    rules_attack,
+    rules_equipment,
+    rules_fort,
+    rules_move,
+    rules_roster,
+    rules_sheets,
+    rules_turn,
+)
 from engine.fort.commands import FortCommand
 from engine.fort.context import Context
 from engine.fort.export import FORMAT, export_state, import_state
@@ -25,6 +33,8 @@ _HANDLERS: dict[type, Handler] = {
     c.MovePC: rules_roster.move_pc,
     c.SetPCHP: rules_roster.set_pc_hp,
     c.RemovePC: rules_roster.remove_pc,
+    c.ReadPCSheet: rules_sheets.read_pc_sheet,
+    c.SetPCPalette: rules_sheets.set_pc_palette,
     c.AddUnit: rules_roster.add_unit,
     c.RemoveUnit: rules_roster.remove_unit,
     c.MoveUnit: rules_move.move_unit,

@@ -1,10 +1,11 @@
 """Export and import in the format of COMMANDS.md (``toride.fort/1``), lossless both ways.
 
-What the documented format lacks goes in extra keys: a PC's ``max_hp``, ``move`` and ``moved_m`` (this
-turn); a unit's ``arrived``, ``position`` (a soldier's at F0), ``weakness``, ``moved_m``, ``halted`` and
-``acted`` (this turn, F-TURN-3), ``held_edge`` and ``held_to``; a commander's ``horn``; the ballista's
-``bolt``. A scenario file may leave out everything but ``rounds``. Exports of the earlier per-round
-keys (``moved_round``, ``acted_round``, ``position_round``) still import.
+What the documented format lacks goes in extra keys: a PC's ``max_hp``, ``move``, ``moved_m`` (this
+turn), ``sheet`` (what a character sheet gave it) and ``palette`` (its own chat palette); a unit's
+``arrived``, ``position`` (a soldier's at F0), ``weakness``, ``moved_m``, ``halted`` and ``acted`` (this
+turn, F-TURN-3), ``held_edge`` and ``held_to``; a commander's ``horn``; the ballista's ``bolt``. A scenario
+file may leave out everything but ``rounds``. Exports of the earlier per-round keys (``moved_round``,
+``acted_round``, ``position_round``) still import.
 Import validates everything and refuses with ``fort.import_invalid`` (``reason`` says where and why).
 """
 
@@ -34,7 +35,9 @@ from engine.fort.state import (
     UnitType,
 )
 from engine.fort.weakness import clean_weakness
+from engine.palette import parse_palette
 from engine.ruleset import RuleError
+from engine.sheets.model import PCSheet, sheet_from_json, sheet_to_json
 
 FORMAT = "toride.fort/1"
 #: why a unit's movement ended early this turn (F-UNIT-2, F-TRAP-3)
@@ -62,6 +65,8 @@ def export_state(state: FortState) -> dict[str, Any]:
                 "max_hp": p.max_hp,
                 "move": p.move,
                 "moved_m": p.moved_m,
+                "sheet": sheet_to_json(p.sheet) if p.sheet is not None else None,
+                "palette": p.palette,
             }
             for p in state.pcs
         ],
@@ -232,7 +237,24 @@ def _pc(p: JsonDoc, name: str, key: str, round_: int) -> PC:
         max_hp,
         p.int_("move", None, 0),
         p.int_("moved_m", POSITION_CHANGE_M if _this_turn(p, "position_round", round_) else 0, 0),
+        sheet=_sheet(p),
+        palette=_palette(p),
     )
+
+
+def _sheet(p: JsonDoc) -> PCSheet | None:
+    raw = p.raw.get("sheet")
+    return None if raw is None else sheet_from_json(raw, p.key_path("sheet"))
+
+
+def _palette(p: JsonDoc) -> str | None:
+    text = p.get("palette", str, None)
+    if text is not None:
+        try:
+            parse_palette(text)
+        except RuleError:
+            raise p.bad("palette", "too_long") from None
+    return text or None
 
 
 def _unit(u: JsonDoc, name: str, key: str, round_: int, turn: Turn, first: Side) -> Unit:

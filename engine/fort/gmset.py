@@ -4,8 +4,9 @@ Targets: ``fort.hp``, ``fort.max_hp``, ``fort.repaired_round``, ``round``, ``rou
 ``title``, ``outcome``, ``confused_round``, ``cannons`` (how many), ``cannon.<n>.shells``,
 ``ballista.loaded``, ``ballista.magic_bolt_used``, ``ballista.bolt``, ``trap.<kind>.<edge>.uses``,
 ``unit.<name>.<hp|max_hp|area|position|fort_damage|strike|defense|move|type|weakness|arrive_round|arrived|
-destroyed|acted|moved_m|halted>``, ``pc.<name>.<position|area|hp|max_hp|move|moved_m|owner>``,
-``commander.<name>.<hp|max_hp|area|horn>``.
+destroyed|acted|moved_m|halted>``, ``pc.<name>.<position|area|hp|max_hp|move|moved_m|owner>``, a value of a
+PC's sheet ``pc.<name>.<mp|max_mp|evasion|defense|vit_resist|mnd_resist|initiative|monster_lore|level|命中1|
+weapon1_rate|器用度 ...>``, ``commander.<name>.<hp|max_hp|area|horn>``.
 Every ruling of the engine can be overridden here (the GM can always undo a result).
 """
 
@@ -32,6 +33,7 @@ from engine.fort.rules_characters import check_confusion
 from engine.fort.rules_equipment import parse_trap_kind
 from engine.fort.rules_fort import finish
 from engine.fort.rules_roster import parse_unit_type
+from engine.fort.rules_sheets import set_sheet_value
 from engine.fort.rules_turn import MAX_CANNONS, MAX_ROUNDS, parse_side
 from engine.fort.state import MAX_SHELLS, BattleOutcome, FortState, Turn, Unit, UnitType, evolve
 from engine.fort.weakness import clean_weakness
@@ -288,8 +290,12 @@ def _pc(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, Fort
         new = evolve(p, moved_m=_int(value, 0))
     elif attr == "owner":
         new = evolve(p, owner=_opt_text(value))
-    else:
-        raise RuleError("fort.gm_set_target_unknown", target=f"pc.{p.name}.{attr}")
+    else:  # a value of its sheet (mp, evasion, 命中1, 器用度 ...)
+        try:
+            before, after, new = set_sheet_value(p, attr, value)
+        except ValueError as bad:
+            raise _Bad(str(bad)) from None
+        return before, after, set_pc(state, i, new)
     return getattr(p, attr), getattr(new, attr), set_pc(state, i, new)
 
 

@@ -38,6 +38,9 @@ EVENTS: dict[str, str] = {
     "move(None: not tracked, the metres are a reminder)",
     "pc.hp_changed": "pc delta set before after",
     "pc.removed": "pc",
+    "pc.sheet_read": "pc source hp max_hp mp max_mp defense evasion vit_resist mnd_resist initiative move "
+    "weapons(list of {name, usage, acc, rate, crit, dmg}) lines(palette lines) custom(its own palette)",
+    "pc.palette_set": "pc lines custom(False: back to the palette generated from its sheet)",
     "pc.damaged": "pc source(cannon_load|barrage) amount before after(None if HP is not tracked) kind? "
     "element? roll? unit?(the barrage's unit)",
     # units
@@ -140,6 +143,7 @@ REFUSALS: dict[str, str] = {
     "fort.pc_enter_f0_outside": "pc position",
     "fort.position_only_at_f0": "pc area",
     "fort.pc_hp_untracked": "",
+    "fort.sheet_invalid": "reason(not_json, or where and why)",
     # units and commanders
     "fort.unit_unknown": "name",
     "fort.unit_destroyed": "name",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import unicodedata
 
 from engine.common import fold
+from engine.fort import rules_sheets
 from engine.fort.commands import (
     AddCommander,
     AddPC,
@@ -54,9 +55,13 @@ def add_pc(ctx: Context, state: FortState, cmd: AddPC) -> FortState:
     _positive("move", cmd.move, 0)
     owner = cmd.owner if cmd.owner is not None else cmd.invoker
     pc = PC(name, key, owner, Area.F0, position, cmd.hp, cmd.hp, cmd.move)
+    if cmd.sheet is not None:
+        pc = rules_sheets.with_sheet(pc, rules_sheets.decode_sheet(cmd.sheet), None, None, cmd.palette)
     ctx.emit(
         "pc.added", {"pc": name, "owner": owner, "position": position.value, "hp": cmd.hp, "move": cmd.move}
     )
+    if pc.sheet is not None:
+        ctx.emit("pc.sheet_read", rules_sheets.sheet_event(pc))
     return evolve(state, pcs=(*state.pcs, pc))
 
 

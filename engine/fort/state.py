@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from engine.fort.map import Area, Edge, Position
+from engine.sheets.model import PCSheet
 
 
 class Side(StrEnum):
@@ -97,7 +98,9 @@ class PC:
     """A player character. ``position`` is set at F0 only; HP and movement are tracked if given.
 
     ``moved_m`` is what the PC has moved in its side's current turn, a change of position counting
-    10 m (F-MAP-6); it is renewed when the PC side's turn starts (F-TURN-3).
+    10 m (F-MAP-6); it is renewed when the PC side's turn starts (F-TURN-3). ``sheet`` holds what was
+    read from a character sheet (MP, 防護点, 回避力, weapons ...), ``palette`` its own chat palette
+    (None: the palette generated from the sheet, engine/sheets/palette_gen.py).
     """
 
     name: str
@@ -109,6 +112,8 @@ class PC:
     max_hp: int | None = None
     move: int | None = None
     moved_m: int = 0
+    sheet: PCSheet | None = None
+    palette: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

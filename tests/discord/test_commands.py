@@ -431,7 +431,7 @@ async def test_attacks(battle: Harness, dice: Dice) -> None:
         battle,
         ALICE,
         "attack area",
-        "/attack area damage:2d+5 radius:3 unit:ゴブリン隊 kind:magic",
+        "/attack area unit:ゴブリン隊 damage:2d+5 radius:3 kind:magic",
         8,
         "en",
         unit="ゴブリン隊",

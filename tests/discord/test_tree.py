@@ -27,6 +27,8 @@ TYPES = {
     OptType.BOOL: BOOLEAN,
     OptType.USER: USER,
     OptType.FILE: ATTACHMENT,
+    OptType.TEXTFILE: ATTACHMENT,
+    OptType.SHEET: STRING,
 }
 
 
