@@ -50,6 +50,7 @@ class Kind(StrEnum):
     ENGINE = "engine"  # build an engine command, apply it to the channel's running battle
     START = "start"  # build an engine command, apply it to a new battle
     STATUS = "status"
+    MAP = "map"  # the status as a picture
     LOG = "log"
     EXPORT = "export"
     IMPORT = "import"
@@ -395,7 +396,10 @@ GENERIC: tuple[CommandSpec, ...] = (
     CommandSpec("gm", "remove", Kind.GM_REMOVE, (Option("user", OptType.USER, required=True),), gm=True),
 )
 
-register(*GENERIC)
+#: the battlefield pictures (a rule set with a map); the fort's is ``bot.render.picture``
+PICTURES: tuple[CommandSpec, ...] = (CommandSpec("fort", "map", Kind.MAP, ruleset="fort"),)
+
+register(*GENERIC, *PICTURES)
 
 
 def groups(specs: Iterable[CommandSpec]) -> dict[str | None, list[CommandSpec]]:

@@ -43,6 +43,9 @@ class Summary:
     round: int | None
     events: tuple[Event, ...]
     document: dict[str, Any]
+    #: the final summary only: every event of the battle that stands (not undone), oldest first; the
+    #: fort HP chart is drawn from it
+    history: tuple[Event, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +70,16 @@ class StatusView(View):
     ended: bool = False
     #: the stored battle it shows (for front-ends that keep a note with it: the status message)
     battle_id: int | None = None
+    #: the stored battle's version: a picture of it is redrawn only when the battle changed
+    version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MapView(View):
+    """The battlefield as a picture (``/fort map``): the status it shows, and the PNG's file name."""
+
+    status: StatusView = field(default_factory=StatusView)
+    filename: str = ""
 
 
 @dataclass(frozen=True, slots=True)

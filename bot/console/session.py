@@ -9,10 +9,11 @@ from bot.commands import Kind, OptType, SheetSource, commands, lookup, usage
 from bot.console.parser import Line, parse_line
 from bot.i18n import t
 from bot.render.common import values_text
+from bot.render.picture.pictures import PictureCache, final_chart
 from bot.render.text import render
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.sheet_fetch import FetchPolicy, fetch_sheet_options, is_url
-from bot.views import ExportView, View
+from bot.views import EventsView, ExportView, MapView, View
 from engine.errors import EngineError
 
 #: the console's guild (a console battle lives beside Discord ones in the same database)
@@ -49,6 +50,7 @@ class ConsoleSession:
         self.user = user
         self.base_dir = base_dir or Path.cwd()
         self.fetch_policy = fetch_policy if fetch_policy is not None else FetchPolicy.from_env()
+        self.pictures = PictureCache()
 
     async def handle(self, text: str) -> Reply | None:
         """The reply to one line; None for a blank line or a comment. Raises ``Quit``."""
@@ -69,7 +71,29 @@ class ConsoleSession:
         view = await self.service.execute(self.where, actor, invocation)
         if write_to is not None and isinstance(view, ExportView):
             return self._write_export(view, write_to)
-        return Reply(render(view, self.lang), view.ok, view)
+        if isinstance(view, MapView):
+            png = self.pictures.status_map(view.status, self.lang)
+            return self._written(view.filename, png, "map.written", view)
+        text = render(view, self.lang)
+        if isinstance(view, EventsView):
+            for summary in view.summaries:
+                chart = final_chart(view.ruleset, summary, self.lang)
+                if chart is not None:
+                    name = f"{view.ruleset}-hp-{self.where.channel}-{view.seq}.png"
+                    text += "\n" + self._written(name, chart, "map.chart_written", view).text
+        return Reply(text, view.ok, view)
+
+    def _written(self, filename: str, png: bytes | None, key: str, view: View) -> Reply:
+        """A picture written as ``filename`` in the session's folder, and the sentence saying where."""
+        path = self.base_dir / filename
+        if png is None:  # a rule set without a map
+            return Reply(t("map.no_map", self.lang), False, view)
+        try:
+            path.write_bytes(png)
+        except OSError as error:
+            text = t("console.file_unwritable", self.lang, path=str(path), error=error.strerror or str(error))
+            return Reply(t("render.refused", self.lang, reason=text), False, view)
+        return Reply(t(key, self.lang, path=str(path)), True, view)
 
     async def _invocation(self, line: Line) -> tuple[Invocation, str | None]:
         """The invocation of a line, its local files read and sheet URLs fetched; and for ``/… export

@@ -14,9 +14,11 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.discord import limits
+from bot.discord.pictures import CHART_FILE, alt_text, attach
 from bot.discord.presenters import NEUTRAL, REFUSED, SECRET, presenter
 from bot.discord.text import event_line, md, tr, who
 from bot.i18n import t
+from bot.render.picture.pictures import PictureCache, final_chart
 from bot.render.text import undo_title
 from bot.views import (
     ErrorView,
@@ -24,6 +26,7 @@ from bot.views import (
     ExportView,
     LogEntry,
     LogView,
+    MapView,
     NoticeView,
     PaletteRollView,
     PaletteView,
@@ -58,15 +61,17 @@ def error_embeds(key: str, values: Mapping[str, object], lang: str) -> list[disc
     return limits.build(lines=["⚠ " + tr(key, lang, **values)], colour=REFUSED)
 
 
-def render(view: View, lang: str, *, user: str = "") -> Reply:
+def render(view: View, lang: str, *, user: str = "", pictures: PictureCache | None = None) -> Reply:
     if isinstance(view, ErrorView):
         return Reply(limits.messages(error_embeds(view.key, view.values, lang)), ephemeral=True)
     if isinstance(view, RollView):
         return _roll(view, lang, user)
     if isinstance(view, EventsView):
-        return Reply(limits.messages(events_embeds(view, lang, user)), view.ephemeral, changed=True)
+        return _events(view, lang, user)
     if isinstance(view, StatusView):
         return Reply(limits.messages(status_embeds(view, lang)), view.ephemeral)
+    if isinstance(view, MapView):
+        return _map(view, lang, pictures if pictures is not None else PictureCache())
     if isinstance(view, LogView):
         return Reply(limits.messages(_log(view, lang)), view.ephemeral)
     if isinstance(view, UndoView):
@@ -114,6 +119,28 @@ def _roll(view: RollView, lang: str, user: str) -> Reply:
         return Reply([embeds], view.ephemeral)
     notice = limits.build(lines=[t("roll.secret_notice", lang, actor=md(name))], colour=SECRET)
     return Reply([embeds], ephemeral=True, notice=notice)
+
+
+def _map(view: MapView, lang: str, pictures: PictureCache) -> Reply:
+    """``/fort map``: the battle's title over its picture (drawn already, or drawn now)."""
+    status = status_embeds(view.status, lang)[0]
+    embeds = [discord.Embed(title=status.title, colour=status.colour)]
+    png = pictures.status_map(view.status, lang)
+    if png is None:
+        return Reply([error_embeds("map.no_map", {}, lang)], ephemeral=True)
+    file = attach(embeds, png, view.filename, alt_text(view.status, lang))
+    return Reply([embeds], view.ephemeral, file=file)
+
+
+def _events(view: EventsView, lang: str, user: str) -> Reply:
+    """A change: its events and summaries; a final summary shows the fort HP chart as its image."""
+    messages = limits.messages(events_embeds(view, lang, user))
+    file = None
+    for summary in view.summaries:
+        chart = final_chart(view.ruleset, summary, lang)
+        if chart is not None:
+            file = attach(messages[-1], chart, CHART_FILE)
+    return Reply(messages, view.ephemeral, file=file, changed=True)
 
 
 def events_embeds(view: EventsView, lang: str, user: str = "") -> list[discord.Embed]:

@@ -28,6 +28,7 @@ from bot.views import (
     EventsView,
     ExportView,
     LogView,
+    MapView,
     NoticeView,
     RollView,
     StatusView,
@@ -105,6 +106,7 @@ class BattleService:
             gms=gms,
             ended=live.head.status != RUNNING,
             battle_id=live.head.id,
+            version=live.head.version,
         )
 
     async def status_message(self, battle_id: int) -> int | None:
@@ -205,6 +207,9 @@ class BattleService:
         self._check_ruleset(spec, live)
         if kind is Kind.STATUS:
             return await self._status_view(where, live)
+        if kind is Kind.MAP:
+            filename = f"{live.binding.name}-map-{where.channel}-{live.head.id}.png"
+            return MapView(status=await self._status_view(where, live), filename=filename)
         if kind is Kind.EXPORT:
             return self._export(where, live, options)
         if kind is Kind.QUERY:

@@ -351,6 +351,17 @@ async def live_actions_since(conn: AsyncConnection, battle_id: int, after_seq: i
     return [_event_row(r) for r in rows]
 
 
+async def live_events(conn: AsyncConnection, battle_id: int) -> list[dict[str, Any]]:
+    """The events of every live action, oldest first, without the states stored beside them (the
+    final summary's chart reads a whole battle)."""
+    rows = await conn.execute(
+        select(events.c.events)
+        .where(events.c.battle_id == battle_id, events.c.kind == ACTION, events.c.status == LIVE)
+        .order_by(events.c.seq.asc())
+    )
+    return [event for (encoded,) in rows for event in json.loads(encoded)]
+
+
 # ---------------------------------------------------------------------------------------------
 # The live status message of a battle (a front-end's note, not battle state: no version bump)
 

@@ -105,7 +105,7 @@ async def test_every_fort_command_through_the_service(engine: AsyncEngine) -> No
         assert line is not None
         used.add(line.path)
     assert dice.remaining == 0
-    for extra in ("/fort status", "/fort log last:100", "/fort export"):
+    for extra in ("/fort status", "/fort map", "/fort log last:100", "/fort export"):
         view = await run(service, extra)
         assert view.ok, extra
         used.add(extra.split(" ")[0][1:] + " " + extra.split(" ")[1])
