@@ -28,7 +28,7 @@ from engine.fort.rules_damage import (
     MAX_BODIES,
     Aim,
     Blow,
-    applied_damage,
+    applied_to,
     area_catch,
     caught_names,
     deal_area,
@@ -36,7 +36,6 @@ from engine.fort.rules_damage import (
     pierce_share,
     sheltered,
     strike_unit,
-    weakness_bonus,
 )
 from engine.fort.state import PC, DamageKind, FortState, Side, Unit, evolve
 from engine.fort.weakness import parse_element
@@ -232,8 +231,7 @@ def attack_pierce(ctx: Context, state: FortState, cmd: AttackPierce) -> FortStat
     )
     for i in hit:
         raw, roll = amount_value(ctx, amount)
-        bonus = weakness_bonus(units[i], blow) if raw > 0 else 0
-        applied = applied_damage(raw, blow.kind, units[i].defense, bonus)
+        applied, bonus = applied_to(units[i], raw, blow)
         extra = {"weakness": bonus} if bonus else {}
         hurt_unit(
             ctx,

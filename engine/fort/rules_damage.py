@@ -78,6 +78,12 @@ def hurt_unit(ctx: Context, units: list[Unit], i: int, taken: int, data: dict[st
         ctx.emit("unit.destroyed", {"unit": unit.name, "area": unit.area.value})
 
 
+def applied_to(unit: Unit, raw: int, blow: Blow) -> tuple[int, int]:
+    """F-UNIT-6, F-UNIT-15: a hit's applied damage on ``unit``, and what its weakness added to it."""
+    bonus = weakness_bonus(unit, blow) if raw > 0 else 0
+    return applied_damage(raw, blow.kind, unit.defense, bonus), bonus
+
+
 def strike_unit(
     ctx: Context,
     units: list[Unit],
@@ -89,17 +95,11 @@ def strike_unit(
 ) -> None:
     """F-UNIT-6, F-UNIT-15: hits of one blow on a unit: each gains the weakness bonus, then defence."""
     unit = units[i]
-    bonus = weakness_bonus(unit, blow)
-    added = [bonus if raw > 0 else 0 for raw in raws]
-    taken = sum(applied_damage(raw, blow.kind, unit.defense, bonus) for raw in raws)
-    extra = {"weakness": sum(added)} if sum(added) else {}
-    hurt_unit(
-        ctx,
-        units,
-        i,
-        taken,
-        {**data, **blow.data(), "raw": raws, "defense": unit.defense, **extra, "rolls": rolls},
-    )
+    hits = [applied_to(unit, raw, blow) for raw in raws]
+    added = sum(bonus for _, bonus in hits)
+    extra = {"weakness": added} if added else {}
+    data = {**data, **blow.data(), "raw": raws, "defense": unit.defense, **extra, "rolls": rolls}
+    hurt_unit(ctx, units, i, sum(applied for applied, _ in hits), data)
 
 
 def catch_radius_roll(radius: int) -> int | None:
@@ -133,9 +133,6 @@ class Caught:
     checks: tuple[dict[str, Any], ...]
     over: tuple[str, ...]
     target: tuple[str, int] | None = None
-
-    def units(self) -> list[int]:
-        return [i for what, i in self.order if what == "unit"]
 
 
 def _name(state: FortState, what: str, i: int) -> str:
