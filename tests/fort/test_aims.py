@@ -179,3 +179,19 @@ def test_f_unit_12_a_commander_down_does_not_move() -> None:
     run(AddCommander(name="隊長", hp=40, area="A2"))
     run(GMSet(target="commander.隊長.hp", value="0"))
     run.refused(MoveCommander(name="隊長", to="A1"), "fort.commander_down")
+
+
+def test_f_unit_4_at_f0_radius_7_reaches_pcs_at_the_top_and_outside_not_inside() -> None:
+    """F-UNIT-4, F-MAP-4: an r ≥ 7 effect on an enemy at F0 names the PCs at the top and outside (the top
+    is safe from melee only) but none inside, where nothing from outside reaches."""
+    run = battle()  # Alice: top
+    run(AddPC(name="Bob", position="outside", invoker="u2"))
+    run(AddPC(name="Cid", position="inside", invoker="u3"))
+    run(AddUnit(name="鬼", type="normal", area="A1", hp=50, fort_damage=5))
+    run(GMSet(target="unit.鬼.area", value="F0"))
+    run(AttackArea(unit="鬼", damage=6, radius=7, kind="magic", by="Bob"))
+    assert run.event("attack.area")["characters"] == ["Alice", "Bob"]
+    assert [(c["character"], c["damage"], c["half"]) for c in run.all_of("attack.character")] == [
+        ("Alice", 6, 3),
+        ("Bob", 6, 3),
+    ]
