@@ -114,7 +114,8 @@ class RemovePC(Command):
 
 @dataclass(frozen=True, slots=True)
 class AddUnit(Command):
-    """``/unit add name: type: area: hp: fort_damage: [strike:] [defense:] [move:] [arrive_round:]`` (GM)"""
+    """``/unit add name: type: area: hp: fort_damage: [strike:] [defense:] [move:] [arrive_round:]
+    [position:] [weakness:]`` (GM)"""
 
     gm_only: ClassVar[bool] = True
     name: str
@@ -126,6 +127,8 @@ class AddUnit(Command):
     defense: int = 0
     move: int = 10
     arrive_round: int | None = None
+    position: str | None = None
+    weakness: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,13 +141,15 @@ class RemoveUnit(Command):
 
 @dataclass(frozen=True, slots=True)
 class MoveUnit(Command):
-    """``/unit move unit: to: [force:false] [via:]`` (GM). ``via`` picks one of two equal paths."""
+    """``/unit move unit: to: [force:false] [via:] [position:]`` (GM). ``via`` picks one of two equal
+    paths; ``position`` is a soldier's at F0 (``to:F0 position:inside`` changes it)."""
 
     gm_only: ClassVar[bool] = True
     unit: str
     to: str
     force: bool = False
     via: str | None = None
+    position: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,12 +190,22 @@ class UnitBarrage(Command):
 
 @dataclass(frozen=True, slots=True)
 class AddCommander(Command):
-    """``/commander add name: hp: [area:A2]`` (GM)"""
+    """``/commander add name: hp: [area:A2] [horn:]`` (GM)"""
 
     gm_only: ClassVar[bool] = True
     name: str
     hp: int
     area: str = "A2"
+    horn: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCommander(Command):
+    """``/commander move name: to:`` (GM)"""
+
+    gm_only: ClassVar[bool] = True
+    name: str
+    to: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,15 +233,20 @@ class AttackSingle(Command):
 
 @dataclass(frozen=True, slots=True)
 class AttackArea(Command):
-    """``/attack area unit: damage: radius:<1-30> [kind:physical] [targets:] [by:]``
+    """``/attack area unit:|commander:|area: damage: radius:<1-30> [kind:physical] [element:] [targets:]
+    [by:]``
 
-    ``targets`` is the N of 対象：1エリア(半径r)/N (no limit when left out).
+    One of ``unit``, ``commander``, ``area`` (a point in that area); ``targets`` is the N of
+    対象：1エリア(半径r)/N (no limit when left out).
     """
 
-    unit: str
     damage: int | str
     radius: int
+    unit: str | None = None
+    commander: str | None = None
+    area: str | None = None
     kind: str = "physical"
+    element: str | None = None
     targets: int | None = None
     by: str | None = None
     invoker: str | None = None
@@ -234,12 +254,13 @@ class AttackArea(Command):
 
 @dataclass(frozen=True, slots=True)
 class AttackPierce(Command):
-    """``/attack pierce from: to: damage: [kind:physical] [resisted:false] [by:]``"""
+    """``/attack pierce from: to: damage: [kind:physical] [element:] [resisted:false] [by:]``"""
 
     from_: str
     to: str
     damage: int | str
     kind: str = "physical"
+    element: str | None = None
     resisted: bool = False
     by: str | None = None
     invoker: str | None = None
@@ -303,10 +324,12 @@ class LoadCannon(Command):
 
 @dataclass(frozen=True, slots=True)
 class FireCannon(Command):
-    """``/cannon fire cannon: unit: [by:]``"""
+    """``/cannon fire cannon: unit:|commander:|area: [by:]``"""
 
     cannon: int
-    unit: str
+    unit: str | None = None
+    commander: str | None = None
+    area: str | None = None
     by: str | None = None
     invoker: str | None = None
 
@@ -322,9 +345,11 @@ class LoadBallista(Command):
 
 @dataclass(frozen=True, slots=True)
 class FireBallista(Command):
-    """``/ballista fire unit: [bonus:0] [crit:10] [hit:true] [by:]``"""
+    """``/ballista fire unit:|commander:|area: [bonus:0] [crit:10] [hit:true] [by:]``"""
 
-    unit: str
+    unit: str | None = None
+    commander: str | None = None
+    area: str | None = None
     bonus: int = 0
     crit: int = 10
     hit: bool = True
@@ -359,6 +384,7 @@ FortCommand = Union[  # noqa: UP007 - a runtime alias, its members are listed wi
     UnitAttack,
     UnitBarrage,
     AddCommander,
+    MoveCommander,
     SetCommanderHP,
     AttackSingle,
     AttackArea,

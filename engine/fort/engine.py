@@ -22,7 +22,7 @@ from engine.fort.context import Context
 from engine.fort.export import FORMAT, export_state, import_state
 from engine.fort.gmset import gm_set
 from engine.fort.state import FortState
-from engine.ruleset import Outcome, RuleError, Ruleset
+from engine.ruleset import Event, Outcome, RuleError, Ruleset
 
 Handler = Callable[[Context, FortState, Any], FortState]
 
@@ -43,6 +43,7 @@ _HANDLERS: dict[type, Handler] = {
     c.UnitAttack: rules_attack.unit_attack,
     c.UnitBarrage: rules_attack.unit_barrage,
     c.AddCommander: rules_roster.add_commander,
+    c.MoveCommander: rules_roster.move_commander,
     c.SetCommanderHP: rules_roster.commander_hp,
     c.AttackSingle: rules_attack.attack_single,
     c.AttackArea: rules_attack.attack_area,
@@ -87,6 +88,9 @@ class FortRules:
             if state.ended and not isinstance(command, _AFTER_END):
                 raise RuleError("fort.battle_over", outcome=state.outcome.value if state.outcome else None)
             new = handler(ctx, state, command)
+            turn = rules_turn.out_of_turn(state, command)
+            if turn is not None:  # F-TURN-3: the GM's action out of its side's turn, carried out, marked
+                ctx.events[:] = [mark_out_of_turn(e, turn.value) for e in ctx.events]
         ctx.check_all_dice_emitted()
         return Outcome(new, tuple(ctx.events))
 
@@ -95,6 +99,11 @@ class FortRules:
 
     def import_(self, document: Mapping[str, Any]) -> FortState:
         return import_state(document)
+
+
+def mark_out_of_turn(event: Event, turn: str) -> Event:
+    """F-TURN-3: an event of an action taken out of its side's turn says whose turn it was."""
+    return Event(event.kind, {**event.data, "out_of_turn": turn}, event.dice)
 
 
 FORT = FortRules()
