@@ -1,7 +1,8 @@
 """The ``toride`` command line: ``roll``, ``bench``, ``console``, ``db`` and ``run``.
 
 Each subcommand registers its parser through a small ``add_*_parser(sub)`` function of the
-module that implements it; the imports stay light so that ``toride roll`` starts fast.
+module that implements it; the imports stay light so that ``toride roll`` starts fast, and
+``toride map`` (a drawing tool) goes straight to its module without the database or Discord.
 """
 
 from __future__ import annotations
@@ -10,8 +11,6 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bot.console.app import add_console_parser, add_db_parser
-from bot.discord.cli import add_parser as add_discord_parsers
 from bot.roll_cli import add_roll_parser
 
 
@@ -30,6 +29,10 @@ def _add_bench_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from bot.console.app import add_console_parser, add_db_parser
+    from bot.discord.cli import add_parser as add_discord_parsers
+    from bot.map_cli import add_map_parser
+
     parser = argparse.ArgumentParser(
         prog="toride",
         description="Toride (砦): Sword World 2.5 dice and fort battles",
@@ -43,12 +46,18 @@ def build_parser() -> argparse.ArgumentParser:
     add_console_parser(sub)
     add_db_parser(sub)
     add_discord_parsers(sub)
+    add_map_parser(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["map"]:
+        from bot.map_cli import main as map_main
+
+        return map_main(words[1:])
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(words)
     func = getattr(args, "func", None)
     if func is None:
         # plain ``toride``: the bot when it has a token, else the offline console

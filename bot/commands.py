@@ -19,6 +19,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine import limits
+from engine.dice import DiceSource
 from engine.errors import EngineError
 
 
@@ -39,6 +40,11 @@ class OptType(StrEnum):
     FILE = "file"
     #: a server role: a Discord role mention / id, or in the console a name
     ROLE = "role"
+    #: a text file (Discord: an attachment; console: a local file read by the console)
+    TEXTFILE = "textfile"
+    #: a character sheet: an https URL (fetched by the front-end), or in the console a local file;
+    #: the service gets a ``SheetSource``
+    SHEET = "sheet"
 
 
 class Kind(StrEnum):
@@ -47,6 +53,7 @@ class Kind(StrEnum):
     ENGINE = "engine"  # build an engine command, apply it to the channel's running battle
     START = "start"  # build an engine command, apply it to a new battle
     STATUS = "status"
+    MAP = "map"  # the status as a picture
     LOG = "log"
     EXPORT = "export"
     IMPORT = "import"
@@ -56,6 +63,8 @@ class Kind(StrEnum):
     GM_REMOVE = "gm_remove"
     GM_ROLE = "gm_role"
     ROLL = "roll"
+    #: reads the channel's battle without changing it (``spec.query``), or answers with a command to apply
+    QUERY = "query"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +81,8 @@ class Option:
     max_len: int | None = None
     #: may the text hold line breaks and tabs (a chat palette)? Other control characters never
     multiline: bool = False
+    #: other words a choice option accepts, as (word, choice): an earlier spelling kept working
+    aliases: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +94,27 @@ class BuildContext:
 
 
 Builder = Callable[[Mapping[str, Any], BuildContext], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class QueryContext:
+    """What a query may use: who asks, and the dice (a palette roll)."""
+
+    invoker: str
+    is_gm: bool
+    dice: DiceSource
+
+
+#: a ``Kind.QUERY`` command: the battle's state and the options → a reply view, or an engine command to apply
+Query = Callable[[Any, Mapping[str, Any], QueryContext], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class SheetSource:
+    """A sheet as a front-end got it: its text (JSON) and where from (the URL or the file's name)."""
+
+    text: str
+    source: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +130,8 @@ class CommandSpec:
     #: description key in the catalogues (``help.<path>``)
     help_key: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: what a ``Kind.QUERY`` command does
+    query: Query | None = None
 
     @property
     def path(self) -> str:
@@ -118,6 +152,12 @@ def register(*specs: CommandSpec) -> None:
         if spec.path in _COMMANDS and _COMMANDS[spec.path] != spec:
             raise ValueError(f"command registered twice: {spec.path}")
         _COMMANDS[spec.path] = spec
+
+
+def extend(path: str, change: Callable[[CommandSpec], CommandSpec]) -> None:
+    """Replaces the registered command ``path`` by ``change(spec)`` (a feature adding options to another's
+    command: ``/pc add ... sheet:``)."""
+    _COMMANDS[path] = change(_COMMANDS[path])
 
 
 def commands() -> dict[str, CommandSpec]:
@@ -174,6 +214,8 @@ _TAKES = {
     OptType.DAMAGE: "n|dice",
     OptType.FILE: "json",
     OptType.ROLE: "@role",
+    OptType.TEXTFILE: "file",
+    OptType.SHEET: "url|file",
 }
 
 
@@ -258,6 +300,9 @@ def convert_value(spec: CommandSpec, opt: Option, given: Any) -> Any:
         for choice in opt.choices:
             if choice.casefold() == word:
                 return choice
+        for alias, choice in opt.aliases:
+            if alias.casefold() == word:
+                return choice
         raise bad("command.not_choice", choices=" | ".join(opt.choices))
     if opt.type is OptType.DAMAGE:
         if isinstance(given, int) and not isinstance(given, bool):
@@ -277,6 +322,18 @@ def convert_value(spec: CommandSpec, opt: Option, given: Any) -> Any:
         if not text:
             raise bad()
         return _text(opt, text, bad, limits.NAME_MAX)
+    if opt.type is OptType.SHEET:
+        if isinstance(given, SheetSource):
+            return given
+        text = str(given).strip()
+        if text.startswith(("http://", "https://")):  # a front-end fetches URLs before the service runs
+            raise bad("sheet.url_not_fetched")
+        return SheetSource(text)
+    if opt.type is OptType.TEXTFILE:
+        text = given.decode("utf-8-sig") if isinstance(given, bytes) else str(given)
+        if not text.strip():
+            raise bad("command.empty")
+        return text
     text = str(given)
     if not text.strip():
         raise bad("command.empty")
@@ -423,7 +480,10 @@ GENERIC: tuple[CommandSpec, ...] = (
     CommandSpec("gm", "role", Kind.GM_ROLE, (Option("role", OptType.ROLE),)),
 )
 
-register(*GENERIC)
+#: the battlefield pictures (a rule set with a map); the fort's is ``bot.render.picture``
+PICTURES: tuple[CommandSpec, ...] = (CommandSpec("fort", "map", Kind.MAP, ruleset="fort"),)
+
+register(*GENERIC, *PICTURES)
 
 
 def groups(specs: Iterable[CommandSpec]) -> dict[str | None, list[CommandSpec]]:

@@ -16,6 +16,9 @@ from engine.ruleset import Event
 class View:
     #: only the invoker should see it (Discord: ephemeral)
     ephemeral: bool = False
+    #: what only the invoker may read beside it (a secret of the GM's or a hidden character's owner):
+    #: Discord sends it as an ephemeral follow-up, the console marks it (bot.service.audience)
+    private: View | None = None
 
     @property
     def ok(self) -> bool:
@@ -43,6 +46,9 @@ class Summary:
     round: int | None
     events: tuple[Event, ...]
     document: dict[str, Any]
+    #: the final summary only: every event of the battle that stands (not undone), oldest first; the
+    #: fort HP chart is drawn from it
+    history: tuple[Event, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +73,16 @@ class StatusView(View):
     ended: bool = False
     #: the stored battle it shows (for front-ends that keep a note with it: the status message)
     battle_id: int | None = None
+    #: the stored battle's version: a picture of it is redrawn only when the battle changed
+    version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MapView(View):
+    """The battlefield as a picture (``/fort map``): the status it shows, and the PNG's file name."""
+
+    status: StatusView = field(default_factory=StatusView)
+    filename: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +94,8 @@ class LogEntry:
     status: str
     events: tuple[Event, ...]
     at: datetime | None = None
+    #: the command's text and actor are not for this reader (it carried a secret): shown as such
+    redacted: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,9 +105,13 @@ class LogView(View):
 
 @dataclass(frozen=True, slots=True)
 class ExportView(View):
+    """The battle's document; with ``format`` (``ccfolia``), that format's ``text`` instead."""
+
     ruleset: str = ""
     document: dict[str, Any] = field(default_factory=dict)
     filename: str = ""
+    text: str | None = None
+    format: str = "toride"
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +134,31 @@ class RollView(View):
     secret: bool = False
     comment: str = ""
     rands: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PaletteRollView(View):
+    """A PC's palette line rolled: its label, the command as expanded, BCDice's text."""
+
+    actor: str = ""
+    pc: str = ""
+    label: str = ""
+    expanded: str = ""
+    text: str = ""
+    secret: bool = False
+    rands: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PaletteView(View):
+    """A PC's chat palette: its command lines (number, label, text) and variables; ``custom``: the PC's own
+    palette is in it, ``generated``: the one generated from its sheet is."""
+
+    pc: str = ""
+    lines: tuple[tuple[int, str, str], ...] = ()
+    variables: tuple[tuple[str, str], ...] = ()
+    custom: bool = False
+    generated: bool = False
 
 
 @dataclass(frozen=True, slots=True)

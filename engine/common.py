@@ -73,15 +73,15 @@ class EventRecorder:
         self.rolls.append((sides, value))
         return value
 
-    def emit(self, kind: str, data: Mapping[str, Any]) -> None:
-        """Append an event carrying every die rolled since the previous event."""
+    def emit(self, kind: str, data: Mapping[str, Any], audience: tuple[str, ...] | None = None) -> None:
+        """Append an event carrying every die rolled since the previous event (``audience``: a secret's)."""
         rolls = self.rolls
         if len(rolls) > self._given:
             new = tuple(rolls[self._given :])
             self._given = len(rolls)
         else:
             new = ()
-        self.events.append(Event(kind, data, new))
+        self.events.append(Event(kind, data, new, audience))
 
     def check_all_dice_emitted(self) -> None:
         """Every die rolled belongs to an event (a rule that rolls after its last event is a bug)."""

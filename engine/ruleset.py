@@ -26,22 +26,30 @@ class Event:
 
     ``kind`` names the event (``fort.damaged``, ``unit.destroyed`` ...) and doubles as the
     key of the sentence that describes it; ``data`` holds the numbers and names (JSON-ready);
-    ``dice`` lists every die rolled for it as (sides, value), in order.
+    ``dice`` lists every die rolled for it as (sides, value), in order. ``audience`` marks a secret:
+    None is for everyone at the table; a tuple is for the GM and those users only (the owner of a
+    hidden character, S-HIDE-1). The service builds each reader's view from it.
     """
 
     kind: str
     data: Mapping[str, Any] = field(default_factory=dict)
     dice: tuple[tuple[int, int], ...] = ()
+    audience: tuple[str, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "data": dict(self.data), "dice": [list(d) for d in self.dice]}
+        out = {"kind": self.kind, "data": dict(self.data), "dice": [list(d) for d in self.dice]}
+        if self.audience is not None:
+            out["audience"] = list(self.audience)
+        return out
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Event:
+        audience = raw.get("audience")
         return cls(
             kind=str(raw["kind"]),
             data=dict(raw.get("data", {})),
             dice=tuple((int(s), int(v)) for s, v in raw.get("dice", [])),
+            audience=None if audience is None else tuple(str(a) for a in audience),
         )
 
 

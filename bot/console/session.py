@@ -5,13 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.commands import OptType, commands, lookup, usage
+from bot.commands import Kind, OptType, SheetSource, commands, lookup, usage
 from bot.console.parser import Line, parse_line
 from bot.i18n import t
-from bot.render.common import refusal_values
+from bot.render.common import echo, refusal_values
+from bot.render.picture.pictures import PictureCache, final_chart
 from bot.render.text import render
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.views import View
+from bot.sheet_fetch import FetchPolicy, fetch_sheet_options, is_url
+from bot.views import EventsView, ExportView, MapView, View
 from engine.errors import EngineError
 from engine.limits import IMPORT_MAX_BYTES
 
@@ -41,12 +43,15 @@ class ConsoleSession:
         lang: str = "ja",
         user: str = "gm",
         base_dir: Path | None = None,
+        fetch_policy: FetchPolicy | None = None,
     ) -> None:
         self.service = service
         self.where = Where(guild, channel)
         self.lang = lang
         self.user = user
         self.base_dir = base_dir or Path.cwd()
+        self.fetch_policy = fetch_policy if fetch_policy is not None else FetchPolicy.from_env()
+        self.pictures = PictureCache()
 
     async def handle(self, text: str) -> Reply | None:
         """The reply to one line; None for a blank line or a comment. Raises ``Quit``."""
@@ -60,28 +65,76 @@ class ConsoleSession:
             line = parse_line(text)
             if line is None:
                 return None
-            invocation = self._invocation(line)
+            invocation, write_to = await self._invocation(line)
         except EngineError as error:
             reason = t(error.key, self.lang, **refusal_values(error.values, self.lang))
             return Reply(t("render.refused", self.lang, reason=reason), False)
         actor = Actor(id=line.user or self.user)
         view = await self.service.execute(self.where, actor, invocation)
-        return Reply(render(view, self.lang), view.ok, view)
+        if write_to is not None and isinstance(view, ExportView):
+            return self._write_export(view, write_to)
+        if isinstance(view, MapView):
+            png = self.pictures.status_map(view.status, self.lang)
+            return self._written(view.filename, png, "map.written", view)
+        text = render(view, self.lang)
+        if isinstance(view, EventsView):
+            for summary in view.summaries:
+                chart = final_chart(view.ruleset, summary, self.lang)
+                if chart is not None:
+                    name = f"{view.ruleset}-hp-{self.where.channel}-{view.seq}.png"
+                    text += "\n" + self._written(name, chart, "map.chart_written", view).text
+        return Reply(text, view.ok, view)
 
-    def _invocation(self, line: Line) -> Invocation:
+    def _written(self, filename: str, png: bytes | None, key: str, view: View) -> Reply:
+        """A picture written as ``filename`` in the session's folder, and the sentence saying where."""
+        path = self.base_dir / filename
+        if png is None:  # a rule set without a map
+            return Reply(t("map.no_map", self.lang), False, view)
+        try:
+            path.write_bytes(png)
+        except OSError as error:
+            text = t("console.file_unwritable", self.lang, path=str(path), error=error.strerror or str(error))
+            return Reply(t("render.refused", self.lang, reason=text), False, view)
+        return Reply(t(key, self.lang, path=str(path)), True, view)
+
+    async def _invocation(self, line: Line) -> tuple[Invocation, str | None]:
+        """The invocation of a line, its local files read and sheet URLs fetched; and for ``/… export
+        file:PATH`` the file to write the export to (the console's own option)."""
         spec = lookup(line.path)
         options: dict[str, object] = dict(line.options)
+        write_to = None
+        if spec.kind is Kind.EXPORT and "file" in options and spec.option("file") is None:
+            write_to = str(options.pop("file"))
         for name, value in line.options.items():
             opt = spec.option(name)
-            if opt is not None and opt.type is OptType.FILE:
+            if opt is not None and opt.type in (OptType.FILE, OptType.TEXTFILE):
                 options[name] = self._read(value, name)
-        return Invocation(path=line.path, options=options, text=line.text)
+            elif opt is not None and opt.type is OptType.SHEET and not is_url(value):
+                options[name] = SheetSource(self._read(value, name), Path(value).name)
+        await fetch_sheet_options(spec, options, self.fetch_policy)
+        return Invocation(path=line.path, options=options, text=line.text), write_to
+
+    def _write_export(self, view: ExportView, target: str) -> Reply:
+        path = self._path(target)
+        text = view.text if view.text is not None else render(view, self.lang)
+        try:
+            path.write_text(text + "\n", encoding="utf-8")
+        except ValueError:  # a NUL or a lone surrogate names no file
+            reason = t("console.file_missing", self.lang, path=echo(str(path)))
+            return Reply(t("render.refused", self.lang, reason=reason), False, view)
+        except OSError as error:
+            why = error.strerror or str(error)
+            reason = t("console.file_unwritable", self.lang, path=str(path), error=why)
+            return Reply(t("render.refused", self.lang, reason=reason), False, view)
+        return Reply(t("console.export_written", self.lang, path=str(path)), True, view)
+
+    def _path(self, value: str) -> Path:
+        path = Path(value).expanduser()
+        return path if path.is_absolute() else self.base_dir / path
 
     def _read(self, value: str, option: str) -> str:
         """A local file's text (UTF-8, a BOM dropped), read no further than an import may be long."""
-        path = Path(value).expanduser()
-        if not path.is_absolute():
-            path = self.base_dir / path
+        path = self._path(value)
         try:
             with path.open("rb") as file:
                 data = file.read(IMPORT_MAX_BYTES + 1)

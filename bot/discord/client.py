@@ -13,6 +13,7 @@ from bot.discord.coalesce import Coalescer
 from bot.discord.cogs import build_cogs
 from bot.discord.frontend import DEFER_AFTER, Frontend
 from bot.discord.live import LiveStatus
+from bot.discord.pictures import warm_up
 from bot.discord.translator import CatalogueTranslator
 from bot.i18n import DEFAULT_LANG
 from bot.service import BattleService
@@ -58,6 +59,7 @@ class TorideBot(ext.Bot):
 
     async def setup_hook(self) -> None:
         await self.install()
+        warm_up()
         if self.dev_guild is not None:
             guild = discord.Object(id=self.dev_guild)
             self.tree.copy_global_to(guild=guild)

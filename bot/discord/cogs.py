@@ -44,9 +44,9 @@ def _annotation(opt: Option) -> Any:
         base = discord.User
     elif opt.type is OptType.ROLE:
         base = discord.Role
-    elif opt.type is OptType.FILE:
+    elif opt.type in (OptType.FILE, OptType.TEXTFILE):
         base = discord.Attachment
-    else:  # STR, CHOICE, DAMAGE (a number or a dice expression, typed as text)
+    else:  # STR, CHOICE, DAMAGE (a number or a dice expression, typed as text), SHEET (a URL)
         base = str
     return base if opt.required else Optional[base]  # noqa: UP045 - discord.py reads typing.Optional
 

@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.discord import limits
+from bot.discord.pictures import CHART_FILE, alt_text, attach
 from bot.discord.presenters import NEUTRAL, REFUSED, SECRET, presenter
 from bot.discord.text import event_line, md, tr, who
 from bot.i18n import t
 from bot.render.common import echo
+from bot.render.picture.pictures import PictureCache, final_chart
 from bot.render.text import undo_title
 from bot.views import (
     ErrorView,
@@ -25,7 +27,10 @@ from bot.views import (
     ExportView,
     LogEntry,
     LogView,
+    MapView,
     NoticeView,
+    PaletteRollView,
+    PaletteView,
     RollView,
     StatusView,
     Summary,
@@ -47,6 +52,8 @@ class Reply:
     notice: list[discord.Embed] = field(default_factory=list)
     #: did the command change the battle (the live status message is due an edit)?
     changed: bool = False
+    #: what only the invoker may read beside it (``View.private``): sent as ephemeral follow-ups
+    private: list[list[discord.Embed]] = field(default_factory=list)
 
     @property
     def embeds(self) -> list[discord.Embed]:
@@ -58,19 +65,38 @@ def error_embeds(key: str, values: Mapping[str, object], lang: str) -> list[disc
     return limits.build(lines=["⚠ " + tr(key, lang, **shown)], colour=REFUSED)
 
 
-def render(view: View, lang: str, *, user: str = "") -> Reply:
+def render(view: View, lang: str, *, user: str = "", pictures: PictureCache | None = None) -> Reply:
+    reply = _reply(view, lang, user, pictures)
+    if view.private is not None:
+        reply.private = _reply(view.private, lang, user, pictures).messages
+    return reply
+
+
+def _reply(view: View, lang: str, user: str, pictures: PictureCache | None) -> Reply:
     if isinstance(view, ErrorView):
         return Reply(limits.messages(error_embeds(view.key, view.values, lang)), ephemeral=True)
     if isinstance(view, RollView):
         return _roll(view, lang, user)
     if isinstance(view, EventsView):
-        return Reply(limits.messages(events_embeds(view, lang, user)), view.ephemeral, changed=True)
+        return _events(view, lang, user)
     if isinstance(view, StatusView):
         return Reply(limits.messages(status_embeds(view, lang)), view.ephemeral)
+    if isinstance(view, MapView):
+        return _map(view, lang, pictures if pictures is not None else PictureCache())
     if isinstance(view, LogView):
         return Reply(limits.messages(_log(view, lang)), view.ephemeral)
     if isinstance(view, UndoView):
         return Reply(limits.messages(_undo(view, lang)), view.ephemeral, changed=True)
+    if isinstance(view, PaletteRollView | PaletteView) or (
+        isinstance(view, ExportView) and view.text is not None
+    ):
+        from bot.discord import sheets
+
+        if isinstance(view, PaletteRollView):
+            return sheets.roll_reply(view, lang, user)
+        if isinstance(view, PaletteView):
+            return sheets.palette_reply(view, lang)
+        return sheets.export_reply(view, lang)
     if isinstance(view, ExportView):
         data = json.dumps(view.document, ensure_ascii=False, indent=2).encode("utf-8")
         embeds = limits.build(
@@ -111,11 +137,33 @@ def _roll(view: RollView, lang: str, user: str) -> Reply:
     return Reply([embeds], ephemeral=True, notice=notice)
 
 
+def _map(view: MapView, lang: str, pictures: PictureCache) -> Reply:
+    """``/fort map``: the battle's title over its picture (drawn already, or drawn now)."""
+    status = status_embeds(view.status, lang)[0]
+    embeds = [discord.Embed(title=status.title, colour=status.colour)]
+    png = pictures.status_map(view.status, lang)
+    if png is None:
+        return Reply([error_embeds("map.no_map", {}, lang)], ephemeral=True)
+    file = attach(embeds, png, view.filename, alt_text(view.status, lang))
+    return Reply([embeds], view.ephemeral, file=file)
+
+
+def _events(view: EventsView, lang: str, user: str) -> Reply:
+    """A change: its events and summaries; a final summary shows the fort HP chart as its image."""
+    messages = limits.messages(events_embeds(view, lang, user))
+    file = None
+    for summary in view.summaries:
+        chart = final_chart(view.ruleset, summary, lang)
+        if chart is not None:
+            file = attach(messages[-1], chart, CHART_FILE)
+    return Reply(messages, view.ephemeral, file=file, changed=True)
+
+
 def events_embeds(view: EventsView, lang: str, user: str = "") -> list[discord.Embed]:
     shown = presenter(view.ruleset)
     lines = [event_line(e, lang) for e in view.events] or [t("render.no_events", lang)]
     embeds = limits.build(
-        title=md(view.command),
+        title=md(view.command) or None,
         lines=lines,
         colour=NEUTRAL,
         author=user or None,
@@ -148,7 +196,10 @@ def status_embeds(view: StatusView, lang: str) -> list[discord.Embed]:
 
 
 def _entry_lines(entry: LogEntry, lang: str, *, with_events: bool = True) -> list[str]:
-    head = t("render.log_entry", lang, seq=entry.seq, actor=who(entry.actor), text=md(entry.text))
+    if entry.redacted:
+        head = t("render.log_entry_secret", lang, seq=entry.seq)
+    else:
+        head = t("render.log_entry", lang, seq=entry.seq, actor=who(entry.actor), text=md(entry.text))
     if with_events and entry.status == "undone":
         head = f"~~{head}~~ " + t("render.log_undone", lang)
     lines = [head]

@@ -26,7 +26,8 @@ from bot.discord.presenters import (
 from bot.discord.text import md, tr, who
 from bot.i18n import t
 from bot.render import fort_text
-from bot.render.fort_text import AREAS, POSITIONS, arrived
+from bot.render.fort_text import AREAS, POSITIONS, arrived, at_position
+from bot.render.sheet_text import palette_choices, pc_sheet_summary
 from bot.views import StatusView, Summary
 
 EDGES = ("A2-A1", "A1-F0", "F0-B1", "B1-B2", "A1-B1", "A2-B2")
@@ -66,50 +67,60 @@ def fort_line(doc: Mapping[str, Any], lang: str) -> str:
 def _unit(unit: Mapping[str, Any], lang: str) -> str:
     kind = str(unit.get("type", "normal"))
     type_text = t(f"fort.status.type.{kind}", lang) if kind != "normal" else ""
-    return "• " + t(
+    text = "• " + t(
         "discord.fort.unit",
         lang,
         name=md(unit.get("name", "")),
         hp=_hp(unit.get("hp"), unit.get("max_hp")),
         type=(" " + type_text) if type_text else "",
-        fort_damage=unit.get("fort_damage", "-"),
+        fort_damage=unit.get("fort_damage", 0),
     )
+    if unit.get("weakness"):  # F-UNIT-15
+        text += " " + tr("fort.status.weakness", lang, weakness=unit["weakness"])
+    return text
 
 
-def _pc(pc: Mapping[str, Any]) -> str:
+def _pc(pc: Mapping[str, Any], lang: str) -> str:
     owner = pc.get("owner")
-    text = md(pc.get("name", "")) + _hp(pc.get("hp"), pc.get("max_hp"))
+    text = md(pc.get("name", "")) + _hp(pc.get("hp"), pc.get("max_hp")) + md(pc_sheet_summary(pc, lang))
     return text + (f" ({who(str(owner))})" if owner else "")
 
 
 def _area_lines(doc: Mapping[str, Any], area: str, lang: str) -> list[str]:
     units = [
-        u for u in doc.get("units", []) if not u.get("destroyed") and arrived(u) and u.get("area") == area
+        u
+        for u in doc.get("units", [])
+        if not u.get("destroyed")
+        and arrived(u)
+        and u.get("area") == area
+        and u.get("position") not in POSITIONS
     ]
     lines: list[str] = []
     pcs = [p for p in doc.get("pcs", []) if p.get("area") == area]
     sep = t("render.list_sep", lang)
     if area == "F0":
-        for position in POSITIONS:
-            here = [_pc(p) for p in pcs if p.get("position") == position]
+        for position in POSITIONS:  # F-MAP-4: PCs and soldier units by position
+            pcs_here, soldiers = at_position(doc, position)
+            here = [_pc(p, lang) for p in pcs_here] + [_unit(u, lang).removeprefix("• ") for u in soldiers]
             if here:
                 lines.append(f"**{t(f'fort.status.position.{position}', lang)}**: " + sep.join(here))
-        unplaced = [_pc(p) for p in pcs if p.get("position") not in POSITIONS]
+        unplaced = [_pc(p, lang) for p in pcs if p.get("position") not in POSITIONS]
         if unplaced:
             lines.append(sep.join(unplaced))
     elif pcs:
-        lines.append("PC: " + sep.join(_pc(p) for p in pcs))
+        lines.append("PC: " + sep.join(_pc(p, lang) for p in pcs))
     lines += [_unit(u, lang) for u in units]
-    lines += [
-        "★ "
-        + md(c.get("name", ""))
-        + _hp(c.get("hp"), c.get("max_hp"))
-        + " "
-        + t("fort.status.commander", lang)
-        for c in doc.get("commanders", [])
-        if c.get("area") == area
-    ]
+    lines += ["★ " + _commander(c, lang) for c in doc.get("commanders", []) if c.get("area") == area]
     return lines or ["—"]
+
+
+def _commander(commander: Mapping[str, Any], lang: str) -> str:
+    """F-UNIT-12: a commander, and its war-horn effect while it stands."""
+    text = md(commander.get("name", "")) + _hp(commander.get("hp"), commander.get("max_hp"))
+    text += " " + t("fort.status.commander", lang)
+    if commander.get("horn") and int(commander.get("hp", 0)) > 0:
+        text += " " + tr("fort.status.horn", lang, horn=commander["horn"])
+    return text
 
 
 def status_embeds(view: StatusView, lang: str) -> list[discord.Embed]:
@@ -174,9 +185,9 @@ def summary_fields(summary: Summary, lang: str) -> list[tuple[str, str, bool]]:
     if summary.kind == "final":
         if doc.get("outcome"):
             lines.append("**" + t(f"fort.status.outcome.{doc['outcome']}", lang) + "**")
-        standing = [md(c["name"]) for c in doc.get("commanders", []) if int(c.get("hp", 0)) > 0]
+        standing = fort_text.standing_commanders(doc, lang, name=md)
         if standing:
-            lines.append(t("fort.summary.warhorn", lang, names=t("render.list_sep", lang).join(standing)))
+            lines.append(t("fort.summary.warhorn", lang, names=standing))
     return limits.fields_of(t("discord.fort.fort", lang), lines)
 
 
@@ -195,8 +206,12 @@ def completion(spec: CommandSpec, opt: Option) -> str | None:
         return "unit"
     if name == "name" and spec.path not in _NEW_NAMES:
         return {"pc": "pc", "commander": "commander"}.get(spec.group or "")
+    if name == "commander":
+        return "commander"
     if name == "by":
         return "actor"
+    if spec.path == "pc roll" and name == "line":
+        return "palette_line"
     if name == "edge":
         return "trap_edge" if spec.path == "trap remove" else "edge"
     if name in ("area", "to", "from", "via"):
@@ -225,6 +240,8 @@ def candidates(doc: Mapping[str, Any], kind: str, spec: CommandSpec, typed: Mapp
         return [tr_["edge"] for tr_ in doc.get("traps", []) if wanted in (None, tr_.get("kind"))]
     if kind == "path":
         return _gm_targets(doc)
+    if kind == "palette_line":
+        return palette_choices(doc, typed.get("name"))
     return []
 
 
@@ -233,11 +250,16 @@ def _gm_targets(doc: Mapping[str, Any]) -> list[str]:
     out += [f"cannon.{n}.shells" for n in range(1, len(doc.get("cannons", [])) + 1)]
     out += [f"trap.{tr_['kind']}.{tr_['edge']}.uses" for tr_ in doc.get("traps", [])]
     for unit in doc.get("units", []):
-        out += [f"unit.{unit['name']}.{attr}" for attr in ("hp", "area")]
+        attrs = ["hp", "area", "acted", "moved_m", "weakness"]
+        if unit.get("type") == "soldier":
+            attrs.append("position")
+        out += [f"unit.{unit['name']}.{attr}" for attr in attrs]
     for pc in doc.get("pcs", []):
-        out += [f"pc.{pc['name']}.{attr}" for attr in ("position", "area", "hp")]
+        out += [f"pc.{pc['name']}.{attr}" for attr in ("position", "area", "hp", "moved_m")]
+        if pc.get("sheet"):
+            out += [f"pc.{pc['name']}.{attr}" for attr in ("mp", "evasion", "defense")]
     for commander in doc.get("commanders", []):
-        out.append(f"commander.{commander['name']}.hp")
+        out += [f"commander.{commander['name']}.{attr}" for attr in ("hp", "area", "horn")]
     return out
 
 

@@ -16,14 +16,16 @@ from discord import app_commands
 
 from bot.commands import CommandSpec, Kind, Option, OptType
 from bot.discord import embeds as render
-from bot.discord import limits
 from bot.discord.lang import language_of
-from bot.discord.live import LiveStatus
+from bot.discord.live import LiveStatus, status_message
+from bot.discord.pictures import status_picture
 from bot.discord.presenters import filter_names, presenter
 from bot.discord.text import md
 from bot.i18n import DEFAULT_LANG
+from bot.render.picture.pictures import PictureCache
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.views import ErrorView, View
+from bot.sheet_fetch import FetchPolicy, SheetFetchError, fetch_sheet_options
+from bot.views import ErrorView, MapView, View
 from engine.limits import IMPORT_MAX_BYTES
 
 log = logging.getLogger(__name__)
@@ -73,10 +75,14 @@ class Frontend:
         live: LiveStatus | None = None,
         *,
         defer_after: float | None = DEFER_AFTER,
+        fetch_policy: FetchPolicy | None = None,
     ) -> None:
         self.service = service
         self.live = live
         self.defer_after = defer_after
+        #: where ``sheet:`` URLs may be fetched from
+        self.fetch_policy = fetch_policy if fetch_policy is not None else FetchPolicy.from_env()
+        self.pictures = live.pictures if live is not None else PictureCache()
 
     async def language(self, interaction: discord.Interaction) -> str:
         lang = language_of(interaction.locale)
@@ -109,7 +115,8 @@ class Frontend:
                 files[name], shown[name] = value, value.filename
             else:
                 options[name] = shown[name] = value
-        invocation = Invocation(path=spec.path, options=options, text=command_text(spec.path, shown))
+        in_order = {o.name: shown[o.name] for o in spec.options if o.name in shown}  # as the table lists them
+        invocation = Invocation(path=spec.path, options=options, text=command_text(spec.path, in_order))
         where, actor = where_of(interaction), actor_of(interaction)
 
         async def work() -> View:
@@ -117,6 +124,10 @@ class Frontend:
                 refused = await self._read(attachment, options, name)
                 if refused is not None:
                     return refused
+            try:  # a sheet's URL: fetched here, outside the channel's lock, so no other channel waits
+                await fetch_sheet_options(spec, options, self.fetch_policy)
+            except SheetFetchError as error:
+                return ErrorView(key=error.key, values=dict(error.values))
             return await self.service.execute(where, actor, invocation)
 
         await self.run(interaction, work(), lang, new_battle=spec.kind in (Kind.START, Kind.IMPORT))
@@ -142,7 +153,14 @@ class Frontend:
     ) -> View:
         """Answer with what ``work`` (a service call) gives; defer if it is not ready in time."""
         where = where_of(interaction)
-        call = asyncio.ensure_future(work)
+
+        async def answer() -> View:
+            view = await work
+            if isinstance(view, MapView):  # drawn off the event loop, within the answer's deadline
+                await status_picture(view.status, lang, self.pictures)
+            return view
+
+        call = asyncio.ensure_future(answer())
         deferred = False
         if self.defer_after is not None:
             done, _ = await asyncio.wait({call}, timeout=self.defer_after)
@@ -150,7 +168,7 @@ class Frontend:
                 await interaction.response.defer(thinking=True)
                 deferred = True
         view = await call
-        reply = render.render(view, lang, user=interaction.user.display_name)
+        reply = render.render(view, lang, user=interaction.user.display_name, pictures=self.pictures)
         if reply.changed and self.live is not None:
             # first: the battle changed even if the answer cannot be sent (an expired interaction)
             self.live.changed(where, new_battle=new_battle and view.ok)
@@ -160,7 +178,8 @@ class Frontend:
     async def send(self, interaction: discord.Interaction, reply: render.Reply, *, deferred: bool) -> None:
         first, *rest = reply.messages
         extra: dict[str, Any] = {}
-        if reply.file is not None:
+        shown_in = _file_message(reply)
+        if reply.file is not None and shown_in == 0:
             extra["file"] = reply.file
         if deferred:
             if reply.ephemeral:
@@ -170,17 +189,20 @@ class Frontend:
                     embeds=first, ephemeral=True, allowed_mentions=NO_MENTIONS, **extra
                 )
             else:
-                if reply.file is not None:
+                if extra:
                     extra = {"attachments": [reply.file]}
                 await interaction.edit_original_response(embeds=first, allowed_mentions=NO_MENTIONS, **extra)
         else:
             await interaction.response.send_message(
                 embeds=first, ephemeral=reply.ephemeral, allowed_mentions=NO_MENTIONS, **extra
             )
-        for embeds in rest:
+        for n, embeds in enumerate(rest, 1):
+            more: dict[str, Any] = {"file": reply.file} if reply.file is not None and n == shown_in else {}
             await interaction.followup.send(
-                embeds=embeds, ephemeral=reply.ephemeral, allowed_mentions=NO_MENTIONS
+                embeds=embeds, ephemeral=reply.ephemeral, allowed_mentions=NO_MENTIONS, **more
             )
+        for embeds in reply.private:
+            await interaction.followup.send(embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS)
         if reply.notice:
             await interaction.followup.send(embeds=reply.notice, allowed_mentions=NO_MENTIONS)
 
@@ -193,7 +215,7 @@ class Frontend:
         if opt.type is OptType.CHOICE:
             names = filter_names(opt.choices, current)
         else:
-            view = await self.service.status(where_of(interaction))
+            view = await self.service.status(where_of(interaction), actor_of(interaction))
             if view is None:
                 return []
             shown = presenter(view.ruleset)
@@ -218,12 +240,14 @@ class Frontend:
                 )
                 return
             guild_lang = await self.service.language(where.guild)
-            embeds = limits.messages(render.status_embeds(view, guild_lang))[0]
+            embeds, files = await status_message(view, guild_lang, self.pictures)
             buttons = None
             if not view.ended and self.live is not None and self.live.buttons is not None:
                 has_next = presenter(view.ruleset).next_path is not None
                 buttons = self.live.buttons(self, guild_lang, next_turn=has_next)
-            await interaction.response.edit_message(embeds=embeds, view=buttons, allowed_mentions=NO_MENTIONS)
+            await interaction.response.edit_message(
+                embeds=embeds, attachments=files, view=buttons, allowed_mentions=NO_MENTIONS
+            )
             return
         path: str | None = "gm undo"
         if action == "next":
@@ -270,3 +294,14 @@ class Frontend:
                 )
         except discord.HTTPException:
             log.exception("could not report an error to the user")
+
+
+def _file_message(reply: render.Reply) -> int:
+    """Which of the reply's messages carries its file: the one whose embed shows it, else the first."""
+    if reply.file is None:
+        return 0
+    shown = f"attachment://{reply.file.filename}"
+    for n, embeds in enumerate(reply.messages):
+        if any(embed.image.url == shown for embed in embeds):
+            return n
+    return 0

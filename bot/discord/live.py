@@ -3,25 +3,29 @@
 After a command that changed the battle, ``changed(where)`` asks for an edit; the ``Coalescer``
 runs it at most once per interval per channel, reading the battle when it runs (the latest state
 wins). The first edit of a battle posts the message (with its buttons); when the battle ends the
-message shows the final state without buttons and is let go. The message id is stored with its
-battle (``battles.status_message_id``), so after a restart the next change edits the same message.
-A battle from before that column (or whose id was never stored) falls back to a search among the
-channel's last 50 messages (by its buttons), once per channel per process, and posts a fresh
-message if it is not there.
+message shows the final state without buttons and is let go. The message carries the battlefield
+picture (``bot.discord.pictures``), drawn again only when the battle changed. The message id is
+stored with its battle (``battles.status_message_id``), so after a restart the next change edits
+the same message. A battle from before that column (or whose id was never stored) falls back to a
+search among the channel's last 50 messages (by its buttons), once per channel per process, and
+posts a fresh message if it is not there.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.discord import limits
 from bot.discord.coalesce import Coalescer
 from bot.discord.embeds import status_embeds
+from bot.discord.pictures import status_files
 from bot.discord.presenters import presenter
+from bot.render.picture.pictures import PictureCache
 from bot.service import BattleService, Where
+from bot.views import StatusView
 
 if TYPE_CHECKING:
     from bot.discord.buttons import StatusButtons
@@ -39,11 +43,14 @@ class LiveStatus:
         service: BattleService,
         coalescer: Coalescer,
         buttons: type[StatusButtons] | None = None,
+        pictures: PictureCache | None = None,
     ) -> None:
         self.client = client
         self.service = service
         self.coalescer = coalescer
         self.buttons = buttons
+        #: the battlefield pictures of the status messages, kept by battle and version
+        self.pictures = pictures if pictures is not None else PictureCache()
         self.frontend: object = None
         #: channel id → (battle id, the id of its live status message): saves a read per edit
         self.messages: dict[str, tuple[int, int]] = {}
@@ -86,7 +93,7 @@ class LiveStatus:
             self.messages.pop(where.channel, None)
             return
         lang = await self.service.language(where.guild)
-        embeds = limits.messages(status_embeds(view, lang))[0]
+        embeds, files = await status_message(view, lang, self.pictures)
         buttons: discord.ui.View | None = None
         if not view.ended and self.buttons is not None:
             buttons = self.buttons(
@@ -96,8 +103,10 @@ class LiveStatus:
         posted = False
         if message_id is not None:
             try:
+                # the picture is sent again (kept, not redrawn, while the battle is unchanged): an
+                # edit that only names it would show it beside the embed rather than in it
                 await channel.get_partial_message(message_id).edit(
-                    embeds=embeds, view=buttons, allowed_mentions=NO_MENTIONS
+                    embeds=embeds, attachments=files, view=buttons, allowed_mentions=NO_MENTIONS
                 )
             except discord.NotFound:
                 message_id = None
@@ -106,10 +115,10 @@ class LiveStatus:
                 return
         if message_id is None:
             try:
-                if buttons is None:
-                    message = await channel.send(embeds=embeds, allowed_mentions=NO_MENTIONS)
-                else:
-                    message = await channel.send(embeds=embeds, view=buttons, allowed_mentions=NO_MENTIONS)
+                extra: dict[str, Any] = {"files": files} if files else {}
+                if buttons is not None:
+                    extra["view"] = buttons
+                message = await channel.send(embeds=embeds, allowed_mentions=NO_MENTIONS, **extra)
             except discord.Forbidden:
                 log.warning("cannot post the status message in channel %s", where.channel)
                 return
@@ -137,6 +146,14 @@ class LiveStatus:
         except discord.HTTPException:
             log.info("cannot read the history of channel %s", channel_id)
         return None
+
+
+async def status_message(
+    view: StatusView, lang: str, pictures: PictureCache
+) -> tuple[list[discord.Embed], list[discord.File]]:
+    """The status message of a battle: its embeds (what fits in one message) and its picture."""
+    embeds = limits.messages(status_embeds(view, lang))[0]
+    return embeds, await status_files(view, lang, embeds, pictures)
 
 
 def _has_status_buttons(message: discord.Message) -> bool:

@@ -116,6 +116,9 @@ def event_line(event: Event, lang: str) -> str:
         line += " " + " ".join(extra)
     if event.dice and not rolls:
         line += " " + t("render.dice", lang, dice=dice_text(event.dice))
+    turn = event.data.get("out_of_turn")
+    if turn is not None:  # the GM's action in the other side's turn (fort F-TURN-3)
+        line += " " + t("render.out_of_turn", lang, turn=value_text(turn, lang, "side"))
     return line
 
 

@@ -6,7 +6,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.i18n import t
+from bot.render import fort_events  # noqa: F401 - registers the fort events' sentence parts
 from bot.render.common import EVENT_VALUES, hp_bar, value_text
+from bot.render.sheet_text import pc_sheet_summary
 from bot.views import StatusView, Summary
 
 AREAS = ("A2", "A1", "F0", "B1", "B2")
@@ -25,16 +27,51 @@ def _hp(hp: Any, max_hp: Any) -> str:
     return f" {hp}/{max_hp}" if max_hp is not None else f" {hp}"
 
 
-def _pc(pc: dict[str, Any]) -> str:
-    return str(pc["name"]) + _hp(pc.get("hp"), pc.get("max_hp"))
+def _pc(pc: Mapping[str, Any], lang: str) -> str:
+    return str(pc["name"]) + _hp(pc.get("hp"), pc.get("max_hp")) + pc_sheet_summary(pc, lang)
 
 
-def _unit(unit: dict[str, Any], lang: str) -> str:
+def _unit(unit: Mapping[str, Any], lang: str) -> str:
     text = str(unit["name"]) + _hp(unit.get("hp"), unit.get("max_hp"))
     kind = unit.get("type", "normal")
     if kind != "normal":
         text += " " + t(f"fort.status.type.{kind}", lang)
+    if unit.get("weakness"):
+        text += " " + t("fort.status.weakness", lang, weakness=unit["weakness"])
     return text
+
+
+def commander_text(commander: Mapping[str, Any], lang: str) -> str:
+    """F-UNIT-12: a commander with its HP and, while it stands, its war-horn effect."""
+    text = str(commander["name"]) + _hp(commander.get("hp"), commander.get("max_hp"))
+    text += " " + t("fort.status.commander", lang)
+    if commander.get("horn") and int(commander.get("hp", 0)) > 0:
+        text += " " + t("fort.status.horn", lang, horn=commander["horn"])
+    return text
+
+
+def standing_commanders(doc: Mapping[str, Any], lang: str, name: Callable[[Any], str] = str) -> str:
+    """F-UNIT-12: the commanders still up at the end, each with its war-horn effect."""
+    names = []
+    for c in doc.get("commanders", []):
+        if int(c.get("hp", 0)) > 0:
+            horn = c.get("horn")
+            text = name(c["name"])
+            names.append(text + (" " + t("fort.status.horn", lang, horn=name(horn)) if horn else ""))
+    return t("render.list_sep", lang).join(names)
+
+
+def at_position(
+    doc: Mapping[str, Any], position: str
+) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
+    """F-MAP-4: the PCs and the soldier units at one position of F0."""
+    pcs = [p for p in doc.get("pcs", []) if p.get("area") == "F0" and p.get("position") == position]
+    soldiers = [
+        u
+        for u in doc.get("units", [])
+        if u.get("area") == "F0" and u.get("position") == position and not u.get("destroyed") and arrived(u)
+    ]
+    return pcs, soldiers
 
 
 def arrived(unit: Mapping[str, Any]) -> bool:
@@ -79,22 +116,20 @@ def status(view: StatusView, lang: str) -> str:
     destroyed = [u for u in every if u.get("destroyed")]
     sep = t("render.list_sep", lang)
     for area in AREAS:
-        here: list[str] = [_unit(u, lang) for u in units if u.get("area") == area]
-        here += [
-            c["name"] + _hp(c.get("hp"), c.get("max_hp")) + " " + t("fort.status.commander", lang)
-            for c in doc.get("commanders", [])
-            if c.get("area") == area
-        ]
+        placed = [u for u in units if u.get("area") == area and u.get("position") not in POSITIONS]
+        here: list[str] = [_unit(u, lang) for u in placed]
+        here += [commander_text(c, lang) for c in doc.get("commanders", []) if c.get("area") == area]
         pcs = [p for p in doc.get("pcs", []) if p.get("area") == area]
         if area == "F0":
             parts = []
             for position in POSITIONS:
-                names = [_pc(p) for p in pcs if p.get("position") == position]
+                pcs_here, soldiers = at_position(doc, position)
+                names = [_pc(p, lang) for p in pcs_here] + [_unit(u, lang) for u in soldiers]
                 if names:
                     parts.append(t(f"fort.status.position.{position}", lang) + ": " + sep.join(names))
             here = parts + here
         else:
-            here = [_pc(p) for p in pcs] + here
+            here = [_pc(p, lang) for p in pcs] + here
         lines.append(f"{area}: " + (" / ".join(here) if here else "—"))
     if waiting:
         lines.append(
@@ -154,10 +189,9 @@ def summary_extra(summary: Summary, lang: str) -> list[str]:
         lines.append("  " + fort_line(doc, lang))
         if doc.get("outcome"):
             lines.append("  " + t(f"fort.status.outcome.{doc['outcome']}", lang))
-        standing = [c["name"] for c in doc.get("commanders", []) if int(c.get("hp", 0)) > 0]
+        standing = standing_commanders(doc, lang)
         if standing:
-            names = t("render.list_sep", lang).join(standing)
-            lines.append("  " + t("fort.summary.warhorn", lang, names=names))
+            lines.append("  " + t("fort.summary.warhorn", lang, names=standing))
     return lines
 
 

@@ -1,8 +1,9 @@
-"""The 千幻抄 battle as text: the turn order with a DP bar each, and the values of ``sg.*`` event sentences.
+"""The 千幻抄 battle as text: the turn's steps with a DP bar each, and the values of ``sg.*`` event sentences.
 
-``status`` reads the export document (``toride.sengensho/1``); ``EVENT_VALUES`` turns an event's data
-into the pieces its catalogue sentence shows (dice paid and DP left, the order, the surprise case),
-for the console and Discord alike. Every word comes from the catalogues.
+``status`` reads the export document (``toride.sengensho/1``) as its reader may see it (the service
+leaves out what is hidden from them); ``EVENT_VALUES`` turns an event's data into the pieces its
+catalogue sentence shows (dice paid and DP left, the order, the surprise case), for the console and
+Discord alike. Every word comes from the catalogues.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.i18n import t
-from bot.render.common import EVENT_VALUES, hp_bar
+from bot.render.common import EVENT_VALUES, hp_bar, value_text
 from bot.views import StatusView
 
 #: the width of a DP bar, in characters
@@ -28,15 +29,29 @@ def _yes(flag: Any, key: str, lang: str, **values: Any) -> str:
     return t(key, lang, **values) if flag else ""
 
 
+def _names(names: Any, lang: str) -> str:
+    return t("sg.text.tie_sep", lang).join(str(n) for n in names or [])
+
+
+def _list(items: Any, lang: str) -> str:
+    return t("render.list_sep", lang).join(str(n) for n in items or [])
+
+
+def _flags(opening: Any, gm_fixed: Any, lang: str) -> str:
+    """S-START-1, S-GM-1: how the battle opened and which GM dice are fixed (nothing for defaults)."""
+    text = _yes(opening in ("keep", "ambush"), f"sg.text.opening.{opening}", lang)
+    return text + _yes(gm_fixed in ("checks", "all"), f"sg.text.gm_fixed.{gm_fixed}", lang)
+
+
 # --- event values -------------------------------------------------------------------------------
 
 
 def _order(order: Any, lang: str) -> str:
     steps = [
-        t("sg.text.order_step", lang, names=t("sg.text.tie_sep", lang).join(step["names"]), dp=step["dp"])
+        t("sg.text.order_step", lang, names=_names(step["names"], lang), dp=step["dp"])
         for step in order or []
     ]
-    return t("sg.text.order_sep", lang).join(steps) or "-"
+    return t("sg.text.order_sep", lang).join(steps) or t("sg.text.nobody", lang)
 
 
 def _throw(d: Values, lang: str) -> dict[str, str]:
@@ -46,7 +61,21 @@ def _throw(d: Values, lang: str) -> dict[str, str]:
     else:
         dice = t("sg.text.dice", lang, count=d["dice"], values=",".join(str(v) for v in d["values"]))
     paid = t("sg.text.paid", lang, paid=d["paid"]) if d["paid"] else t("sg.text.free", lang)
-    return {"dice_text": dice, "paid_text": paid, "bar": dp_bar(d["dp"], d["dp_max"])}
+    return {
+        "dice_text": dice,
+        "paid_text": paid,
+        "bar": dp_bar(d["dp"], d["dp_max"]),
+        "out_of_step_text": _out_of_step(d.get("out_of_step"), lang),
+    }
+
+
+def _out_of_step(mark: Any, lang: str) -> str:
+    """S-CORE-3: the GM's roll out of step says whose step it was."""
+    if not mark:
+        return ""
+    if mark.get("dp") is None:
+        return t("sg.text.out_of_step_done", lang)
+    return t("sg.text.out_of_step", lang, dp=mark["dp"], names=_names(mark.get("names"), lang))
 
 
 def _rolled(d: Values, lang: str) -> dict[str, str]:
@@ -62,6 +91,8 @@ def _rolled(d: Values, lang: str) -> dict[str, str]:
         **_throw(d, lang),
         "label_text": _yes(d.get("label"), "sg.text.label", lang, label=d.get("label")),
         "kind_text": t(f"sg.text.kind.{d['kind']}", lang),
+        "check_text": _yes(d.get("check"), "sg.text.check", lang, check=d.get("check")),
+        "aim_text": _yes(d.get("aim"), "sg.text.aim", lang, aim=d.get("aim")),
         "modifier_text": t("sg.text.modifier", lang, modifier=modifier, rule=d.get("surprise"))
         if modifier
         else "",
@@ -71,27 +102,58 @@ def _rolled(d: Values, lang: str) -> dict[str, str]:
 
 def _joined(d: Values, lang: str) -> dict[str, str]:
     attributes = d.get("attributes")
+    skills = d.get("skills") or {}
+    late = ""
+    if d.get("reinforcement"):
+        key = "sg.text.reinforcement_capped" if d.get("capped") else "sg.text.reinforcement"
+        late = t(key, lang, recovery=d["recovery"], dp=d["dp"], dp_max=d["dp_max"])
+        if d.get("initiative") is not None:
+            late += t("sg.text.joins_at", lang, initiative=d["initiative"])
     return {
         "side_text": t(f"sg.text.side.{d['side']}", lang),
         "hp_text": str(d["hp"]) if d.get("hp") is not None else t("sg.text.hp_untracked", lang),
         "attributes_text": t("sg.text.attributes", lang, **attributes) if attributes else "",
-        "reinforcement_text": _yes(
-            d.get("reinforcement"), "sg.text.reinforcement", lang, recovery=d["recovery"]
+        "skills_text": _yes(
+            skills, "sg.text.skills", lang, skills=" ".join(f"{k}{v}" for k, v in skills.items())
         ),
+        "reinforcement_text": late,
+        "hidden_text": _yes(d.get("hidden"), "sg.text.joined_hidden", lang),
     }
 
 
+def _recovery(r: Values, lang: str) -> str:
+    if r["reason"] in ("recovery", "start"):
+        return t("sg.text.recovered", lang, name=r["name"], before=r["before"], after=r["after"])
+    reason = t(f"sg.text.reason.{r['reason']}", lang)
+    return t("sg.text.not_recovered", lang, name=r["name"], dp=r["after"], reason=reason)
+
+
 def _turn(d: Values, lang: str) -> dict[str, str]:
-    lines = []
-    for r in d.get("recovered") or []:
-        if r["reason"] in ("recovery", "start"):
-            lines.append(t("sg.text.recovered", lang, name=r["name"], before=r["before"], after=r["after"]))
-        else:
-            reason = t(f"sg.text.reason.{r['reason']}", lang)
-            lines.append(t("sg.text.not_recovered", lang, name=r["name"], dp=r["after"], reason=reason))
+    lines = [_recovery(r, lang) for r in d.get("recovered") or []]
     return {
-        "recovered_text": t("render.list_sep", lang).join(lines) or "-",
+        "recovered_text": t("render.list_sep", lang).join(lines) or t("sg.text.nobody", lang),
         "order_text": _order(d["order"], lang),
+    }
+
+
+def _hidden_turn(d: Values, lang: str) -> dict[str, str]:
+    """S-HIDE-1: a hidden character's recovery and the contests due against it (the GM's to read)."""
+    searchers = d.get("searchers") or []
+    return {
+        "recovered_text": _recovery(d, lang),
+        "total_text": t("sg.text.stealth", lang, total=d["total"])
+        if d.get("total") is not None
+        else t("sg.text.stealth_not_rolled", lang),
+        "searchers_text": _list(searchers, lang) if searchers else t("sg.text.no_searchers", lang),
+    }
+
+
+def _step(d: Values, lang: str) -> dict[str, str]:
+    skipped = d.get("skipped") or []
+    return {
+        "names_text": _names(d.get("names"), lang),
+        "by_text": t(f"sg.text.step_by.{d['by']}", lang),
+        "skipped_text": _yes(skipped, "sg.text.skipped", lang, names=_names(skipped, lang)),
     }
 
 
@@ -112,31 +174,39 @@ def _ended(d: Values, lang: str) -> dict[str, str]:
             "sg.text.final_character",
             lang,
             name=c["name"],
-            hp=c["hp"] if c.get("hp") is not None else "-",
+            hp=t("sg.text.hp", lang, hp=c["hp"]) if c.get("hp") is not None else "",
             dp=c["dp"],
             down=t(f"sg.text.down.{c['down']}", lang) if c.get("down") else "",
         )
         for c in d.get("characters") or []
     ]
-    return {"characters_text": t("render.list_sep", lang).join(rows) or "-"}
+    return {"characters_text": t("render.list_sep", lang).join(rows) or t("sg.text.nobody", lang)}
+
+
+def _set(d: Values, lang: str) -> dict[str, str]:
+    """A GM change: an empty value reads as the catalogue's "none"."""
+
+    def shown(value: Any) -> str:
+        return t("sg.text.none", lang) if value in (None, [], "") else value_text(value, lang)
+
+    return {"before": shown(d.get("before")), "value": shown(d.get("value"))}
 
 
 _VALUES: dict[str, Callable[[Values, str], dict[str, str]]] = {
-    "sg.started": lambda d, lang: {
-        "flags": _yes(d.get("ambush"), "sg.text.ambush", lang)
-        + _yes(d.get("gm_fixed"), "sg.text.gm_fixed", lang)
-    },
+    "sg.started": lambda d, lang: {"flags": _flags(d.get("opening"), d.get("gm_fixed"), lang)},
     "sg.joined": _joined,
     "sg.turn_started": _turn,
+    "sg.hidden_turn": _hidden_turn,
+    "sg.step": _step,
     "sg.declared": lambda d, lang: {"order_text": _order(d["order"], lang)},
     "sg.rolled": _rolled,
     "sg.hidden": lambda d, lang: {
         **_throw(d, lang),
         "moved_text": _yes(d.get("moved"), "sg.text.moved", lang),
     },
+    "sg.search_rolled": _throw,
     "sg.searched": lambda d, lang: {
-        **_throw(d, lang),
-        "found_text": t("sg.text.found" if d["found"] else "sg.text.not_found", lang),
+        "found_text": t("sg.text.found" if d["found"] else "sg.text.not_found", lang)
     },
     "sg.revealed": lambda d, lang: {
         "reason_text": t(f"sg.text.revealed.{d['reason']}", lang, by=d.get("by")),
@@ -148,7 +218,7 @@ _VALUES: dict[str, Callable[[Values, str], dict[str, str]]] = {
     },
     "sg.damaged": lambda d, lang: {
         "via_text": t(f"sg.text.via.{d['via']}", lang),
-        "max_hp": "-" if d.get("max_hp") is None else str(d["max_hp"]),
+        "max_hp": str(d["max_hp"]) if d.get("max_hp") is not None else str(d["hp"]),
         "bar": dp_bar(d["hp"], d.get("max_hp")),
     },
     "sg.knocked_out": lambda d, lang: {"mercy_text": t(f"sg.text.mercy.{d['mercy']}", lang)},
@@ -159,14 +229,16 @@ _VALUES: dict[str, Callable[[Values, str], dict[str, str]]] = {
         "unable_text": t("sg.text.unable" if d["unable"] else "sg.text.able", lang)
     },
     "sg.cards_declared": lambda d, lang: {
+        "cards_text": _list(d.get("cards"), lang),
         "answer_text": _yes(
             d.get("answer"),
             "sg.text.answer",
             lang,
             side=t(f"sg.text.side.{d['other_side']}", lang),
             answer=d.get("answer"),
-        )
+        ),
     },
+    "sg.gm_set": _set,
     "sg.ended": _ended,
 }
 EVENT_VALUES.update(_VALUES)
@@ -175,26 +247,45 @@ EVENT_VALUES.update(_VALUES)
 # --- the status screen -------------------------------------------------------------------------------
 
 
+def _cards(c: Values, lang: str) -> str:
+    cards = c.get("spell_cards") or []
+    if not cards:
+        return ""
+    shown = [
+        t("sg.status.card_used" if k.get("used") else "sg.status.card", lang, card=k["name"]) for k in cards
+    ]
+    return t("sg.status.mark.cards", lang, cards=_list(shown, lang))
+
+
 def _marks(c: Values, lang: str) -> str:
     marks = []
-    if c.get("hidden"):
-        marks.append(t("sg.status.mark.hidden", lang, total=c["hidden"]["total"]))
+    hidden = c.get("hidden")
+    if hidden:
+        if hidden.get("total") is None:
+            marks.append(t("sg.status.mark.hidden_unrolled", lang))
+        else:
+            marks.append(t("sg.status.mark.hidden", lang, total=hidden["total"]))
+        if c.get("searched_by"):
+            marks.append(t("sg.status.mark.searched", lang, names=_list(c["searched_by"], lang)))
+    if c.get("acted"):
+        marks.append(t("sg.status.mark.acted", lang))
     if c.get("held_by"):
         marks.append(t("sg.status.mark.item", lang, holder=c["held_by"]))
         if c.get("exposed"):
             marks.append(t("sg.status.mark.exposed", lang))
     if c.get("unable"):
         marks.append(t("sg.status.mark.unable", lang))
-    if c.get("surprise"):
-        evasion = t(f"sg.evasion.{c['surprise']['evasion']}", lang, name=c["name"])
-        marks.append(t("sg.status.mark.surprise", lang, case=c["surprise"]["case"], evasion=evasion))
-    cards = c.get("spell_cards") or {}
-    if cards.get("declared"):
-        marks.append(
-            t("sg.status.mark.cards", lang, unused=cards["declared"] - cards["used"], cards=cards["declared"])
-        )
+    surprise = c.get("surprise")
+    if surprise:
+        evasion = t(f"sg.evasion.{surprise['evasion']}", lang, name=c["name"])
+        marks.append(t("sg.status.mark.surprise", lang, case=surprise["case"], evasion=evasion))
+    cards = _cards(c, lang)
+    if cards:
+        marks.append(cards)
     if c.get("down"):
         marks.append(t(f"sg.text.down.{c['down']}", lang))
+    if c.get("note"):
+        marks.append(t("sg.status.mark.note", lang, note=c["note"]))
     return "".join(" " + m for m in marks)
 
 
@@ -214,12 +305,47 @@ def _row(c: Values, lang: str, initiative: Any) -> str:
     )
 
 
+def _now(doc: Values, ordered: list[Values], lang: str) -> str:
+    """S-CORE-3: the value now acting and who acts there; once all there acted, whose step is next."""
+    step = doc.get("step")
+    here = [c for c in ordered if c.get("declared") == step]
+    if step is not None and any(not c.get("acted") for c in here):
+        return t("sg.status.now", lang, dp=step, names=_names([c["name"] for c in here], lang))
+    later = [c for c in ordered if not c.get("acted") and (step is None or int(c["declared"]) < int(step))]
+    if not later:
+        return t("sg.status.all_acted", lang, next=int(doc.get("turn") or 0) + 1)
+    value = max(int(c["declared"]) for c in later)
+    names = [c["name"] for c in later if c["declared"] == value]
+    return t("sg.status.next", lang, dp=value, names=_names(names, lang))
+
+
+def _card_lines(doc: Values, lang: str) -> list[str]:
+    """S-CARD-1: each side's cards and how many remain; a warning when the counts differ."""
+    cards = doc.get("spell_cards") or {}
+    unused = cards.get("unused") or {}
+    allowance = cards.get("allowance") or {}
+    pc, enemy = int(cards.get("pc") or 0), int(cards.get("enemy") or 0)
+    lines = [
+        t(
+            "sg.status.cards",
+            lang,
+            pc=pc,
+            enemy=enemy,
+            pc_unused=unused.get("pc", pc),
+            enemy_unused=unused.get("enemy", enemy),
+            pc_allowance=allowance.get("pc", 0),
+            enemy_allowance=allowance.get("enemy", 0),
+        )
+    ]
+    if pc != enemy:
+        lines.append(t("sg.status.cards_unbalanced", lang, pc=pc, enemy=enemy))
+    return lines
+
+
 def status(view: StatusView, lang: str) -> str:
-    """S-CORE-3 as a screen: who acts when (highest declared DP first, ties together), with DP bars."""
+    """S-CORE-3 as a screen: the step now acting, then who acts when (highest declared DP first,
+    ties together) with DP bars; the hidden (only in a GM's or owner's view, S-HIDE-1); spell cards."""
     doc = view.document
-    flags = _yes(doc.get("ambush"), "sg.text.ambush", lang) + _yes(
-        doc.get("gm_fixed"), "sg.text.gm_fixed", lang
-    )
     turn = doc.get("turn") or 0
     lines = [
         t(
@@ -227,18 +353,20 @@ def status(view: StatusView, lang: str) -> str:
             lang,
             title=doc.get("title") or t("sg.status.untitled", lang),
             turn=turn if turn else t("sg.status.before_turns", lang),
-            flags=flags,
+            flags=_flags(doc.get("opening"), doc.get("gm_fixed"), lang),
         )
     ]
     if doc.get("ended") or view.ended:
         lines.append(t("sg.status.ended", lang))
     characters = doc.get("characters") or []
-    acting = [c for c in characters if not c.get("down")]
+    acting = [c for c in characters if not c.get("down") and not c.get("hidden")]
     ordered = sorted(
         (c for c in acting if c.get("declared") is not None), key=lambda c: -int(c["declared"])
     )  # sorted() is stable: ties stay in join order
     waiting = [c for c in acting if c.get("declared") is None]
     if ordered:
+        if turn and not (doc.get("ended") or view.ended):
+            lines.append(_now(doc, ordered, lang))
         lines.append(t("sg.status.order", lang))
         previous = None
         for c in ordered:
@@ -248,22 +376,15 @@ def status(view: StatusView, lang: str) -> str:
     if waiting:
         lines.append(t("sg.status.waiting", lang))
         lines.extend(_row(c, lang, None) for c in waiting)
+    hidden = [c for c in characters if c.get("hidden") and not c.get("down")]
+    if hidden:
+        lines.append(t("sg.status.hidden", lang))
+        lines.extend(_row(c, lang, c.get("declared")) for c in hidden)
     down = [c for c in characters if c.get("down")]
     if down:
         lines.append(t("sg.status.down", lang))
         lines.extend(_row(c, lang, None) for c in down)
-    cards = doc.get("spell_cards") or {}
-    allowance = cards.get("allowance") or {}
-    lines.append(
-        t(
-            "sg.status.cards",
-            lang,
-            pc=cards.get("pc", 0),
-            enemy=cards.get("enemy", 0),
-            pc_allowance=allowance.get("pc", 0),
-            enemy_allowance=allowance.get("enemy", 0),
-        )
-    )
+    lines.extend(_card_lines(doc, lang))
     if view.gms:
         lines.append(t("sg.status.gms", lang, gms=t("render.list_sep", lang).join(view.gms)))
     return "\n".join(lines)

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 
 from bot.i18n import t
-from bot.render import fort_text, sengensho_text
+from bot.render import fort_text, sengensho_text, sheet_text
 from bot.render.common import event_line, refusal_values, value_text, values_text
 from bot.views import (
     ErrorView,
@@ -15,6 +15,8 @@ from bot.views import (
     LogEntry,
     LogView,
     NoticeView,
+    PaletteRollView,
+    PaletteView,
     RollView,
     StatusView,
     Summary,
@@ -31,6 +33,14 @@ SUMMARY: dict[str, SummaryRenderer] = {"fort": fort_text.summary_extra}
 
 
 def render(view: View, lang: str) -> str:
+    """The view as console text; what only its reader may see (``view.private``) follows, marked."""
+    text = _render(view, lang)
+    if view.private is not None:
+        text += "\n" + t("render.private", lang) + "\n" + _render(view.private, lang)
+    return text
+
+
+def _render(view: View, lang: str) -> str:
     if isinstance(view, ErrorView):
         return t("render.refused", lang, reason=t(view.key, lang, **refusal_values(view.values, lang)))
     if isinstance(view, EventsView):
@@ -41,7 +51,13 @@ def render(view: View, lang: str) -> str:
             return json.dumps(view.document, ensure_ascii=False, indent=2)
         return renderer(view, lang)
     if isinstance(view, ExportView):
+        if view.text is not None:
+            return view.text
         return json.dumps(view.document, ensure_ascii=False, indent=2)
+    if isinstance(view, PaletteRollView):
+        return sheet_text.roll_text(view, lang)
+    if isinstance(view, PaletteView):
+        return sheet_text.palette_text(view, lang)
     if isinstance(view, LogView):
         if not view.entries:
             return t("render.log_empty", lang)
@@ -52,9 +68,7 @@ def render(view: View, lang: str) -> str:
     if isinstance(view, UndoView):
         lines = [undo_title(view, lang)]
         for entry in view.entries:
-            lines.append(
-                "  " + t("render.log_entry", lang, seq=entry.seq, actor=entry.actor, text=entry.text)
-            )
+            lines.append("  " + _log_entry(entry, lang)[0])
         return "\n".join(lines)
     if isinstance(view, RollView):
         key = "roll.secret_result" if view.secret else "roll.result"
@@ -74,7 +88,10 @@ def undo_title(view: UndoView, lang: str) -> str:
 
 
 def _log_entry(entry: LogEntry, lang: str) -> list[str]:
-    head = t("render.log_entry", lang, seq=entry.seq, actor=entry.actor, text=entry.text)
+    if entry.redacted:
+        head = t("render.log_entry_secret", lang, seq=entry.seq)
+    else:
+        head = t("render.log_entry", lang, seq=entry.seq, actor=entry.actor, text=entry.text)
     if entry.status in ("undone", "discarded"):
         head += " " + t("render.log_undone", lang)
     return [head] + ["    " + event_line(e, lang) for e in entry.events]

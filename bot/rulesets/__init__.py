@@ -18,7 +18,7 @@ from bot.commands import BuildContext, Builder, CommandSpec, Kind, Option
 from engine.ruleset import Ruleset
 
 #: modules that define the built-in rule sets (imported on first use)
-BUILTIN = ("bot.rulesets.fort", "bot.rulesets.sengensho")
+BUILTIN = ("bot.rulesets.fort", "bot.rulesets.fort_sheets", "bot.rulesets.sengensho")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +43,14 @@ class RulesetBinding:
     in_summary: Callable[[str], bool] | None = None
     #: refuses (raises ``LimitError``) an imported state beyond the limits of COMMANDS.md
     check_limits: Callable[[Any], None] = lambda state: None
+    #: the document as a user who is not a GM may read it (None: the table; their own secrets too),
+    #: for a rule set with hidden information (``bot.service.audience``); None: all of it is public
+    visible: Callable[[dict[str, Any], str | None], dict[str, Any]] | None = None
+    #: does a command's own text name what is secret, in the state before or after it (then the table
+    #: reads its events without it)? None: whenever it has a secret event
+    secret_text: Callable[[Any, Any, Any], bool] | None = None
+    #: other export formats (``/fort export format:ccfolia``): name → (the state → the file's text)
+    exporters: Mapping[str, Callable[[Any], str]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:

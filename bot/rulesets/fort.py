@@ -19,14 +19,15 @@ from engine.fort import FORT
 from engine.fort import commands as fc
 from engine.fort.limits import check_state
 from engine.fort.lookup import name_key, resolve_actor
-from engine.fort.rules_turn import MAX_CANNONS
-from engine.fort.state import FortState, UnitType
+from engine.fort.rules_turn import MAX_CANNONS, check_turn
+from engine.fort.state import Element, FortState, UnitType
 from engine.ruleset import RuleError
 
 GROUP = "fort"
 AREAS = ("A2", "A1", "F0", "B1", "B2")
 POSITIONS = ("top", "inside", "outside")
 DAMAGE_KINDS = ("physical", "magic", "fixed")
+ELEMENTS = tuple(e.value for e in Element)
 OUTCOMES = ("auto", "success", "collapse", "retreat")
 TRAPS = ("barricade", "mine")
 
@@ -55,6 +56,10 @@ def _add_pc(values: Mapping[str, Any], ctx: BuildContext) -> Command:
 
 _BY = _o("by")
 _HPS = (_o("delta", OptType.INT), _o("set", OptType.INT))
+_ELEMENT = _o("element", OptType.CHOICE, choices=ELEMENTS)
+_POSITION = _o("position", OptType.CHOICE, choices=POSITIONS)
+#: F-UNIT-4: an area effect aims at a unit, a commander or a point in an area
+_AIM = (_o("unit"), _o("commander"), _o("area"))
 
 COMMANDS: tuple[CommandSpec, ...] = (
     _spec(
@@ -91,15 +96,18 @@ COMMANDS: tuple[CommandSpec, ...] = (
         _o("name"), _o("type", OptType.CHOICE, choices=tuple(t.value for t in UnitType)), _o("area"),
         _o("hp", OptType.INT, min=1), _o("fort_damage", OptType.INT, min=0), _o("strike"),
         _o("defense", OptType.INT, min=0), _o("move", OptType.INT, min=0),
-        _o("arrive_round", OptType.INT, min=1),
+        _o("arrive_round", OptType.INT, min=1), _POSITION, _o("weakness"),
     ),
     _spec("unit", "remove", fc.RemoveUnit, _o("unit")),
-    _spec("unit", "move", fc.MoveUnit, _o("unit"), _o("to"), _o("force", OptType.BOOL), _o("via")),
+    _spec("unit", "move", fc.MoveUnit, _o("unit"), _o("to"), _o("force", OptType.BOOL), _o("via"), _POSITION),
     _spec("unit", "advance", fc.AdvanceUnits, _o("unit")),
     _spec("unit", "hp", fc.SetUnitHP, _o("unit"), *_HPS),
     _spec("unit", "attack", fc.UnitAttack, _o("attacker"), _o("target"), _o("hit", OptType.BOOL)),
     _spec("unit", "barrage", fc.UnitBarrage, _o("unit"), _o("apply_hp", OptType.BOOL)),
-    _spec("commander", "add", fc.AddCommander, _o("name"), _o("hp", OptType.INT, min=1), _o("area")),
+    _spec(
+        "commander", "add", fc.AddCommander, _o("name"), _o("hp", OptType.INT, min=1), _o("area"), _o("horn")
+    ),
+    _spec("commander", "move", fc.MoveCommander, _o("name"), _o("to")),
     _spec("commander", "hp", fc.SetCommanderHP, _o("name"), *_HPS),
     _spec(
         "attack", "single", fc.AttackSingle,
@@ -107,22 +115,22 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     _spec(
         "attack", "area", fc.AttackArea,
-        _o("unit"), _o("damage", OptType.DAMAGE), _o("radius", OptType.INT, min=1, max=30),
-        _o("kind", OptType.CHOICE, choices=DAMAGE_KINDS), _o("targets", OptType.INT, min=1), _BY,
+        *_AIM, _o("damage", OptType.DAMAGE), _o("radius", OptType.INT, min=1, max=30),
+        _o("kind", OptType.CHOICE, choices=DAMAGE_KINDS), _ELEMENT, _o("targets", OptType.INT, min=1), _BY,
     ),
     _spec(
         "attack", "pierce", fc.AttackPierce,
         _o("from"), _o("to"), _o("damage", OptType.DAMAGE), _o("kind", OptType.CHOICE, choices=DAMAGE_KINDS),
-        _o("resisted", OptType.BOOL), _BY,
+        _ELEMENT, _o("resisted", OptType.BOOL), _BY,
     ),
     _spec("trap", "set", fc.SetTrap, _o("kind", OptType.CHOICE, choices=TRAPS), _o("edge"),
           _o("uses", OptType.INT, min=1, max=99)),
     _spec("trap", "remove", fc.RemoveTrap, _o("kind", OptType.CHOICE, choices=TRAPS), _o("edge")),
     _spec("cannon", "load", fc.LoadCannon, _o("cannon", OptType.INT, min=1), _o("check", OptType.INT),
           _o("bonus", OptType.INT), _BY),
-    _spec("cannon", "fire", fc.FireCannon, _o("cannon", OptType.INT, min=1), _o("unit"), _BY),
+    _spec("cannon", "fire", fc.FireCannon, _o("cannon", OptType.INT, min=1), *_AIM, _BY),
     _spec("ballista", "load", fc.LoadBallista, _o("bolt"), _BY),
-    _spec("ballista", "fire", fc.FireBallista, _o("unit"), _o("bonus", OptType.INT), _o("crit", OptType.INT),
+    _spec("ballista", "fire", fc.FireBallista, *_AIM, _o("bonus", OptType.INT), _o("crit", OptType.INT),
           _o("hit", OptType.BOOL), _BY),
 )  # fmt: skip
 
@@ -132,9 +140,15 @@ def _gm_set(values: Mapping[str, Any], ctx: BuildContext) -> Command:
 
 
 def authorize(state: FortState, command: Any, invoker: str, is_gm: bool) -> None:
-    """Players run their own PCs (and soldier units); everything else is the GM's (COMMANDS.md)."""
+    """Players run their own PCs (and soldier units), in their side's turn (F-TURN-3); everything else is
+    the GM's (COMMANDS.md), whose actions out of turn the rules carry out and mark."""
     if is_gm:
         return
+    _authorize_player(state, command, invoker)
+    check_turn(state, command, gm=False)
+
+
+def _authorize_player(state: FortState, command: Any, invoker: str) -> None:
     if isinstance(command, fc.MovePC | fc.SetPCHP | fc.RemovePC):
         key = name_key(command.name)
         for pc in state.pcs:

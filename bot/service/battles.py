@@ -16,15 +16,16 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot import rulesets
-from bot.commands import BuildContext, CommandSpec, Kind, convert, lookup
+from bot.commands import BuildContext, CommandSpec, Kind, QueryContext, convert, lookup
 from bot.rulesets import RulesetBinding
-from bot.service import history, rights, undo
+from bot.service import audience, history, rights, undo
+from bot.service.audience import TABLE, Viewer
 from bot.service.types import Actor, Invocation, Live, Refused, Where
 from bot.service.writer import ChannelLocks, Writer
 from bot.storage import repository as repo
@@ -34,6 +35,7 @@ from bot.views import (
     EventsView,
     ExportView,
     LogView,
+    MapView,
     RollView,
     StatusView,
     View,
@@ -95,14 +97,18 @@ class BattleService:
         except EngineError as error:
             return ErrorView(key=error.key, values=dict(error.values))
 
-    async def status(self, where: Where) -> StatusView | None:
+    async def status(self, where: Where, actor: Actor | None = None) -> StatusView | None:
         """The channel's battle (running, or the last one ended) of any rule set; None if there is none.
 
-        For front-ends that show a battle without a command: the live status message, autocomplete.
+        For front-ends that show a battle without a command: the live status message (what the whole
+        table may read), autocomplete (what ``actor`` may read).
         """
         async with self._locks.hold((where.guild, where.channel)), self.engine.connect() as conn:
             live = await self._current(conn, where)
-            return None if live is None else await self._status_view(conn, live)
+            if live is None:
+                return None
+            viewer = TABLE if actor is None else await self._viewer(conn, where, actor, live)
+            return await self._status_view(conn, live, viewer)
 
     async def status_message(self, battle_id: int) -> int | None:
         """The id of the message a front-end keeps the battle's live status in (None: not stored)."""
@@ -135,10 +141,10 @@ class BattleService:
         kind = spec.kind
         if kind in (Kind.START, Kind.IMPORT):
             return await self._create(where, actor, invocation, spec, options)
-        if kind in (Kind.STATUS, Kind.EXPORT, Kind.LOG):
-            return await self._read(where, spec, options)
+        if kind in (Kind.STATUS, Kind.MAP, Kind.EXPORT, Kind.LOG):
+            return await self._read(where, actor, spec, options)
 
-        async def job(conn: AsyncConnection, live: Live | None) -> tuple[Live, View]:
+        async def job(conn: AsyncConnection, live: Live | None) -> tuple[Live, View | _Applied]:
             if live is None:
                 raise Refused("service.no_battle")
             self._check_ruleset(spec, live)
@@ -146,27 +152,42 @@ class BattleService:
             if kind in (Kind.UNDO, Kind.REDO):
                 return await undo.undo_redo(conn, live, actor, spec, options["steps"], invocation)
             if kind in (Kind.GM_ADD, Kind.GM_REMOVE):
-                user = options["user"]
-                head, notice = await rights.change_co_gm(conn, live.head, actor, spec, user, invocation)
-                return replace(live, head=head), notice
-            return await self._engine_command(conn, live, actor, is_gm, invocation, spec, options)
+                return live, await rights.change_co_gm(conn, live.head, actor, spec, options["user"])
+            command = None
+            if kind is Kind.QUERY:  # a view of the battle (nothing changes), or a command to apply
+                if spec.query is None:
+                    group = live.binding.group
+                    raise Refused("service.not_supported", command="/" + spec.path, ruleset=group)
+                answer = spec.query(live.state, options, QueryContext(actor.id, is_gm, self.dice_source()))
+                if isinstance(answer, View):
+                    return live, answer
+                command = answer
+            return await self._engine_command(conn, live, actor, is_gm, invocation, spec, options, command)
 
-        live, view = await self._write(where, job)
-        if isinstance(view, EventsView) and view.events:
+        # a query's answer and the co-GMs change no battle, so no write checks the cached battle's
+        # version: they read the stored one
+        fresh = kind in (Kind.QUERY, Kind.GM_ADD, Kind.GM_REMOVE)
+        live, view = await self._write(where, job, trust_cache=not fresh)
+        if isinstance(view, _Applied):
+            done = view.events
             summaries = await history.summaries(
-                self.engine, live.binding, live.head.id, view.seq, view.events, live.document
+                self.engine, live.binding, live.head.id, done.seq, done.events, live.document
             )
-            view = replace(view, summaries=summaries)
+            answer = replace(done, summaries=summaries)
+            shown: View = audience.events_view(answer, live.binding, view.viewer, view.secret_text)
+            return shown
         return view
 
-    async def _write(self, where: Where, job: _Job[R], *, on_battle: bool = True) -> tuple[Live, R]:
+    async def _write(
+        self, where: Where, job: _Job[R], *, on_battle: bool = True, trust_cache: bool = True
+    ) -> tuple[Live, R]:
         """Run ``job`` under the channel's lock in the next group commit; remember the battle it leaves.
 
-        ``job`` gets the channel's battle (``on_battle``; else None): the cached one first, which
-        the write checks (version, still the channel's current battle). If the job is refused or its
-        write conflicts and the cache turns out stale, it runs again on the stored battle, still
-        under the lock, where no conflict can happen. A refused or retried job gives its scripted
-        dice back.
+        ``job`` gets the channel's battle (``on_battle``; else None): the cached one first (if
+        ``trust_cache``), which the write checks (version, still the channel's current battle). If the
+        job is refused or its write conflicts and the cache turns out stale, it runs again on the
+        stored battle, still under the lock, where no conflict can happen. A refused or retried job
+        gives its scripted dice back.
         """
         key = (where.guild, where.channel)
         dice = self.dice_source()
@@ -178,7 +199,7 @@ class BattleService:
         async def attempt(conn: AsyncConnection) -> tuple[Live, R]:
             mark[0] = _mark(dice)
             try:
-                cached = self._live.get(key) if on_battle else None
+                cached = self._live.get(key) if on_battle and trust_cache else None
                 if cached is not None:
                     try:
                         return await job(conn, cached)
@@ -245,31 +266,59 @@ class BattleService:
         if spec.ruleset is not None and spec.ruleset != live.binding.name:
             raise Refused("service.wrong_ruleset", command="/" + spec.path, running=live.binding.group)
 
-    async def _status_view(self, conn: AsyncConnection, live: Live) -> StatusView:
+    async def _status_view(self, conn: AsyncConnection, live: Live, viewer: Viewer = TABLE) -> StatusView:
         return StatusView(
             ruleset=live.binding.name,
-            document=live.document,
+            document=audience.document(live.binding, live.document, viewer),
             gms=(live.head.started_by, *await repo.co_gms(conn, live.head.id)),
             ended=live.head.status != RUNNING,
             battle_id=live.head.id,
+            version=live.head.version,
         )
 
-    async def _read(self, where: Where, spec: CommandSpec, options: dict[str, Any]) -> View:
-        """``status``, ``export``, ``log``: the channel's battle as committed, read without a lock."""
+    async def _viewer(self, conn: AsyncConnection, where: Where, actor: Actor, live: Live) -> Viewer:
+        return Viewer(actor.id, await rights.is_gm(conn, where, actor, live.head))
+
+    async def _read(self, where: Where, actor: Actor, spec: CommandSpec, options: dict[str, Any]) -> View:
+        """``status``, ``map``, ``export``, ``log``: the channel's battle as committed, read without a lock.
+
+        A read shows what the whole table may know; with ``gm:true`` (and an export, always) what its
+        reader may, to them only.
+        """
         async with self.engine.connect() as conn:
             live = await self._current(conn, where)
             if live is None:
                 raise Refused("service.no_battle")
             self._check_ruleset(spec, live)
+            private = bool(options.get("gm")) or spec.kind is Kind.EXPORT
+            viewer = await self._viewer(conn, where, actor, live) if private else TABLE
             if spec.kind is Kind.STATUS:
-                return await self._status_view(conn, live)
+                return replace(await self._status_view(conn, live, viewer), ephemeral=viewer is not TABLE)
+            if spec.kind is Kind.MAP:
+                filename = f"{live.binding.name}-map-{where.channel}-{live.head.id}.png"
+                return MapView(status=await self._status_view(conn, live), filename=filename)
             if spec.kind is Kind.LOG:
                 rows = await repo.log(conn, live.head.id, options["last"])
-                return LogView(entries=tuple(history.entry(r) for r in rows))
+                logged = audience.entries(tuple(history.entry(r) for r in rows), viewer)
+                return LogView(ephemeral=viewer is not TABLE, entries=logged)
+        return self._export(where, live, options, viewer)
+
+    def _export(self, where: Where, live: Live, options: Mapping[str, Any], viewer: Viewer) -> ExportView:
+        """The battle's document as ``viewer`` may read it (to them only if that is more than the table
+        may), or (``format:``) the text of another format (``ccfolia``: one line each)."""
+        name = f"{live.binding.name}-{where.channel}-{live.head.id}"
+        fmt = options.get("format") or "toride"
+        exporter = live.binding.exporters.get(fmt)
+        if exporter is None:
+            document = audience.document(live.binding, live.document, viewer)
+            return ExportView(
+                ephemeral=document != audience.document(live.binding, live.document, TABLE),
+                ruleset=live.binding.name,
+                document=document,
+                filename=name + ".json",
+            )
         return ExportView(
-            ruleset=live.binding.name,
-            document=live.document,
-            filename=f"{live.binding.name}-{where.channel}-{live.head.id}.json",
+            ruleset=live.binding.name, filename=f"{name}-{fmt}.txt", text=exporter(live.state), format=fmt
         )
 
     # -----------------------------------------------------------------------------------------
@@ -362,13 +411,17 @@ class BattleService:
         invocation: Invocation,
         spec: CommandSpec,
         options: dict[str, Any],
-    ) -> tuple[Live, View]:
+        command: Any = None,
+    ) -> tuple[Live, _Applied]:
+        """Applies the command ``spec`` builds from ``options`` (or ``command``, already built by a query)."""
         binding = live.binding
-        command = self._build(spec, binding, options, BuildContext(invoker=actor.id, is_gm=is_gm))
+        if command is None:
+            command = self._build(spec, binding, options, BuildContext(invoker=actor.id, is_gm=is_gm))
         if binding.authorize is not None:
             binding.authorize(live.state, command, actor.id, is_gm)
         outcome = binding.ruleset.apply(live.state, command, self.dice_source())
         events = tuple(outcome.events)
+        secret_text = audience.text_is_secret(binding, live.state, outcome.state, command, events)
         document = binding.ruleset.export(outcome.state)
         status = ENDED if binding.is_over(outcome.state) else RUNNING
         row = repo.NewRow(
@@ -376,7 +429,7 @@ class BattleService:
             actor=actor.id,
             command_text=invocation.log_text(),
             command=binding.command_to_json(command),
-            events=[e.to_json() for e in events],
+            events=[e.to_json() for e in audience.logged(events, secret_text)],
             state_after=document,
         )
         version = await repo.write(
@@ -391,7 +444,8 @@ class BattleService:
             events=events,
             ended=status == ENDED,
         )
-        return Live(head, binding, outcome.state, document), view
+        applied = _Applied(view, Viewer(actor.id, is_gm), secret_text)
+        return Live(head, binding, outcome.state, document), applied
 
     def _roll(self, actor: Actor, options: Mapping[str, Any]) -> View:
         from engine.dice import roll
@@ -412,6 +466,16 @@ class BattleService:
             comment=result.comment,
             rands=result.rands,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class _Applied:
+    """An engine command applied: its reply before the summaries (read after the commit) and before
+    the table's view of it (``audience.events_view``) are added."""
+
+    events: EventsView
+    viewer: Viewer
+    secret_text: bool
 
 
 def _mark(dice: DiceSource) -> int | None:

@@ -61,10 +61,20 @@ async def summaries(
         rest = events[ends[-1] + 1 :] if ends else events
         out.append(
             Summary(
-                kind="final", round=None, events=tuple(e for e in rest if keep(e.kind)), document=document
+                kind="final",
+                round=None,
+                events=tuple(e for e in rest if keep(e.kind)),
+                document=document,
+                history=await _history(engine, battle_id),
             )
         )
     return tuple(out)
+
+
+async def _history(engine: AsyncEngine, battle_id: int) -> tuple[Event, ...]:
+    """Every event of the battle's live actions, oldest first (the battle has just been stored)."""
+    async with engine.connect() as conn:
+        return tuple(Event.from_json(e) for e in await repo.live_events(conn, battle_id))
 
 
 async def _round_so_far(

@@ -14,11 +14,9 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.commands import CommandSpec, Kind
-from bot.service.types import Actor, Invocation, Refused, Where
+from bot.service.types import Actor, Refused, Where
 from bot.storage import repository as repo
-from bot.storage.models import NOTE
 from bot.views import NoticeView
-from engine.ruleset import Event
 
 
 async def is_gm(conn: AsyncConnection, where: Where, actor: Actor, head: repo.BattleHead) -> bool:
@@ -40,38 +38,17 @@ async def require_gm(
 
 
 async def change_co_gm(
-    conn: AsyncConnection,
-    head: repo.BattleHead,
-    actor: Actor,
-    spec: CommandSpec,
-    user: str,
-    invocation: Invocation,
-) -> tuple[repo.BattleHead, NoticeView]:
-    """``/gm add`` / ``/gm remove`` on the battle (the caller checked that ``actor`` is its GM).
-
-    Under the channel's lock: whether ``user`` is a co-GM is read, the log keeps who made whom a
-    co-GM (a note: the battle's version moves on, its state does not), and then one insert or
-    delete of the battle's co-GM row (no read-modify-write of a shared list).
-    """
+    conn: AsyncConnection, head: repo.BattleHead, actor: Actor, spec: CommandSpec, user: str
+) -> NoticeView:
+    """``/gm add`` / ``/gm remove`` on the battle ``head`` as stored (the caller holds the channel's
+    lock and checked that ``actor`` is its GM): one insert or delete of the battle's co-GM row, no
+    read-modify-write of a shared list. Not battle state: the battle's version stays."""
     added = spec.kind is Kind.GM_ADD
-    if added == await repo.is_co_gm(conn, head.id, user):
-        raise Refused("gm.already" if added else "gm.not_cogm", user=user)
-    event = Event("service.gm_added" if added else "service.gm_removed", {"user": user})
-    row = repo.NewRow(
-        kind=NOTE,
-        actor=actor.id,
-        command_text=invocation.log_text(),
-        command={"command": spec.path, "user": user},
-        events=[event.to_json()],
-        state_after=None,
-    )
-    version = await repo.append_note(conn, head, row)  # the version-checked write first (writer.py)
-    if added:
-        await repo.add_co_gm(conn, head.id, user, actor.id)
-    else:
-        await repo.remove_co_gm(conn, head.id, user)
-    new_head = repo.BattleHead(head.id, head.ruleset, head.status, version, head.started_by)
-    return new_head, NoticeView(key="gm.added" if added else "gm.removed", values={"user": user})
+    if added and not await repo.add_co_gm(conn, head.id, user, actor.id):
+        raise Refused("gm.already", user=user)
+    if not added and not await repo.remove_co_gm(conn, head.id, user):
+        raise Refused("gm.not_cogm", user=user)
+    return NoticeView(key="gm.added" if added else "gm.removed", values={"user": user})
 
 
 async def set_gm_role(conn: AsyncConnection, where: Where, actor: Actor, role: str | None) -> NoticeView:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.commands import CommandSpec, Kind
-from bot.service import history
+from bot.service import audience, history
 from bot.service.types import Actor, Invocation, Live, Refused
 from bot.storage import repository as repo
 from bot.storage.models import ENDED, LIVE, NOTE, RUNNING, UNDONE
@@ -64,4 +64,4 @@ async def undo_redo(
         ruleset=binding.name,
         requested=steps,
     )
-    return Live(new_head, binding, state, document, has_redo), view
+    return Live(new_head, binding, state, document, has_redo), audience.undo_view(view, binding)

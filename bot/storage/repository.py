@@ -209,11 +209,6 @@ _WRITE = (
         ended_at=bindparam("p_ended"),
     )
 )
-_BUMP = (
-    update(battles)
-    .where(battles.c.id == bindparam("b_id"), battles.c.version == bindparam("b_version"), _CURRENT)
-    .values(version=bindparam("p_version"), updated_at=bindparam("p_now"))
-)
 _DISCARD = (
     update(events)
     .where(events.c.battle_id == bindparam("b_id"), events.c.status == UNDONE)
@@ -257,22 +252,6 @@ async def write(
         await conn.execute(_DISCARD, {"b_id": head.id})
     state_json = encoded if row.state_after is state else None
     await _insert_row(conn, head.id, new_version, row, now, state_json)
-    return new_version
-
-
-async def append_note(conn: AsyncConnection, head: BattleHead, row: NewRow) -> int:
-    """A log row that changes no state (``/gm add``): the version moves on, the state stays.
-
-    The same checks as ``write``; returns the new version (= the row's seq).
-    """
-    now = utcnow()
-    new_version = head.version + 1
-    result = await conn.execute(
-        _BUMP, {"b_id": head.id, "b_version": head.version, "p_version": new_version, "p_now": now}
-    )
-    if result.rowcount != 1:
-        raise VersionConflict()
-    await _insert_row(conn, head.id, new_version, row, now)
     return new_version
 
 
@@ -392,6 +371,17 @@ async def live_actions_since(conn: AsyncConnection, battle_id: int, after_seq: i
     return [_event_row(r) for r in rows]
 
 
+async def live_events(conn: AsyncConnection, battle_id: int) -> list[dict[str, Any]]:
+    """The events of every live action, oldest first, without the states stored beside them (the
+    final summary's chart reads a whole battle)."""
+    rows = await conn.execute(
+        select(events.c.events)
+        .where(events.c.battle_id == battle_id, events.c.kind == ACTION, events.c.status == LIVE)
+        .order_by(events.c.seq.asc())
+    )
+    return [event for (encoded,) in rows for event in json.loads(encoded)]
+
+
 # ---------------------------------------------------------------------------------------------
 # The live status message of a battle (a front-end's note, not battle state: no version bump)
 
@@ -434,11 +424,6 @@ async def remove_co_gm(conn: AsyncConnection, battle_id: int, user: str) -> bool
     """``user`` is no longer a co-GM of the battle; False if they were not one."""
     statement = delete(gms).where(gms.c.battle_id == battle_id, gms.c.user_id == user)
     return bool((await conn.execute(statement)).rowcount)
-
-
-async def is_co_gm(conn: AsyncConnection, battle_id: int, user: str) -> bool:
-    query = select(exists().where(gms.c.battle_id == battle_id, gms.c.user_id == user))
-    return bool((await conn.execute(query)).scalar())
 
 
 async def co_gms(conn: AsyncConnection, battle_id: int) -> tuple[str, ...]:

@@ -49,7 +49,11 @@ class EndBattle(Command):
 
 @dataclass(frozen=True, slots=True)
 class AddPC(Command):
-    """``/pc add name: [position:top] [hp:] [move:] [owner:]``; the owner defaults to ``invoker``."""
+    """``/pc add name: [position:top] [hp:] [move:] [owner:] [sheet:]``; the owner defaults to ``invoker``.
+
+    ``sheet`` is the sheet read (``engine.sheets.model.sheet_to_json`` as JSON text), ``palette`` its own
+    chat palette.
+    """
 
     name: str
     position: str | None = None
@@ -57,6 +61,27 @@ class AddPC(Command):
     move: int | None = None
     owner: str | None = None
     invoker: str | None = None
+    sheet: str | None = None
+    palette: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReadPCSheet(Command):
+    """``/pc sheet name: sheet:``: the sheet read (JSON text as in ``AddPC``), its HP, 移動力 and palette."""
+
+    name: str
+    sheet: str
+    hp: int | None = None
+    move: int | None = None
+    palette: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SetPCPalette(Command):
+    """``/pc palette name: text:``: the PC's own chat palette (empty: back to the generated one)."""
+
+    name: str
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +114,8 @@ class RemovePC(Command):
 
 @dataclass(frozen=True, slots=True)
 class AddUnit(Command):
-    """``/unit add name: type: area: hp: fort_damage: [strike:] [defense:] [move:] [arrive_round:]`` (GM)"""
+    """``/unit add name: type: area: hp: fort_damage: [strike:] [defense:] [move:] [arrive_round:]
+    [position:] [weakness:]`` (GM)"""
 
     gm_only: ClassVar[bool] = True
     name: str
@@ -101,6 +127,8 @@ class AddUnit(Command):
     defense: int = 0
     move: int = 10
     arrive_round: int | None = None
+    position: str | None = None
+    weakness: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,13 +141,15 @@ class RemoveUnit(Command):
 
 @dataclass(frozen=True, slots=True)
 class MoveUnit(Command):
-    """``/unit move unit: to: [force:false] [via:]`` (GM). ``via`` picks one of two equal paths."""
+    """``/unit move unit: to: [force:false] [via:] [position:]`` (GM). ``via`` picks one of two equal
+    paths; ``position`` is a soldier's at F0 (``to:F0 position:inside`` changes it)."""
 
     gm_only: ClassVar[bool] = True
     unit: str
     to: str
     force: bool = False
     via: str | None = None
+    position: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,12 +190,22 @@ class UnitBarrage(Command):
 
 @dataclass(frozen=True, slots=True)
 class AddCommander(Command):
-    """``/commander add name: hp: [area:A2]`` (GM)"""
+    """``/commander add name: hp: [area:A2] [horn:]`` (GM)"""
 
     gm_only: ClassVar[bool] = True
     name: str
     hp: int
     area: str = "A2"
+    horn: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCommander(Command):
+    """``/commander move name: to:`` (GM)"""
+
+    gm_only: ClassVar[bool] = True
+    name: str
+    to: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,15 +233,20 @@ class AttackSingle(Command):
 
 @dataclass(frozen=True, slots=True)
 class AttackArea(Command):
-    """``/attack area unit: damage: radius:<1-30> [kind:physical] [targets:] [by:]``
+    """``/attack area unit:|commander:|area: damage: radius:<1-30> [kind:physical] [element:] [targets:]
+    [by:]``
 
-    ``targets`` is the N of 対象：1エリア(半径r)/N (no limit when left out).
+    One of ``unit``, ``commander``, ``area`` (a point in that area); ``targets`` is the N of
+    対象：1エリア(半径r)/N (no limit when left out).
     """
 
-    unit: str
     damage: int | str
     radius: int
+    unit: str | None = None
+    commander: str | None = None
+    area: str | None = None
     kind: str = "physical"
+    element: str | None = None
     targets: int | None = None
     by: str | None = None
     invoker: str | None = None
@@ -209,12 +254,13 @@ class AttackArea(Command):
 
 @dataclass(frozen=True, slots=True)
 class AttackPierce(Command):
-    """``/attack pierce from: to: damage: [kind:physical] [resisted:false] [by:]``"""
+    """``/attack pierce from: to: damage: [kind:physical] [element:] [resisted:false] [by:]``"""
 
     from_: str
     to: str
     damage: int | str
     kind: str = "physical"
+    element: str | None = None
     resisted: bool = False
     by: str | None = None
     invoker: str | None = None
@@ -278,10 +324,12 @@ class LoadCannon(Command):
 
 @dataclass(frozen=True, slots=True)
 class FireCannon(Command):
-    """``/cannon fire cannon: unit: [by:]``"""
+    """``/cannon fire cannon: unit:|commander:|area: [by:]``"""
 
     cannon: int
-    unit: str
+    unit: str | None = None
+    commander: str | None = None
+    area: str | None = None
     by: str | None = None
     invoker: str | None = None
 
@@ -297,9 +345,11 @@ class LoadBallista(Command):
 
 @dataclass(frozen=True, slots=True)
 class FireBallista(Command):
-    """``/ballista fire unit: [bonus:0] [crit:10] [hit:true] [by:]``"""
+    """``/ballista fire unit:|commander:|area: [bonus:0] [crit:10] [hit:true] [by:]``"""
 
-    unit: str
+    unit: str | None = None
+    commander: str | None = None
+    area: str | None = None
     bonus: int = 0
     crit: int = 10
     hit: bool = True
@@ -324,6 +374,8 @@ FortCommand = Union[  # noqa: UP007 - a runtime alias, its members are listed wi
     MovePC,
     SetPCHP,
     RemovePC,
+    ReadPCSheet,
+    SetPCPalette,
     AddUnit,
     RemoveUnit,
     MoveUnit,
@@ -332,6 +384,7 @@ FortCommand = Union[  # noqa: UP007 - a runtime alias, its members are listed wi
     UnitAttack,
     UnitBarrage,
     AddCommander,
+    MoveCommander,
     SetCommanderHP,
     AttackSingle,
     AttackArea,

@@ -8,13 +8,21 @@ from typing import Any
 from engine import common
 from engine.dice import DiceSource
 from engine.fort import commands as c
-from engine.fort import rules_attack, rules_equipment, rules_fort, rules_move, rules_roster, rules_turn
+from engine.fort import (
+    rules_attack,
+    rules_equipment,
+    rules_fort,
+    rules_move,
+    rules_roster,
+    rules_sheets,
+    rules_turn,
+)
 from engine.fort.commands import FortCommand
 from engine.fort.context import Context
 from engine.fort.export import FORMAT, export_state, import_state
 from engine.fort.gmset import gm_set
 from engine.fort.state import FortState
-from engine.ruleset import Outcome, RuleError, Ruleset
+from engine.ruleset import Event, Outcome, RuleError, Ruleset
 
 Handler = Callable[[Context, FortState, Any], FortState]
 
@@ -25,6 +33,8 @@ _HANDLERS: dict[type, Handler] = {
     c.MovePC: rules_roster.move_pc,
     c.SetPCHP: rules_roster.set_pc_hp,
     c.RemovePC: rules_roster.remove_pc,
+    c.ReadPCSheet: rules_sheets.read_pc_sheet,
+    c.SetPCPalette: rules_sheets.set_pc_palette,
     c.AddUnit: rules_roster.add_unit,
     c.RemoveUnit: rules_roster.remove_unit,
     c.MoveUnit: rules_move.move_unit,
@@ -33,6 +43,7 @@ _HANDLERS: dict[type, Handler] = {
     c.UnitAttack: rules_attack.unit_attack,
     c.UnitBarrage: rules_attack.unit_barrage,
     c.AddCommander: rules_roster.add_commander,
+    c.MoveCommander: rules_roster.move_commander,
     c.SetCommanderHP: rules_roster.commander_hp,
     c.AttackSingle: rules_attack.attack_single,
     c.AttackArea: rules_attack.attack_area,
@@ -77,6 +88,9 @@ class FortRules:
             if state.ended and not isinstance(command, _AFTER_END):
                 raise RuleError("fort.battle_over", outcome=state.outcome.value if state.outcome else None)
             new = handler(ctx, state, command)
+            turn = rules_turn.out_of_turn(state, command)
+            if turn is not None:  # F-TURN-3: the GM's action out of its side's turn, carried out, marked
+                ctx.events[:] = [mark_out_of_turn(e, turn.value) for e in ctx.events]
         ctx.check_all_dice_emitted()
         return Outcome(new, tuple(ctx.events))
 
@@ -85,6 +99,11 @@ class FortRules:
 
     def import_(self, document: Mapping[str, Any]) -> FortState:
         return import_state(document)
+
+
+def mark_out_of_turn(event: Event, turn: str) -> Event:
+    """F-TURN-3: an event of an action taken out of its side's turn says whose turn it was."""
+    return Event(event.kind, {**event.data, "out_of_turn": turn}, event.dice)
 
 
 FORT = FortRules()

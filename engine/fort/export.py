@@ -1,8 +1,11 @@
 """Export and import in the format of COMMANDS.md (``toride.fort/1``), lossless both ways.
 
-What the documented format lacks goes in extra keys: a PC's ``max_hp``, ``move`` and
-``position_round``; a unit's ``arrived``, ``moved_round``, ``moved_m``, ``held_edge``, ``held_to`` and
-``acted_round``; the ballista's ``bolt``. A scenario file may leave out everything but ``rounds``.
+What the documented format lacks goes in extra keys: a PC's ``max_hp``, ``move``, ``moved_m`` (this
+turn), ``sheet`` (what a character sheet gave it) and ``palette`` (its own chat palette); a unit's
+``arrived``, ``position`` (a soldier's at F0), ``weakness``, ``moved_m``, ``halted`` and ``acted`` (this
+turn, F-TURN-3), ``held_edge`` and ``held_to``; a commander's ``horn``; the ballista's ``bolt``. A scenario
+file may leave out everything but ``rounds``. Exports of the earlier per-round keys (``moved_round``,
+``acted_round``, ``position_round``) still import.
 Import validates everything and refuses with ``fort.import_invalid`` (``reason`` says where and why).
 """
 
@@ -13,8 +16,9 @@ from typing import Any
 
 from engine.common import REQUIRED, ImportInvalid, JsonDoc, JsonStyle, fold
 from engine.fort.context import parse_damage_expression
-from engine.fort.lookup import clean_name
+from engine.fort.lookup import MAIN_ACTIONS, clean_name
 from engine.fort.map import Area, Position, edge_text, parse_area, parse_edge, parse_position
+from engine.fort.rules_roster import POSITION_CHANGE_M
 from engine.fort.rules_turn import MAX_ROUNDS
 from engine.fort.state import (
     MAX_SHELLS,
@@ -30,9 +34,14 @@ from engine.fort.state import (
     Unit,
     UnitType,
 )
+from engine.fort.weakness import clean_weakness
+from engine.palette import parse_palette
 from engine.ruleset import RuleError
+from engine.sheets.model import PCSheet, sheet_from_json, sheet_to_json
 
 FORMAT = "toride.fort/1"
+#: why a unit's movement ended early this turn (F-UNIT-2, F-TRAP-3)
+HALTS = ("blocked", "barricade")
 DEFAULT_FORT_HP = 300
 #: battles stored before COMMANDS.md limited a battle to 10 cannons had up to 20, and still load; an
 #: imported document is held to the limits afterwards (``engine.fort.limits``)
@@ -58,7 +67,9 @@ def export_state(state: FortState) -> dict[str, Any]:
                 "owner": p.owner,
                 "max_hp": p.max_hp,
                 "move": p.move,
-                "position_round": p.position_round,
+                "moved_m": p.moved_m,
+                "sheet": sheet_to_json(p.sheet) if p.sheet is not None else None,
+                "palette": p.palette,
             }
             for p in state.pcs
         ],
@@ -77,16 +88,19 @@ def export_state(state: FortState) -> dict[str, Any]:
                 "arrive_round": u.arrive_round,
                 "destroyed": u.destroyed,
                 "arrived": u.arrived,
-                "moved_round": u.moved_round,
+                "position": u.position.value if u.position else None,
+                "weakness": u.weakness,
                 "moved_m": u.moved_m,
+                "halted": u.halted,
+                "acted": u.acted,
                 "held_edge": edge_text(u.held_edge) if u.held_edge else None,
                 "held_to": u.held_to.value if u.held_to else None,
-                "acted_round": u.acted_round,
             }
             for u in state.units
         ],
         "commanders": [
-            {"name": c.name, "area": c.area.value, "hp": c.hp, "max_hp": c.max_hp} for c in state.commanders
+            {"name": c.name, "area": c.area.value, "hp": c.hp, "max_hp": c.max_hp, "horn": c.horn}
+            for c in state.commanders
         ],
         "traps": [{"kind": t.kind.value, "edge": edge_text(t.edge), "uses": t.uses} for t in state.traps],
         "cannons": [{"shells": s} for s in state.cannons],
@@ -150,14 +164,17 @@ def _read(d: JsonDoc) -> FortState:
         keys.add(key)
         return name, key
 
-    pcs = tuple(_pc(p, *name_of(p)) for p in d.items("pcs"))
+    pcs = tuple(_pc(p, *name_of(p), round_) for p in d.items("pcs"))
     units = tuple(_unit(u, *name_of(u), round_, turn, first) for u in d.items("units"))
     commanders = []
     for c in d.items("commanders"):
         name, key = name_of(c)
         c_max = c.int_("max_hp", c.int_("hp"), 1)
         c_hp = c.int_("hp", REQUIRED, None, c_max)
-        commanders.append(Commander(name, key, parse_area(c.get("area", str, "A2")), c_hp, c_max))
+        horn = c.get("horn", str, None)
+        commanders.append(
+            Commander(name, key, parse_area(c.get("area", str, "A2")), c_hp, c_max, horn or None)
+        )
     traps = tuple(
         Trap(
             TrapKind(_one_of(t, "kind", ("barricade", "mine"))),
@@ -196,7 +213,12 @@ def _read(d: JsonDoc) -> FortState:
     )
 
 
-def _pc(p: JsonDoc, name: str, key: str) -> PC:
+def _this_turn(doc: JsonDoc, key: str, round_: int) -> bool:
+    """Whether an earlier export's per-round mark (``moved_round`` ...) is of the battle's round."""
+    return doc.int_(key, None, 1) == round_
+
+
+def _pc(p: JsonDoc, name: str, key: str, round_: int) -> PC:
     area = parse_area(p.get("area", str, "F0"))
     position_text = p.get("position", str, None)
     position: Position | None = None
@@ -217,8 +239,25 @@ def _pc(p: JsonDoc, name: str, key: str) -> PC:
         hp,
         max_hp,
         p.int_("move", None, 0),
-        p.int_("position_round", None, 1),
+        p.int_("moved_m", POSITION_CHANGE_M if _this_turn(p, "position_round", round_) else 0, 0),
+        sheet=_sheet(p),
+        palette=_palette(p),
     )
+
+
+def _sheet(p: JsonDoc) -> PCSheet | None:
+    raw = p.raw.get("sheet")
+    return None if raw is None else sheet_from_json(raw, p.key_path("sheet"))
+
+
+def _palette(p: JsonDoc) -> str | None:
+    text = p.get("palette", str, None)
+    if text is not None:
+        try:
+            parse_palette(text)
+        except RuleError:
+            raise p.bad("palette", "too_long") from None
+    return text or None
 
 
 def _unit(u: JsonDoc, name: str, key: str, round_: int, turn: Turn, first: Side) -> Unit:
@@ -239,13 +278,22 @@ def _unit(u: JsonDoc, name: str, key: str, round_: int, turn: Turn, first: Side)
         or turn is Turn.ENDED
         or (arrive_round == round_ and first is Side.ENEMY and turn is Turn.PC)
     )
+    area = parse_area(u.get("area", str))
+    position_text = u.get("position", str, None)
+    position: Position | None = None
+    if utype is UnitType.SOLDIER and area is Area.F0:
+        position = parse_position(position_text) if position_text is not None else Position.TOP
+    elif position_text is not None:
+        raise u.bad("position", "only_soldiers_at_f0")
+    weakness = u.get("weakness", str, None)
+    moved_default = 0 if "moved_round" in u.raw and not _this_turn(u, "moved_round", round_) else None
     held_edge_text = u.get("held_edge", str, None)
     held_to = u.get("held_to", str, None)
     return Unit(
         name,
         key,
         utype,
-        parse_area(u.get("area", str)),
+        area,
         hp,
         max_hp,
         u.int_("fort_damage", 0, 0),
@@ -255,9 +303,11 @@ def _unit(u: JsonDoc, name: str, key: str, round_: int, turn: Turn, first: Side)
         arrive_round,
         u.get("arrived", bool, done),
         u.get("destroyed", bool, hp <= 0),
-        u.int_("moved_round", None, 1),
-        u.int_("moved_m", 0, 0),
+        position,
+        clean_weakness(weakness) if weakness else None,
+        u.int_("moved_m", 0, 0) if moved_default is None else moved_default,
+        _one_of(u, "halted", HALTS, None),
+        _one_of(u, "acted", MAIN_ACTIONS, MAIN_ACTIONS[-1] if _this_turn(u, "acted_round", round_) else None),
         parse_edge(held_edge_text) if held_edge_text else None,
         parse_area(held_to) if held_to else None,
-        u.int_("acted_round", None, 1),
     )

@@ -3,8 +3,10 @@
 Targets: ``fort.hp``, ``fort.max_hp``, ``fort.repaired_round``, ``round``, ``rounds``, ``turn``, ``first``,
 ``title``, ``outcome``, ``confused_round``, ``cannons`` (how many), ``cannon.<n>.shells``,
 ``ballista.loaded``, ``ballista.magic_bolt_used``, ``ballista.bolt``, ``trap.<kind>.<edge>.uses``,
-``unit.<name>.<hp|max_hp|area|fort_damage|strike|defense|move|type|arrive_round|arrived|destroyed>``,
-``pc.<name>.<position|area|hp|max_hp|move|owner>``, ``commander.<name>.<hp|max_hp|area>``.
+``unit.<name>.<hp|max_hp|area|position|fort_damage|strike|defense|move|type|weakness|arrive_round|arrived|
+destroyed|acted|moved_m|halted>``, ``pc.<name>.<position|area|hp|max_hp|move|moved_m|owner>``, a value of a
+PC's sheet ``pc.<name>.<mp|max_mp|evasion|defense|vit_resist|mnd_resist|initiative|monster_lore|level|命中1|
+weapon1_rate|器用度 ...>``, ``commander.<name>.<hp|max_hp|area|horn>``.
 Every ruling of the engine can be overridden here (the GM can always undo a result).
 """
 
@@ -17,17 +19,29 @@ from typing import Any
 from engine.common import fold, parse_bool
 from engine.fort.commands import GMSet
 from engine.fort.context import Context, parse_damage_expression
-from engine.fort.lookup import find_commander, find_pc, find_unit, set_commander, set_pc, set_unit
-from engine.fort.map import Area, edge_text, parse_area, parse_edge, parse_position
+from engine.fort.lookup import (
+    MAIN_ACTIONS,
+    find_commander,
+    find_pc,
+    find_unit,
+    set_commander,
+    set_pc,
+    set_unit,
+)
+from engine.fort.map import Area, Position, edge_text, parse_area, parse_edge, parse_position
 from engine.fort.rules_characters import check_confusion
 from engine.fort.rules_equipment import parse_trap_kind
 from engine.fort.rules_fort import finish
 from engine.fort.rules_roster import parse_unit_type
+from engine.fort.rules_sheets import set_sheet_value
 from engine.fort.rules_turn import MAX_CANNONS, MAX_ROUNDS, parse_side
-from engine.fort.state import MAX_SHELLS, BattleOutcome, FortState, Turn, UnitType, evolve
+from engine.fort.state import MAX_SHELLS, BattleOutcome, FortState, Turn, Unit, UnitType, evolve
+from engine.fort.weakness import clean_weakness
 from engine.ruleset import RuleError
 
 _NONE = ("none", "null", "-", "")
+#: F-UNIT-14: what ``unit.<name>.acted`` = true records as the unit's main action
+GM_ACTED = MAIN_ACTIONS[-1]
 
 
 class _Bad(Exception):
@@ -200,6 +214,13 @@ _TOP: dict[str, Callable[[FortState, str], tuple[Any, Any, FortState]]] = {
 }
 
 
+def _soldier_position(unit: Unit, area: Area, position: Position | None) -> Position | None:
+    """F-MAP-4: a soldier at F0 keeps its position (outside when it comes in); nobody else has one."""
+    if unit.type is not UnitType.SOLDIER or area is not Area.F0:
+        return None
+    return position or Position.OUTSIDE
+
+
 def _unit(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, FortState]:
     u = state.units[i]
     if attr == "hp":
@@ -209,20 +230,40 @@ def _unit(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, Fo
         m = _int(value, 1)
         new = evolve(u, max_hp=m, hp=min(u.hp, m))
     elif attr == "area":
-        new = evolve(u, area=parse_area(value), held_edge=None, held_to=None)
+        area = parse_area(value)
+        position = _soldier_position(u, area, u.position if u.area is area else None)
+        new = evolve(u, area=area, position=position, held_edge=None, held_to=None)
+    elif attr == "position":
+        if u.type is not UnitType.SOLDIER or u.area is not Area.F0:
+            raise _Bad("position_only_soldier_at_f0")
+        new = evolve(u, position=parse_position(value))
     elif attr in ("fort_damage", "defense", "move"):
         fields: dict[str, Any] = {attr: _int(value, 0)}
         new = evolve(u, **fields)
+    elif attr == "moved_m":
+        new = evolve(u, moved_m=_int(value, 0), halted=None)
     elif attr == "strike":
         text = _opt_text(value)
         new = evolve(u, strike=parse_damage_expression(text).command if text else None)
+    elif attr == "weakness":
+        text = _opt_text(value)
+        new = evolve(u, weakness=clean_weakness(text) if text else None)
     elif attr == "type":
-        new = evolve(u, type=parse_unit_type(value))
+        utype = parse_unit_type(value)
+        new = evolve(u, type=utype)
+        new = evolve(new, position=_soldier_position(new, u.area, u.position or Position.TOP))
     elif attr == "arrive_round":
         new = evolve(u, arrive_round=_opt_int(value, 1))
     elif attr in ("arrived", "destroyed"):
         flags: dict[str, Any] = {attr: _bool(value)}
         new = evolve(u, **flags)
+    elif attr == "acted":  # F-UNIT-14: false lets the unit take another main action this turn
+        new = evolve(u, acted=GM_ACTED if _bool(value) else None)
+        return u.acted is not None, new.acted is not None, set_unit(state, i, new)
+    elif attr == "halted":  # F-UNIT-2, F-TRAP-3: false lets a stopped unit move on this turn
+        if _bool(value):
+            raise _Bad("only_false")
+        new = evolve(u, halted=None)
     else:
         raise RuleError("fort.gm_set_target_unknown", target=f"unit.{u.name}.{attr}")
     if new.type is UnitType.RAM and new.strike is None:
@@ -245,10 +286,16 @@ def _pc(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, Fort
         new = evolve(p, **numbers)
         if new.hp is not None and new.max_hp is not None and new.hp > new.max_hp:
             raise _Bad("above_max")
+    elif attr == "moved_m":
+        new = evolve(p, moved_m=_int(value, 0))
     elif attr == "owner":
         new = evolve(p, owner=_opt_text(value))
-    else:
-        raise RuleError("fort.gm_set_target_unknown", target=f"pc.{p.name}.{attr}")
+    else:  # a value of its sheet (mp, evasion, 命中1, 器用度 ...)
+        try:
+            before, after, new = set_sheet_value(p, attr, value)
+        except ValueError as bad:
+            raise _Bad(str(bad)) from None
+        return before, after, set_pc(state, i, new)
     return getattr(p, attr), getattr(new, attr), set_pc(state, i, new)
 
 
@@ -261,6 +308,8 @@ def _commander(state: FortState, i: int, attr: str, value: str) -> tuple[Any, An
         new = evolve(c, max_hp=m, hp=min(c.hp, m))
     elif attr == "area":
         new = evolve(c, area=parse_area(value))
+    elif attr == "horn":
+        new = evolve(c, horn=_opt_text(value))
     else:
         raise RuleError("fort.gm_set_target_unknown", target=f"commander.{c.name}.{attr}")
     return getattr(c, attr), getattr(new, attr), set_commander(state, i, new)

@@ -6,6 +6,8 @@ An event is ``Event(kind, data, dice)``; its ``kind`` is also the message key. A
 critical, fumble}`` where ``text`` is BCDice's own result text and ``damage`` the number dealt (0 for an
 automatic failure, F-DICE-1). Fields that only some events of a kind carry are marked ``?``.
 The tests check that the engine emits and raises exactly these keys, with no field outside these lists.
+Any event may also carry ``out_of_turn`` (``COMMON_FIELDS``): the side whose turn it was when the GM took
+an action of the other side (F-TURN-3).
 """
 
 from __future__ import annotations
@@ -31,33 +33,49 @@ EVENTS: dict[str, str] = {
     "fort.repaired": "by amount before after",
     # PCs
     "pc.added": "pc owner position hp move",
-    "pc.moved": "pc from to from_position to_position distance extra_m(10 after a position change, F-MAP-6) "
-    "move(None: not tracked, the extra metres are a reminder)",
+    "pc.moved": "pc from to from_position to_position distance extra_m(10 for a change of position or "
+    "leaving F0 from another position, F-MAP-6) moved_m(this turn, after it) "
+    "move(None: not tracked, the metres are a reminder)",
     "pc.hp_changed": "pc delta set before after",
     "pc.removed": "pc",
-    "pc.damaged": "pc source(cannon_load|barrage) amount before after(None if HP is not tracked) kind? roll? "
-    "unit?(the barrage's unit)",
+    "pc.sheet_read": "pc source hp max_hp mp max_mp defense evasion vit_resist mnd_resist initiative move "
+    "weapons(list of {name, usage, acc, rate, crit, dmg}) lines(palette lines) custom(its own palette)",
+    "pc.palette_set": "pc lines custom(False: back to the palette generated from its sheet)",
+    "pc.damaged": "pc source(cannon_load|barrage) amount before after(None if HP is not tracked) kind? "
+    "element? roll? unit?(the barrage's unit)",
     # units
-    "unit.added": "unit type side area hp fort_damage strike defense move arrive_round",
+    "unit.added": "unit type side area position(a soldier's at F0) hp fort_damage strike defense move "
+    "weakness arrive_round",
     "unit.removed": "unit",
     "unit.arrived": "unit area round",
-    "unit.moved": "unit from to path distance stopped(None|blocked|destroyed) force",
-    "unit.advanced": "unit(None: all) moved(how many units moved)",
+    "unit.moved": "unit from to path distance extra_m(leaving a position at F0 first) "
+    "stopped(None|blocked|barricade|destroyed) blocker(the unit that stopped it) force",
+    "unit.repositioned": "unit from_position to_position force (a soldier at F0, F-MAP-4)",
+    "unit.advanced": "unit(None: all) moved(how many units reached another area) units(their names) "
+    "stayed(names of units that set out but stayed where they were, not destroyed)",
     "unit.hp_changed": "unit delta set before after",
-    "unit.damaged": "unit source(single|area|pierce|mine|cannon|ballista|unit_attack) kind raw(list: damage "
-    "before defence, one per hit) defense rolls(list of rolls) taken before after by? bodies? melee? "
+    "unit.damaged": "unit source(single|area|pierce|mine|cannon|ballista|unit_attack) kind element? "
+    "raw(list: damage before weakness and defence, one per hit) defense "
+    "weakness?(the bonus its weakness added, F-UNIT-15) rolls(list of rolls) taken before after "
+    "by? bodies? melee? "
     "applied?(pierce: after defence, before halving) resisted? attacker?",
     "unit.destroyed": "unit area",
     "unit.revived": "unit area",
     "unit.attacked": "attacker target hit (the strike roll and damage follow in unit.damaged)",
     "unit.barrage": "unit target count(the d6) rolls damages total",
     # commanders
-    "commander.added": "commander hp area",
+    "commander.added": "commander hp area horn(its war-horn effect, or None)",
+    "commander.moved": "commander from to distance",
     "commander.hp_changed": "commander before after delta? set? source? unit?",
     # attacks
-    "attack.area": "by unit area radius kind checks(list of {unit, die, caught}) hit(names) over_cap(names) "
-    "characters(names in the area for r ≥ 7: the players apply their damage)",
-    "attack.pierce": "by from to areas kind resisted hit(names)",
+    "attack.area": "by unit(the target unit, or None) commander(the target commander, or None) area "
+    "range(from the actor's area, F-MAP-8) radius kind element? checks(list of {unit, die, caught}) "
+    "hit(names of units) characters(names: the target commander, and characters for r ≥ 7) "
+    "over_cap(names left out by targets:)",
+    "attack.pierce": "by from to areas kind element? resisted hit(names)",
+    "attack.character": "character role(pc|commander) targeted source(area|cannon|ballista) by kind element? "
+    "damages(one per roll) damage(their total) half(each halved, rounded up) rolls "
+    "(its HP is the players' to change: /pc hp, /commander hp)",
     # traps
     "trap.set": "kind edge uses",
     "trap.removed": "kind edge uses",
@@ -68,9 +86,9 @@ EVENTS: dict[str, str] = {
     # cannons and ballista
     "cannon.loaded": "cannon by before after check(None: a soldier) roll reached(shells the check reached)",
     "cannon.load_failed": "cannon by before check roll (pc.damaged follows)",
-    "cannon.fired": "cannon by shells unit area checks hit over_cap",
+    "cannon.fired": "cannon by shells unit commander area checks hit characters over_cap",
     "ballista.loaded": "by bolt magic_bolt",
-    "ballista.fired": "by unit bolt hit command checks hit_units over_cap",
+    "ballista.fired": "by unit commander area bolt hit command checks hit_units characters over_cap",
 }
 
 #: key → values
@@ -87,8 +105,9 @@ REFUSALS: dict[str, str] = {
     "fort.cannons_invalid": "cannons max",
     "fort.side_invalid": "side allowed",
     "fort.outcome_invalid": "outcome allowed",
-    "fort.not_enemy_turn": "turn",
+    "fort.not_your_turn": "turn round (a player's action out of its side's turn, F-TURN-3)",
     "fort.enemy_confused": "unit round",
+    "fort.enemy_confused_all": "round",
     "fort.gm_set_invalid": "target value reason",
     "fort.gm_set_target_unknown": "target",
     "fort.option_required": "options",
@@ -115,14 +134,16 @@ REFUSALS: dict[str, str] = {
     "fort.actor_inside": "name",
     "fort.equipment_not_at_top": "name area position",
     "fort.equipment_soldier_not_at_f0": "name area",
-    "fort.soldier_already_acted": "name round",
+    "fort.equipment_soldier_not_at_top": "name position",
+    "fort.unit_already_acted": "name action(its first main action this turn)",
     # PCs
     "fort.pc_unknown": "name",
     "fort.pc_move_same": "pc",
-    "fort.pc_move_too_far": "pc distance extra move",
+    "fort.pc_move_too_far": "pc distance extra move used(metres already moved this turn)",
     "fort.pc_enter_f0_outside": "pc position",
     "fort.position_only_at_f0": "pc area",
     "fort.pc_hp_untracked": "",
+    "fort.sheet_invalid": "reason(not_json, or where and why)",
     # units and commanders
     "fort.unit_unknown": "name",
     "fort.unit_destroyed": "name",
@@ -131,6 +152,12 @@ REFUSALS: dict[str, str] = {
     "fort.unit_type_invalid": "type allowed",
     "fort.unit_move_same": "unit area",
     "fort.unit_move_too_far": "unit distance left",
+    "fort.unit_halted": "unit reason(blocked|barricade) area",
+    "fort.unit_position_only_soldier_f0": "unit area",
+    "fort.unit_position_same": "unit position",
+    "fort.unit_enter_f0_outside": "unit to position",
+    "fort.position_only_soldier": "unit",
+    "fort.weakness_invalid": "weakness examples",
     "fort.unit_no_strike": "unit",
     "fort.unit_attack_same_side": "attacker target",
     "fort.move_not_multiple": "move",
@@ -140,12 +167,17 @@ REFUSALS: dict[str, str] = {
     "fort.soldier_reinforcement": "unit",
     "fort.arrive_round_invalid": "arrive_round round rounds",
     "fort.commander_unknown": "name",
+    "fort.commander_down": "name",
+    "fort.commander_move_same": "commander area",
     "fort.barrage_no_target": "unit area",
     # attacks
     "fort.target_not_enemy": "unit",
     "fort.melee_flying": "unit",
     "fort.melee_other_area": "actor area unit unit_area",
     "fort.melee_position": "actor position",
+    "fort.melee_target_position": "actor position",
+    "fort.target_one_of": "options",
+    "fort.element_invalid": "element allowed",
     "fort.pierce_origin": "pc area origin",
     "fort.bodies_invalid": "bodies max",
     "fort.radius_invalid": "radius max",
@@ -153,6 +185,7 @@ REFUSALS: dict[str, str] = {
     "fort.damage_kind_invalid": "kind allowed",
     # fort and equipment
     "fort.repair_used": "round",
+    "fort.repair_full": "hp max_hp",
     "fort.siege_effect_invalid": "effect allowed",
     "fort.siege_amount_required": "effect",
     "fort.siege_meteor_rating": "roll",
@@ -168,6 +201,10 @@ REFUSALS: dict[str, str] = {
     "fort.ballista_bolt_forbidden": "bolt",
     "fort.ballista_magic_bolt_used": "",
 }
+
+
+#: fields any event may carry besides its own
+COMMON_FIELDS = frozenset({"out_of_turn"})
 
 
 def fields(description: str) -> frozenset[str]:

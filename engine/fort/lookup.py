@@ -122,10 +122,8 @@ def require_pc_actor(state: FortState, actor: Actor) -> PC:
 
 
 def require_equipment(state: FortState, actor: Actor) -> None:
-    """F-FORT-3, F-UNIT-13: defence equipment is used by a PC at the fort top or a soldier at F0.
-
-    **Ruling (F-UNIT-13):** a soldier unit takes one main action per round.
-    """
+    """F-FORT-3, F-UNIT-13, F-MAP-4: defence equipment is used from the fort top, by a PC at the top or
+    a soldier unit at F0 at the top; F-UNIT-14: it is the soldier's main action of the turn."""
     if actor.pc is not None:
         pc = state.pcs[actor.pc]
         if pc.area is not Area.F0 or pc.position is not Position.TOP:
@@ -140,13 +138,41 @@ def require_equipment(state: FortState, actor: Actor) -> None:
     unit = state.units[actor.unit]
     if unit.area is not Area.F0:
         raise RuleError("fort.equipment_soldier_not_at_f0", name=unit.name, area=unit.area.value)
-    if unit.acted_round == state.round:
-        raise RuleError("fort.soldier_already_acted", name=unit.name, round=state.round)
+    if unit.position is not Position.TOP:
+        raise RuleError(
+            "fort.equipment_soldier_not_at_top",
+            name=unit.name,
+            position=unit.position.value if unit.position else None,
+        )
+    require_main_action(unit)
 
 
-def soldier_acted(state: FortState, actor: Actor) -> FortState:
-    """F-UNIT-13: mark a soldier's main action for this round (nothing for a PC)."""
+#: F-UNIT-14: a unit's main actions (``gm``: marked by ``/gm set unit.<name>.acted value:true``)
+MAIN_ACTIONS = (
+    "unit_attack",
+    "barrage",
+    "repair",
+    "cannon_load",
+    "cannon_fire",
+    "ballista_load",
+    "ballista_fire",
+    "gm",
+)
+
+
+def require_main_action(unit: Unit) -> None:
+    """F-UNIT-14: a unit has one main action in its side's turn; a second is refused, naming the first."""
+    if unit.acted is not None:
+        raise RuleError("fort.unit_already_acted", name=unit.name, action=unit.acted)
+
+
+def take_main_action(state: FortState, i: int, action: str) -> FortState:
+    """F-UNIT-14: the unit's main action of this turn is ``action`` (renewed when its side's turn starts)."""
+    return set_unit(state, i, evolve(state.units[i], acted=action))
+
+
+def soldier_acted(state: FortState, actor: Actor, action: str) -> FortState:
+    """F-UNIT-13, F-UNIT-14: a soldier's equipment action is its main action (nothing for a PC)."""
     if actor.unit is None:
         return state
-    unit = state.units[actor.unit]
-    return set_unit(state, actor.unit, evolve(unit, acted_round=state.round))
+    return take_main_action(state, actor.unit, action)

@@ -103,10 +103,10 @@ def edge_text(edge: Edge) -> str:
 
 @cache
 def shortest_path(start: Area, goal: Area) -> tuple[Area, ...]:
-    """F-MAP-2: the areas of the shortest path from start to goal, both included.
+    """F-MAP-2, F-MAP-8: the areas of the shortest path from start to goal, both included.
 
-    **Ruling:** where two paths are equally short (A2→B1, B2→A1, A1→B2, B1→A2) the path through
-    the area nearer the fort is taken (A2→A1→B1); the GM can move a unit step by step instead.
+    Where two paths are equally short (A2→B1, B2→A1, A1→B2, B1→A2) the path through the area nearer
+    the fort is taken (A2→A1→B1); the GM can give ``via`` or move a unit step by step instead.
     """
     paths: list[tuple[Area, ...]] = [(start,)]
     while True:
@@ -134,3 +134,11 @@ def pierce_areas(origin: Area, target: Area) -> tuple[Area, ...]:
             i, j = line.index(origin), line.index(target)
             return line[i : j + 1] if i < j else tuple(reversed(line[j : i + 1]))
     raise RuleError("fort.pierce_no_line", origin=origin.value, target=target.value)  # pragma: no cover
+
+
+def attack_range(origin: Area, target: Area) -> int:
+    """F-MAP-8: the range (射程) from one area to another for a ranged effect, counted along the pierce
+    lines: 0 in the same area, A1–B2 and A2–B1 are 1 (a move between them is 20 m), F0–A2 is 2."""
+    if origin == target:
+        return 0
+    return len(pierce_areas(origin, target)) - 1

@@ -1,4 +1,4 @@
-"""Attacks on units by PCs (F-UNIT-3..6) and by units (F-UNIT-7, F-UNIT-8)."""
+"""Attacks on units by PCs (F-UNIT-3..6) and by units (F-UNIT-7, F-UNIT-8, F-UNIT-14)."""
 
 from __future__ import annotations
 
@@ -13,19 +13,32 @@ from engine.fort.context import (
     parse_damage_expression,
     roll_record,
 )
-from engine.fort.lookup import require_pc_actor, resolve_actor, set_unit, unit_on_map
-from engine.fort.map import Area, Position, parse_area, pierce_areas
+from engine.fort.lookup import (
+    find_commander,
+    require_main_action,
+    require_pc_actor,
+    resolve_actor,
+    take_main_action,
+    unit_on_map,
+)
+from engine.fort.map import Area, Position, attack_range, parse_area, pierce_areas
 from engine.fort.rules_characters import hurt_pc, set_commander_hp
 from engine.fort.rules_damage import (
     DAMAGE_PER_BODY,
     MAX_BODIES,
-    applied_damage,
+    Aim,
+    Blow,
+    applied_to,
     area_catch,
-    damage_each,
+    caught_names,
+    deal_area,
     hurt_unit,
     pierce_share,
+    sheltered,
+    strike_unit,
 )
-from engine.fort.state import PC, DamageKind, FortState, Side, Unit, UnitType, evolve
+from engine.fort.state import PC, DamageKind, FortState, Side, Unit, evolve
+from engine.fort.weakness import parse_element
 from engine.ruleset import RuleError
 
 MAX_RADIUS = 30
@@ -38,6 +51,18 @@ def parse_kind(text: str) -> DamageKind:
         raise RuleError(
             "fort.damage_kind_invalid", kind=text, allowed=[k.value for k in DamageKind]
         ) from None
+
+
+def parse_blow(kind: str, element: str | None) -> Blow:
+    """F-UNIT-6, F-UNIT-15: an attack's kind of damage and its element, as the options give them."""
+    return Blow(parse_kind(kind), parse_element(element))
+
+
+def melee_position(unit: Unit) -> Position | None:
+    """F-MAP-5: where a unit stands for melee at F0: a soldier at its position, an enemy outside."""
+    if unit.area is not Area.F0:
+        return None
+    return unit.position if unit.side is Side.PC else Position.OUTSIDE
 
 
 def check_reach(actor: str, area: Area, target: Unit) -> None:
@@ -64,11 +89,55 @@ def check_melee(pc: PC, target: Unit) -> None:
         )
 
 
+def check_unit_melee(attacker: Unit, target: Unit) -> None:
+    """F-MAP-5, F-MAP-4: a unit's melee needs the same area and, at F0, the same position: enemy unit
+    attacks at F0 reach only soldiers outside, and a soldier melees enemies at F0 from outside."""
+    check_reach(attacker.name, attacker.area, target)
+    if not _outside(attacker):
+        raise RuleError("fort.melee_position", actor=attacker.name, position=_position(attacker))
+    if not _outside(target):
+        raise RuleError("fort.melee_target_position", actor=target.name, position=_position(target))
+
+
+def _outside(unit: Unit) -> bool:
+    return melee_position(unit) in (None, Position.OUTSIDE)
+
+
+def _position(unit: Unit) -> str | None:
+    return unit.position.value if unit.position else None
+
+
 def _enemy_target(state: FortState, name: str) -> int:
     i = unit_on_map(state, name)
     if state.units[i].side is not Side.ENEMY:
         raise RuleError("fort.target_not_enemy", unit=state.units[i].name)
     return i
+
+
+def resolve_aim(state: FortState, unit: str | None, commander: str | None, area: str | None) -> Aim:
+    """F-UNIT-4: an area effect aims at an enemy unit, a commander still up, or a point in an area."""
+    if sum(x is not None for x in (unit, commander, area)) != 1:
+        raise RuleError("fort.target_one_of", options=["unit", "commander", "area"])
+    if unit is not None:
+        i = _enemy_target(state, unit)
+        return Aim(state.units[i].area, unit=i)
+    if commander is not None:
+        c = find_commander(state, commander)
+        if state.commanders[c].hp <= 0:
+            raise RuleError("fort.commander_down", name=state.commanders[c].name)
+        return Aim(state.commanders[c].area, commander=c)
+    assert area is not None
+    return Aim(parse_area(area))
+
+
+def aim_data(state: FortState, aim: Aim) -> dict[str, Any]:
+    """How an event names what an area effect aimed at: ``unit``, ``commander`` (None if not that) and
+    ``area``."""
+    return {
+        "unit": state.units[aim.unit].name if aim.unit is not None else None,
+        "commander": state.commanders[aim.commander].name if aim.commander is not None else None,
+        "area": aim.area.value,
+    }
 
 
 def attack_single(ctx: Context, state: FortState, cmd: AttackSingle) -> FortState:
@@ -101,69 +170,52 @@ def attack_single(ctx: Context, state: FortState, cmd: AttackSingle) -> FortStat
     return evolve(state, units=tuple(units))
 
 
-def characters_in(state: FortState, area: Area) -> list[str]:
-    """Characters an area of radius 7 or more reaches (PCs at F0: only those outside)."""
-    names = [
-        p.name
-        for p in state.pcs
-        if p.area is area and (area is not Area.F0 or p.position is Position.OUTSIDE)
-    ]
-    return names + [c.name for c in state.commanders if c.area is area and c.hp > 0]
-
-
 def attack_area(ctx: Context, state: FortState, cmd: AttackArea) -> FortState:
-    """F-UNIT-4, F-UNIT-6, F-UNIT-11: an area attack on a unit; the catch d6s, then damage unit by unit.
-
-    Characters are never caught by r ≤ 6; for r ≥ 7 the event lists the characters in the area
-    (their damage is the players' to apply).
-    """
+    """F-UNIT-4, F-UNIT-6, F-UNIT-11, F-UNIT-15: an area attack on a unit, a commander or a point in an
+    area: the catch d6s, then damage one by one, target first (characters named, F-UNIT-4)."""
     if not 1 <= cmd.radius <= MAX_RADIUS:
         raise RuleError("fort.radius_invalid", radius=cmd.radius, max=MAX_RADIUS)
     if cmd.targets is not None and cmd.targets < 1:
         raise RuleError("fort.targets_invalid", targets=cmd.targets)
-    kind = parse_kind(cmd.kind)
+    blow = parse_blow(cmd.kind, cmd.element)
     amount = parse_amount(cmd.damage)
-    i = _enemy_target(state, cmd.unit)
+    aim = resolve_aim(state, cmd.unit, cmd.commander, cmd.area)
     pc = require_pc_actor(state, resolve_actor(state, cmd.by, cmd.invoker))
-    units = list(state.units)
-    hit, checks, over = area_catch(ctx, units, i, cmd.radius, cmd.targets)
-    area = units[i].area
+    caught = area_catch(ctx, state, aim, cmd.radius, cmd.targets)
+    hit, characters = caught_names(state, caught)
     ctx.emit(
         "attack.area",
         {
             "by": pc.name,
-            "unit": units[i].name,
-            "area": area.value,
+            **aim_data(state, aim),
+            "range": attack_range(pc.area, aim.area),
             "radius": cmd.radius,
-            "kind": kind.value,
-            "checks": checks,
-            "hit": [units[j].name for j in hit],
-            "over_cap": over,
-            "characters": characters_in(state, area) if cmd.radius >= 7 else [],
+            **blow.data(),
+            "checks": list(caught.checks),
+            "hit": hit,
+            "characters": characters,
+            "over_cap": list(caught.over),
         },
     )
-    damage_each(ctx, units, hit, kind, "area", lambda c: amount_value(c, amount))
-    return evolve(state, units=tuple(units))
+    data = {"source": "area", "by": pc.name}
+    return deal_area(ctx, state, caught, blow, data, lambda c: amount_value(c, amount))
 
 
 def attack_pierce(ctx: Context, state: FortState, cmd: AttackPierce) -> FortState:
-    """F-MAP-3, F-UNIT-5, F-UNIT-11: every enemy ground unit on the covered line takes half its applied
-    damage (a quarter if resisted), rounded up; each rolls its own damage, in unit order.
-
-    **Ruling:** the pierce starts from the actor's own area.
-    """
+    """F-MAP-3, F-UNIT-5, F-UNIT-11: every ground unit on the covered line, soldier units included,
+    takes half its applied damage (a quarter if resisted), rounded up; each rolls its own damage, in
+    unit order. **Ruling:** the pierce starts from the actor's own area; soldiers inside the fort are
+    out of its reach (F-MAP-4)."""
     origin, target = parse_area(cmd.from_), parse_area(cmd.to)
     areas = pierce_areas(origin, target)
-    kind = parse_kind(cmd.kind)
+    blow = parse_blow(cmd.kind, cmd.element)
     amount = parse_amount(cmd.damage)
     pc = require_pc_actor(state, resolve_actor(state, cmd.by, cmd.invoker))
     if pc.area is not origin:
         raise RuleError("fort.pierce_origin", pc=pc.name, area=pc.area.value, origin=origin.value)
     units = list(state.units)
     hit = [
-        i
-        for i, u in enumerate(units)
-        if u.on_map and u.area in areas and u.side is Side.ENEMY and not u.flying
+        i for i, u in enumerate(units) if u.on_map and u.area in areas and not u.flying and not sheltered(u)
     ]
     ctx.emit(
         "attack.pierce",
@@ -172,14 +224,15 @@ def attack_pierce(ctx: Context, state: FortState, cmd: AttackPierce) -> FortStat
             "from": origin.value,
             "to": target.value,
             "areas": [a.value for a in areas],
-            "kind": kind.value,
+            **blow.data(),
             "resisted": cmd.resisted,
             "hit": [units[i].name for i in hit],
         },
     )
     for i in hit:
         raw, roll = amount_value(ctx, amount)
-        applied = applied_damage(raw, kind, units[i].defense)
+        applied, bonus = applied_to(units[i], raw, blow)
+        extra = {"weakness": bonus} if bonus else {}
         hurt_unit(
             ctx,
             units,
@@ -187,9 +240,11 @@ def attack_pierce(ctx: Context, state: FortState, cmd: AttackPierce) -> FortStat
             pierce_share(applied, cmd.resisted),
             {
                 "source": "pierce",
-                "kind": kind.value,
+                "by": pc.name,
+                **blow.data(),
                 "raw": [raw],
                 "defense": units[i].defense,
+                **extra,
                 "applied": applied,
                 "resisted": cmd.resisted,
                 "rolls": [roll] if roll else [],
@@ -205,45 +260,37 @@ def _strike(unit: Unit) -> Any:
 
 
 def unit_attack(ctx: Context, state: FortState, cmd: UnitAttack) -> FortState:
-    """F-UNIT-7: ▶ユニット攻撃: one melee attack on a unit of the other side in the same area:
-    strike roll minus the target's defence. F-UNIT-13: a soldier's main action for the round."""
+    """F-UNIT-7, F-UNIT-14: ▶ユニット攻撃: the unit's main action, one melee attack on a unit of the other
+    side in the same area (and position, F-MAP-5): strike roll minus the target's defence."""
     a = unit_on_map(state, cmd.attacker)
     t = unit_on_map(state, cmd.target)
     attacker, target = state.units[a], state.units[t]
     if attacker.side is target.side:
         raise RuleError("fort.unit_attack_same_side", attacker=attacker.name, target=target.name)
-    check_reach(attacker.name, attacker.area, target)
+    check_unit_melee(attacker, target)
     strike = _strike(attacker)
-    if attacker.type is UnitType.SOLDIER and attacker.acted_round == state.round:
-        raise RuleError("fort.soldier_already_acted", name=attacker.name, round=state.round)
-    units = list(state.units)
-    if attacker.type is UnitType.SOLDIER:
-        units[a] = evolve(attacker, acted_round=state.round)
+    require_main_action(attacker)
+    state = take_main_action(state, a, "unit_attack")
     ctx.emit("unit.attacked", {"attacker": attacker.name, "target": target.name, "hit": cmd.hit})
-    if cmd.hit:
-        result = ctx.roll_command(strike)
-        taken = applied_damage(result.damage, DamageKind.PHYSICAL, target.defense)
-        hurt_unit(
-            ctx,
-            units,
-            t,
-            taken,
-            {
-                "source": "unit_attack",
-                "attacker": attacker.name,
-                "kind": DamageKind.PHYSICAL.value,
-                "raw": [result.damage],
-                "defense": target.defense,
-                "rolls": [roll_record(result)],
-            },
-        )
+    if not cmd.hit:
+        return state
+    units = list(state.units)
+    result = ctx.roll_command(strike)
+    strike_unit(
+        ctx,
+        units,
+        t,
+        [result.damage],
+        [roll_record(result)],
+        Blow(DamageKind.PHYSICAL),
+        {"source": "unit_attack", "attacker": attacker.name},
+    )
     return evolve(state, units=tuple(units))
 
 
 def unit_barrage(ctx: Context, state: FortState, cmd: UnitBarrage) -> FortState:
-    """F-UNIT-8: ▶同時攻撃: for each character in the unit's melee area (in the order they joined) a d6
-    for the count, then that many strike rolls (a roll below 0 deals 0). F-UNIT-13: a soldier's
-    barrage is its main action for the round.
+    """F-UNIT-8, F-UNIT-14: ▶同時攻撃, the unit's main action: for each character in its melee area (in
+    the order they joined) a d6 for the count, then that many strike rolls (a roll below 0 deals 0).
 
     As RULINGS says, the bot lists the attacks and the players resolve evasion and apply HP
     (``/pc hp``). **Ruling:** with ``apply_hp:true`` every strike is applied as a hit instead, to
@@ -258,16 +305,16 @@ def unit_barrage(ctx: Context, state: FortState, cmd: UnitBarrage) -> FortState:
             for i, p in enumerate(state.pcs)
             if p.area is unit.area and (p.area is not Area.F0 or p.position is Position.OUTSIDE)
         ]
-    else:
+    elif _outside(unit):  # F-MAP-5: commanders at F0 are outside
         targets = [
             ("commander", i) for i, c in enumerate(state.commanders) if c.area is unit.area and c.hp > 0
         ]
+    else:
+        targets = []
     if not targets:
         raise RuleError("fort.barrage_no_target", unit=unit.name, area=unit.area.value)
-    if unit.type is UnitType.SOLDIER:
-        if unit.acted_round == state.round:
-            raise RuleError("fort.soldier_already_acted", name=unit.name, round=state.round)
-        state = set_unit(state, u, evolve(unit, acted_round=state.round))  # F-UNIT-13: its main action
+    require_main_action(unit)
+    state = take_main_action(state, u, "barrage")
     for what, i in targets:
         name = state.pcs[i].name if what == "pc" else state.commanders[i].name
         count = ctx.d6()

@@ -7,11 +7,12 @@ from engine.common import fold
 from engine.dice import parse_command
 from engine.fort.commands import FireBallista, FireCannon, LoadBallista, LoadCannon, RemoveTrap, SetTrap
 from engine.fort.context import Context, parse_damage_expression, roll_record
-from engine.fort.lookup import require_equipment, resolve_actor, soldier_acted, unit_on_map
+from engine.fort.lookup import require_equipment, resolve_actor, soldier_acted
 from engine.fort.map import edge_text, parse_edge
+from engine.fort.rules_attack import aim_data, resolve_aim
 from engine.fort.rules_characters import hurt_pc
-from engine.fort.rules_damage import area_catch, damage_each
-from engine.fort.state import MAX_SHELLS, Ballista, DamageKind, FortState, Side, Trap, TrapKind, evolve
+from engine.fort.rules_damage import FIRE_MAGIC, Blow, area_catch, caught_names, deal_area
+from engine.fort.state import MAX_SHELLS, Ballista, DamageKind, FortState, Trap, TrapKind, evolve
 from engine.ruleset import RuleError
 
 MAX_TRAP_USES = 99
@@ -98,7 +99,7 @@ def load_cannon(ctx: Context, state: FortState, cmd: LoadCannon) -> FortState:
         result = ctx.roll_command(parse_damage_expression(f"2D6{cmd.bonus:+d}" if cmd.bonus else "2D6"))
         check, roll = result.total, roll_record(result)
         reached = shells_for_check(check or 0, result.dice)
-    state = soldier_acted(state, actor)
+    state = soldier_acted(state, actor, "cannon_load")
     if reached == 0:
         ctx.emit("cannon.load_failed", {**data, "check": check, "roll": roll})
         assert actor.pc is not None
@@ -108,11 +109,7 @@ def load_cannon(ctx: Context, state: FortState, cmd: LoadCannon) -> FortState:
             state,
             actor.pc,
             hit.damage,
-            {
-                "source": "cannon_load",
-                "kind": DamageKind.MAGIC.value,
-                "roll": roll_record(hit),
-            },
+            {"source": "cannon_load", **FIRE_MAGIC.data(), "roll": roll_record(hit)},
         )
     after = min(MAX_SHELLS, before + reached)
     ctx.emit("cannon.loaded", {**data, "check": check, "roll": roll, "reached": reached, "after": after})
@@ -121,36 +118,34 @@ def load_cannon(ctx: Context, state: FortState, cmd: LoadCannon) -> FortState:
 
 
 def fire_cannon(ctx: Context, state: FortState, cmd: FireCannon) -> FortState:
-    """F-CAN-3: needs a shell; sure hit anywhere (20 m from F0), 1 area (r4)/10; every affected unit
-    takes every shell, each K40+12@10 fire magic damage rolled for that unit; then the cannon is empty."""
+    """F-CAN-3: needs a shell; sure hit anywhere (20 m from F0) at a unit, a commander or a point, 1 area
+    (r4)/10; everyone affected takes every shell, each K40+12@10 fire magic damage rolled for that one
+    (F-UNIT-4, F-UNIT-15); then the cannon is empty."""
     c = _cannon(state, cmd.cannon)
     actor = resolve_actor(state, cmd.by, cmd.invoker)
     require_equipment(state, actor)
     shells = state.cannons[c]
     if shells < 1:
         raise RuleError("fort.cannon_empty", cannon=cmd.cannon)
-    t = unit_on_map(state, cmd.unit)
-    if state.units[t].side is not Side.ENEMY:
-        raise RuleError("fort.target_not_enemy", unit=state.units[t].name)
-    state = soldier_acted(state, actor)
-    units = list(state.units)
-    hit, checks, over = area_catch(ctx, units, t, CANNON_RADIUS, CANNON_TARGETS)
+    aim = resolve_aim(state, cmd.unit, cmd.commander, cmd.area)
+    state = soldier_acted(state, actor, "cannon_fire")
+    caught = area_catch(ctx, state, aim, CANNON_RADIUS, CANNON_TARGETS)
+    hit, characters = caught_names(state, caught)
     ctx.emit(
         "cannon.fired",
         {
             "cannon": cmd.cannon,
             "by": actor.name,
             "shells": shells,
-            "unit": units[t].name,
-            "area": units[t].area.value,
-            "checks": checks,
-            "hit": [units[i].name for i in hit],
-            "over_cap": over,
+            **aim_data(state, aim),
+            "checks": list(caught.checks),
+            "hit": hit,
+            "characters": characters,
+            "over_cap": list(caught.over),
         },
     )
-    damage_each(ctx, units, hit, DamageKind.MAGIC, "cannon", _shell, times=shells)
-    cannons = (*state.cannons[:c], 0, *state.cannons[c + 1 :])
-    return evolve(state, units=tuple(units), cannons=cannons)
+    state = deal_area(ctx, state, caught, FIRE_MAGIC, {"source": "cannon", "by": actor.name}, _shell, shells)
+    return evolve(state, cannons=(*state.cannons[:c], 0, *state.cannons[c + 1 :]))
 
 
 def _shell(ctx: Context) -> tuple[int, dict[str, object]]:
@@ -172,42 +167,44 @@ def load_ballista(ctx: Context, state: FortState, cmd: LoadBallista) -> FortStat
         raise RuleError("fort.ballista_magic_bolt_used")
     ctx.emit("ballista.loaded", {"by": actor.name, "bolt": bolt, "magic_bolt": magic})
     ballista = Ballista(loaded=True, magic_bolt_used=state.ballista.magic_bolt_used or magic, bolt=bolt)
-    return soldier_acted(evolve(state, ballista=ballista), actor)
+    return soldier_acted(evolve(state, ballista=ballista), actor, "ballista_load")
 
 
 def fire_ballista(ctx: Context, state: FortState, cmd: FireBallista) -> FortState:
-    """F-BAL-1: a ranged attack (the hit is declared); damage K90+20+bonus@crit physical to 1 area (r6)/20,
-    each affected unit rolled separately (F-UNIT-4); the ballista is then empty."""
+    """F-BAL-1: a ranged attack (the hit is declared) at a unit, a commander or a point; damage
+    K90+20+bonus@crit physical to 1 area (r6)/20, everyone affected rolled separately (F-UNIT-4); the
+    ballista is then empty."""
     actor = resolve_actor(state, cmd.by, cmd.invoker)
     require_equipment(state, actor)
     if not state.ballista.loaded:
         raise RuleError("fort.ballista_not_loaded")
-    t = unit_on_map(state, cmd.unit)
-    if state.units[t].side is not Side.ENEMY:
-        raise RuleError("fort.target_not_enemy", unit=state.units[t].name)
+    aim = resolve_aim(state, cmd.unit, cmd.commander, cmd.area)
     expression = parse_damage_expression(f"K{BALLISTA_POWER}{BALLISTA_EXTRA + cmd.bonus:+d}@{cmd.crit}")
     bolt = state.ballista.bolt
-    state = soldier_acted(evolve(state, ballista=evolve(state.ballista, loaded=False, bolt=None)), actor)
-    units = list(state.units)
+    state = evolve(state, ballista=evolve(state.ballista, loaded=False, bolt=None))
+    state = soldier_acted(state, actor, "ballista_fire")
     data = {
         "by": actor.name,
-        "unit": units[t].name,
+        **aim_data(state, aim),
         "bolt": bolt,
         "hit": cmd.hit,
         "command": expression.command,
     }
     if not cmd.hit:
-        ctx.emit("ballista.fired", {**data, "checks": [], "hit_units": [], "over_cap": []})
+        ctx.emit("ballista.fired", {**data, "checks": [], "hit_units": [], "characters": [], "over_cap": []})
         return state
-    hit, checks, over = area_catch(ctx, units, t, BALLISTA_RADIUS, BALLISTA_TARGETS)
+    caught = area_catch(ctx, state, aim, BALLISTA_RADIUS, BALLISTA_TARGETS)
+    hit, characters = caught_names(state, caught)
     ctx.emit(
         "ballista.fired",
-        {**data, "checks": checks, "hit_units": [units[i].name for i in hit], "over_cap": over},
-    )
+        {**data, "checks": list(caught.checks), "hit_units": hit, "characters": characters,
+         "over_cap": list(caught.over)},
+    )  # fmt: skip
 
     def one(c: Context) -> tuple[int, dict[str, object]]:
         result = c.roll_command(expression)
         return result.damage, roll_record(result)
 
-    damage_each(ctx, units, hit, DamageKind.PHYSICAL, "ballista", one)
-    return evolve(state, units=tuple(units))
+    return deal_area(
+        ctx, state, caught, Blow(DamageKind.PHYSICAL), {"source": "ballista", "by": actor.name}, one
+    )

@@ -85,15 +85,20 @@ def heal_fort(ctx: Context, state: FortState, cmd: HealFort) -> FortState:
 
 
 def repair(ctx: Context, state: FortState, cmd: Repair) -> FortState:
-    """F-FORT-3: emergency repair, +10 HP, once per round for the PC side; defence equipment."""
+    """F-FORT-3: emergency repair, +10 HP, once per round for the PC side; defence equipment.
+
+    **Ruling:** refused when the fort is at its maximum (it would spend the round's repair for nothing).
+    """
     actor = resolve_actor(state, cmd.by, cmd.invoker)
     require_equipment(state, actor)
     if state.repaired_round == state.round:
         raise RuleError("fort.repair_used", round=state.round)
+    if state.fort_hp >= state.fort_max_hp:
+        raise RuleError("fort.repair_full", hp=state.fort_hp, max_hp=state.fort_max_hp)
     before = state.fort_hp
     after = min(state.fort_max_hp, before + REPAIR_AMOUNT)
     ctx.emit("fort.repaired", {"by": actor.name, "amount": REPAIR_AMOUNT, "before": before, "after": after})
-    return soldier_acted(evolve(state, fort_hp=after, repaired_round=state.round), actor)
+    return soldier_acted(evolve(state, fort_hp=after, repaired_round=state.round), actor, "repair")
 
 
 def siege(ctx: Context, state: FortState, cmd: Siege) -> FortState:

@@ -1,13 +1,18 @@
-"""PCs, units and commanders joining, moving and changing HP (F-MAP-4, F-MAP-6, F-MAP-7, F-UNIT-1)."""
+"""PCs, units and commanders joining, moving and changing HP (F-MAP-4, F-MAP-6, F-MAP-7, F-UNIT-1,
+F-UNIT-12)."""
 
 from __future__ import annotations
 
+import unicodedata
+
 from engine import limits
 from engine.common import fold
+from engine.fort import rules_sheets
 from engine.fort.commands import (
     AddCommander,
     AddPC,
     AddUnit,
+    MoveCommander,
     MovePC,
     RemovePC,
     RemoveUnit,
@@ -22,15 +27,18 @@ from engine.fort.lookup import (
     find_commander,
     find_pc,
     find_unit,
+    set_commander,
     set_pc,
     set_unit,
 )
 from engine.fort.map import Area, Position, distance, parse_area, parse_position
 from engine.fort.rules_characters import set_commander_hp
 from engine.fort.state import PC, Commander, FortState, Unit, UnitType, evolve
+from engine.fort.weakness import clean_weakness
 from engine.ruleset import RuleError
 
-#: F-MAP-6: leaving F0 after a change of position counts as 10 m already moved.
+#: F-MAP-4, F-MAP-6: a change of position at F0 counts as 10 m of the turn's movement (so leaving F0
+#: after one counts 10 m already moved).
 POSITION_CHANGE_M = 10
 
 
@@ -50,9 +58,13 @@ def add_pc(ctx: Context, state: FortState, cmd: AddPC) -> FortState:
     _positive("move", cmd.move, 0)
     owner = cmd.owner if cmd.owner is not None else cmd.invoker
     pc = PC(name, key, owner, Area.F0, position, cmd.hp, cmd.hp, cmd.move)
+    if cmd.sheet is not None:
+        pc = rules_sheets.with_sheet(pc, rules_sheets.decode_sheet(cmd.sheet), None, None, cmd.palette)
     ctx.emit(
         "pc.added", {"pc": name, "owner": owner, "position": position.value, "hp": cmd.hp, "move": cmd.move}
     )
+    if pc.sheet is not None:
+        ctx.emit("pc.sheet_read", rules_sheets.sheet_event(pc))
     return evolve(state, pcs=(*state.pcs, pc))
 
 
@@ -65,10 +77,11 @@ def remove_pc(ctx: Context, state: FortState, cmd: RemovePC) -> FortState:
 def move_pc(ctx: Context, state: FortState, cmd: MovePC) -> FortState:
     """F-MAP-4, F-MAP-6: a PC changes position at F0 (its normal move) or moves between areas.
 
-    Only a PC outside leaves F0; a PC at another position goes outside first, and a PC whose position
-    changed this round (or changes now) counts 10 m already moved. Entering F0 puts a PC outside.
-    **Ruling:** the distance is checked only when the PC's movement is known; otherwise the event
-    carries the extra metres as a reminder.
+    Only a PC outside leaves F0: from another position it goes outside first, and a change of
+    position counts 10 m of the turn's movement, so leaving F0 after one counts 10 m already moved.
+    Entering F0 puts a PC outside. F-TURN-3: the metres add up over the PC side's turn. **Ruling:**
+    the distance is checked only when the PC's movement is known; otherwise the event carries the
+    metres as a reminder.
     """
     if cmd.position is None and cmd.area is None:
         raise RuleError("fort.option_required", options=["position", "area"])
@@ -82,8 +95,8 @@ def move_pc(ctx: Context, state: FortState, cmd: MovePC) -> FortState:
     if area is Area.F0 and pc.area is Area.F0:
         if position is None or position is pc.position:
             raise RuleError("fort.pc_move_same", pc=pc.name)
-        new = evolve(pc, position=position, position_round=state.round)
-        dist = 0
+        new = evolve(pc, position=position)
+        dist, extra = 0, POSITION_CHANGE_M
     elif area is pc.area:
         raise RuleError("fort.pc_move_same", pc=pc.name)
     elif area is Area.F0:
@@ -93,11 +106,14 @@ def move_pc(ctx: Context, state: FortState, cmd: MovePC) -> FortState:
         new = evolve(pc, area=area, position=Position.OUTSIDE)
     else:
         dist = distance(pc.area, area)
-        if pc.area is Area.F0 and (pc.position is not Position.OUTSIDE or pc.position_round == state.round):
+        if pc.area is Area.F0 and pc.position is not Position.OUTSIDE:
             extra = POSITION_CHANGE_M
         new = evolve(pc, area=area, position=None)
-    if pc.move is not None and dist + extra > pc.move:
-        raise RuleError("fort.pc_move_too_far", pc=pc.name, distance=dist, extra=extra, move=pc.move)
+    if pc.move is not None and pc.moved_m + dist + extra > pc.move:
+        raise RuleError(
+            "fort.pc_move_too_far", pc=pc.name, distance=dist, extra=extra, move=pc.move, used=pc.moved_m
+        )
+    new = evolve(new, moved_m=pc.moved_m + dist + extra)
     ctx.emit(
         "pc.moved",
         {
@@ -108,6 +124,7 @@ def move_pc(ctx: Context, state: FortState, cmd: MovePC) -> FortState:
             "to_position": new.position.value if new.position else None,
             "distance": dist,
             "extra_m": extra,
+            "moved_m": new.moved_m,
             "move": pc.move,
         },
     )
@@ -150,8 +167,9 @@ def parse_unit_type(text: str) -> UnitType:
 
 
 def add_unit(ctx: Context, state: FortState, cmd: AddUnit) -> FortState:
-    """F-UNIT-1, F-MAP-7: a unit with its stats; enemies start anywhere but F0, soldiers at F0;
-    with ``arrive_round`` it arrives at the end of that round's enemy turn."""
+    """F-UNIT-1, F-MAP-7: a unit with its stats; enemies start anywhere but F0, soldiers at F0 at a
+    position (F-MAP-4, top unless given); with ``arrive_round`` it arrives at the end of that round's
+    enemy turn; F-UNIT-15: its weakness, as Sword World writes it."""
     limits.check_name(cmd.name)
     limits.check_count("units", len(state.units) + 1, limits.MAX_UNITS)
     name, key = clean_name(cmd.name)
@@ -173,6 +191,12 @@ def add_unit(ctx: Context, state: FortState, cmd: AddUnit) -> FortState:
         raise RuleError("fort.soldier_not_at_f0", unit=name, area=area.value)
     if utype is not UnitType.SOLDIER and area is Area.F0:
         raise RuleError("fort.enemy_at_f0", unit=name)
+    position = None
+    if utype is UnitType.SOLDIER:
+        position = parse_position(cmd.position) if cmd.position is not None else Position.TOP
+    elif cmd.position is not None:
+        raise RuleError("fort.position_only_soldier", unit=name)
+    weakness = clean_weakness(cmd.weakness) if cmd.weakness else None
     arrived = True
     if cmd.arrive_round is not None:
         if utype is UnitType.SOLDIER:
@@ -198,6 +222,8 @@ def add_unit(ctx: Context, state: FortState, cmd: AddUnit) -> FortState:
         cmd.move,
         cmd.arrive_round,
         arrived,
+        position=position,
+        weakness=weakness,
     )
     ctx.emit(
         "unit.added",
@@ -206,11 +232,13 @@ def add_unit(ctx: Context, state: FortState, cmd: AddUnit) -> FortState:
             "type": utype.value,
             "side": unit.side.value,
             "area": area.value,
+            "position": position.value if position else None,
             "hp": cmd.hp,
             "fort_damage": cmd.fort_damage,
             "strike": strike,
             "defense": cmd.defense,
             "move": cmd.move,
+            "weakness": weakness,
             "arrive_round": cmd.arrive_round,
         },
     )
@@ -240,7 +268,8 @@ def set_unit_hp(ctx: Context, state: FortState, cmd: SetUnitHP) -> FortState:
 
 
 def add_commander(ctx: Context, state: FortState, cmd: AddCommander) -> FortState:
-    """F-UNIT-12, F-MAP-7: a commander is an enemy character with its own HP, anywhere but F0."""
+    """F-UNIT-12, F-MAP-7: a commander is an enemy character with its own HP, anywhere but F0, and its
+    war-horn (鼓砲) effect as the GM writes it."""
     limits.check_name(cmd.name)
     limits.check_count("commanders", len(state.commanders) + 1, limits.MAX_COMMANDERS)
     name, key = clean_name(cmd.name)
@@ -249,8 +278,33 @@ def add_commander(ctx: Context, state: FortState, cmd: AddCommander) -> FortStat
     area = parse_area(cmd.area)
     if area is Area.F0:
         raise RuleError("fort.enemy_at_f0", unit=name)
-    ctx.emit("commander.added", {"commander": name, "hp": cmd.hp, "area": area.value})
-    return evolve(state, commanders=(*state.commanders, Commander(name, key, area, cmd.hp, cmd.hp)))
+    horn = unicodedata.normalize("NFKC", cmd.horn).strip() if cmd.horn is not None else None
+    horn = horn or None
+    ctx.emit("commander.added", {"commander": name, "hp": cmd.hp, "area": area.value, "horn": horn})
+    commander = Commander(name, key, area, cmd.hp, cmd.hp, horn)
+    return evolve(state, commanders=(*state.commanders, commander))
+
+
+def move_commander(ctx: Context, state: FortState, cmd: MoveCommander) -> FortState:
+    """F-UNIT-12: a commander moves like a character (traps and units never stop it); at F0 it is
+    outside (F-MAP-5)."""
+    i = find_commander(state, cmd.name)
+    commander = state.commanders[i]
+    to = parse_area(cmd.to)
+    if commander.hp <= 0:
+        raise RuleError("fort.commander_down", name=commander.name)
+    if to is commander.area:
+        raise RuleError("fort.commander_move_same", commander=commander.name, area=to.value)
+    ctx.emit(
+        "commander.moved",
+        {
+            "commander": commander.name,
+            "from": commander.area.value,
+            "to": to.value,
+            "distance": distance(commander.area, to),
+        },
+    )
+    return set_commander(state, i, evolve(commander, area=to))
 
 
 def commander_hp(ctx: Context, state: FortState, cmd: SetCommanderHP) -> FortState:

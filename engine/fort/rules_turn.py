@@ -1,11 +1,15 @@
-"""Rounds and turns (F-TURN-1, F-TURN-2), reinforcements (F-MAP-7) and the end (F-END-1, F-END-2)."""
+"""Rounds and turns (F-TURN-1..3), reinforcements (F-MAP-7) and the end (F-END-1, F-END-2)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine import limits
 from engine.common import fold
+from engine.fort import commands as c
 from engine.fort.commands import EndBattle, StartBattle
 from engine.fort.context import Context
+from engine.fort.lookup import name_key
 from engine.fort.rules_fort import finish, unit_fort_damage
 from engine.fort.state import BattleOutcome, FortState, Side, Turn, UnitType, evolve
 from engine.ruleset import RuleError
@@ -94,8 +98,77 @@ def enemy_turn_end(ctx: Context, state: FortState) -> FortState:
     return state
 
 
+#: F-TURN-3: the commands that are always a PC-side action (attacks, equipment, repair, a PC's move)
+_PC_ACTIONS = (
+    c.MovePC,
+    c.AttackSingle,
+    c.AttackArea,
+    c.AttackPierce,
+    c.Repair,
+    c.LoadCannon,
+    c.FireCannon,
+    c.LoadBallista,
+    c.FireBallista,
+)
+#: F-TURN-3: the commands that are always an enemy-side action
+_ENEMY_ACTIONS = (c.AdvanceUnits, c.MoveCommander)
+#: F-TURN-3: the commands that are the action of the unit they name, in that unit's side's turn
+_UNIT_ACTIONS: dict[type, str] = {c.MoveUnit: "unit", c.UnitAttack: "attacker", c.UnitBarrage: "unit"}
+
+
+_TURN_OF = {Side.PC: Turn.PC, Side.ENEMY: Turn.ENEMY}
+
+
+def action_side(state: FortState, command: Any) -> Side | None:
+    """F-TURN-3: whose turn an action belongs to: PCs' and soldiers' actions to the PC side's, enemy
+    units' moves and attacks to the enemy side's; None for what belongs to no turn (set-up, HP, the
+    GM's overrides) or a unit the rules will not find."""
+    if isinstance(command, _PC_ACTIONS):
+        return Side.PC
+    if isinstance(command, _ENEMY_ACTIONS):
+        return Side.ENEMY
+    field = _UNIT_ACTIONS.get(type(command))
+    if field is not None:
+        key = name_key(getattr(command, field))
+        return next((u.side for u in state.units if u.key == key), None)
+    return None
+
+
+def out_of_turn(state: FortState, command: Any) -> Side | None:
+    """F-TURN-3: the side whose turn it is, when ``command`` is an action of the other side; else None."""
+    side = action_side(state, command)
+    if side is None or state.turn is _TURN_OF[side] or state.ended:
+        return None
+    return Side.ENEMY if side is Side.PC else Side.PC
+
+
+def check_turn(state: FortState, command: Any, gm: bool) -> None:
+    """F-TURN-3: a player's action out of its side's turn is refused, saying whose turn it is (the GM's
+    is carried out, and its events marked ``out_of_turn``)."""
+    turn = out_of_turn(state, command)
+    if turn is not None and not gm:
+        raise RuleError("fort.not_your_turn", turn=turn.value, round=state.round)
+
+
+def renew(state: FortState, side: Side) -> FortState:
+    """F-TURN-3: when a side's turn starts, its units' movement allowance and main action, and (for the
+    PC side) the PCs' moves, are renewed: nothing carries over from an earlier turn."""
+    units, pcs = state.units, state.pcs
+    used = [i for i, u in enumerate(units) if u.moved_m or u.halted is not None or u.acted is not None]
+    if any(units[i].side is side for i in used):
+        renewed = list(units)
+        for i in used:
+            if units[i].side is side:
+                renewed[i] = evolve(units[i], moved_m=0, halted=None, acted=None)
+        units = tuple(renewed)
+    if side is Side.PC and any(p.moved_m for p in pcs):
+        pcs = tuple(evolve(p, moved_m=0) if p.moved_m else p for p in pcs)
+    return evolve(state, units=units, pcs=pcs)
+
+
 def next_turn(ctx: Context, state: FortState) -> FortState:
-    """F-TURN-1: one side's turn, then the other's; after the last round's second turn, the end."""
+    """F-TURN-1: one side's turn, then the other's; after the last round's second turn, the end.
+    F-TURN-3: the side whose turn starts has its allowances renewed."""
     side = Side(state.turn.value)
     ctx.emit("battle.turn_ended", {"round": state.round, "side": side.value})
     if side is Side.ENEMY:
@@ -107,6 +180,7 @@ def next_turn(ctx: Context, state: FortState) -> FortState:
     else:
         state = evolve(state, turn=Turn(state.second.value))
     ctx.emit("battle.turn_started", {"round": state.round, "side": state.turn.value})
+    state = renew(state, Side(state.turn.value))
     if state.turn is Turn.ENEMY:
         state = enemy_turn_start(ctx, state)
     return state

@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from engine.fort.map import Area, Edge, Position
+from engine.sheets.model import PCSheet
 
 
 class Side(StrEnum):
@@ -71,6 +72,23 @@ class DamageKind(StrEnum):
     FIXED = "fixed"
 
 
+class Element(StrEnum):
+    """F-UNIT-15: Sword World's damage elements (属性), as the ``element:`` option names them."""
+
+    FIRE = "fire"
+    WATER = "water"
+    WIND = "wind"
+    EARTH = "earth"
+    LIGHTNING = "lightning"
+    ENERGY = "energy"
+    CUTTING = "cutting"
+    IMPACT = "impact"
+    POISON = "poison"
+    DISEASE = "disease"
+    MIND = "mind"
+    CURSE = "curse"
+
+
 #: F-CAN-1: a cannon holds 0 to 5 shells.
 MAX_SHELLS = 5
 
@@ -79,7 +97,10 @@ MAX_SHELLS = 5
 class PC:
     """A player character. ``position`` is set at F0 only; HP and movement are tracked if given.
 
-    ``position_round`` is the round in which the PC last changed position (F-MAP-6).
+    ``moved_m`` is what the PC has moved in its side's current turn, a change of position counting
+    10 m (F-MAP-6); it is renewed when the PC side's turn starts (F-TURN-3). ``sheet`` holds what was
+    read from a character sheet (MP, 防護点, 回避力, weapons ...), ``palette`` its own chat palette
+    (None: the palette generated from the sheet, engine/sheets/palette_gen.py).
     """
 
     name: str
@@ -90,16 +111,21 @@ class PC:
     hp: int | None = None
     max_hp: int | None = None
     move: int | None = None
-    position_round: int | None = None
+    moved_m: int = 0
+    sheet: PCSheet | None = None
+    palette: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Unit:
     """F-UNIT-1: a unit with its own stats.
 
-    ``arrived`` is False for a reinforcement still waiting for ``arrive_round``. ``moved_round`` and
-    ``moved_m`` count the metres moved in that round; ``held_edge``/``held_to`` remember the barricade
-    that cancelled the last move (F-TRAP-3); ``acted_round`` is the round of a soldier's main action.
+    ``arrived`` is False for a reinforcement still waiting for ``arrive_round``. ``position`` is a
+    soldier's place at F0 (F-MAP-4; None elsewhere and for enemy units, which are always outside).
+    ``weakness`` is its 弱点 as Sword World writes it (F-UNIT-15). Per turn of its side, renewed when
+    that turn starts (F-TURN-3): ``moved_m`` the metres moved, ``halted`` why its movement ended early
+    (``blocked``, ``barricade``: no more this turn, F-UNIT-2, F-TRAP-3), ``acted`` its main action
+    (F-UNIT-14). ``held_edge``/``held_to`` remember the barricade that held it, until its next move.
     """
 
     name: str
@@ -115,11 +141,13 @@ class Unit:
     arrive_round: int | None = None
     arrived: bool = True
     destroyed: bool = False
-    moved_round: int | None = None
+    position: Position | None = None
+    weakness: str | None = None
     moved_m: int = 0
+    halted: str | None = None
+    acted: str | None = None
     held_edge: Edge | None = None
     held_to: Area | None = None
-    acted_round: int | None = None
 
     @property
     def side(self) -> Side:
@@ -141,13 +169,15 @@ class Unit:
 
 @dataclass(frozen=True, slots=True)
 class Commander:
-    """F-UNIT-12: an enemy character with its own HP."""
+    """F-UNIT-12: an enemy character with its own HP; ``horn`` is its war-horn (鼓砲) effect, as the GM
+    wrote it."""
 
     name: str
     key: str
     area: Area
     hp: int
     max_hp: int
+    horn: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from engine.common import EventRecorder, dice_values
 from engine.common import replay as common_replay
 from engine.dice.source import DiceSource
 from engine.ruleset import Outcome, RuleError, Ruleset
-from engine.sengensho import checks, core, items, overrides, surprise
+from engine.sengensho import cards, checks, core, hiding, items, overrides, steps, surprise
 from engine.sengensho.commands import (
     Damage,
     Declare,
@@ -23,6 +23,7 @@ from engine.sengensho.commands import (
     Hide,
     Item,
     Join,
+    NextStep,
     NextTurn,
     Roll,
     Search,
@@ -35,6 +36,7 @@ from engine.sengensho.commands import (
     command_to_json,
 )
 from engine.sengensho.export import FORMAT, export_state, import_state
+from engine.sengensho.lookup import running
 from engine.sengensho.state import SengenshoState
 
 Rule = Callable[[SengenshoState, Any, EventRecorder], SengenshoState]
@@ -43,16 +45,17 @@ Rule = Callable[[SengenshoState, Any, EventRecorder], SengenshoState]
 RULES: dict[type[Any], Rule] = {
     Join: core.join,
     NextTurn: core.next_turn,
+    NextStep: steps.next_step,
     Declare: core.declare,
     SetState: core.set_unable,
     End: core.end,
     Roll: checks.roll,
-    Hide: checks.hide,
-    Search: checks.search,
+    Hide: hiding.hide,
+    Search: hiding.search,
     Surprise: surprise.surprise,
     Damage: items.damage,
     Item: items.item,
-    SpellCard: items.spellcard,
+    SpellCard: cards.spellcard,
     GMSet: overrides.gm_set,
 }
 
@@ -69,6 +72,7 @@ class SengenshoRules:
         """One command: the new state and its events, or a ``RuleError`` and nothing changed.
 
         ``state`` is None before a battle exists; only ``Start`` applies then (and after an end).
+        After any command, a step no one stands at any more moves on (S-CORE-3).
         """
         rec = EventRecorder(dice)
         if isinstance(command, Start):
@@ -77,7 +81,7 @@ class SengenshoRules:
             rule = RULES.get(type(command))
             if rule is None:
                 raise RuleError("sg.command_invalid", reason="unknown_type", type=type(command).__name__)
-            new = rule(core.running(state), command, rec)
+            new = steps.settle(rule(running(state), command, rec), rec)
         return Outcome(new, tuple(rec.events))
 
     #: ``toride.sengensho/1`` (engine.sengensho.export)

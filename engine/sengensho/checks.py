@@ -1,15 +1,29 @@
-"""Checks paid with DP, contests, hiding and searching (S-CORE-4, S-GM-1, S-SUR-1..4 at evasion, S-HIDE-1)."""
+"""Checks paid with DP and contests (S-CORE-3/4, S-GM-1, S-SUR-1..5 at a defence, S-ITEM-1/2)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
 
 from engine.common import EventRecorder, fold
 from engine.ruleset import RuleError
-from engine.sengensho.commands import Hide, Roll, Search
-from engine.sengensho.core import able, locate, non_negative
-from engine.sengensho.state import Character, Evasion, LastRoll, RollKind, SengenshoState, Side
+from engine.sengensho.commands import Roll
+from engine.sengensho.hiding import reveal
+from engine.sengensho.lookup import locate, non_negative
+from engine.sengensho.sheet import base_of
+from engine.sengensho.state import (
+    ACTIONS_ON_OTHERS,
+    DEFENCES,
+    OWN_ROLLS,
+    REACTIONS,
+    Character,
+    Evasion,
+    LastRoll,
+    RollKind,
+    SengenshoState,
+    Surprise,
+)
+from engine.sengensho.steps import own_step
+from engine.sengensho.throws import contest_won, throw, throw_record
 
 #: S-CORE-4: a resistance check takes at most 3D; S-SUR-1/2: so do surprised evasions and far attacks
 THREE_DICE = 3
@@ -17,47 +31,10 @@ THREE_DICE = 3
 MINUS_FIVE = -5
 
 
-@dataclass(frozen=True, slots=True)
-class Throw:
-    """The dice of one check: the values rolled (none when fixed), their sum, the DP paid."""
-
-    count: int
-    values: tuple[int, ...]
-    dice_total: int
-    paid: int
-    fixed: bool
-
-
-def fixed_dice(count: int) -> int:
-    """S-GM-1: the GM side's N dice count N × 3.5, rounded down."""
-    return count * 7 // 2
-
-
-def pays_dp(kind: RollKind) -> bool:
-    """S-CORE-4: N dice cost N DP; DP is never paid for damage dice."""
-    return kind is not RollKind.DAMAGE
-
-
-def throw(state: SengenshoState, c: Character, count: int, kind: RollKind, rec: EventRecorder) -> Throw:
-    """S-CORE-4 and S-GM-1: pay the DP (refused if short) and roll the dice, or count them fixed."""
-    non_negative("dice", count)
-    paid = count if pays_dp(kind) else 0
-    if paid > c.dp:
-        raise RuleError("sg.dp_short", name=c.name, dice=count, dp=c.dp)
-    if state.gm_fixed and c.side is Side.ENEMY:
-        return Throw(count, (), fixed_dice(count), paid, True)
-    values = tuple(rec.roll(6) for _ in range(count))
-    return Throw(count, values, sum(values), paid, False)
-
-
-def contest_won(total: int, other: int, roller_defends: bool) -> bool:
-    """S-CORE-4: a contest goes to the higher total; a tie goes to the defender."""
-    return total > other or (total == other and roller_defends)
-
-
-def roller_defends(kind: RollKind) -> bool:
-    """S-CORE-4, S-ITEM-2: the roller answering a roll defends, except perception against 隠密."""
-    return kind is not RollKind.PERCEPTION
+def roller_defends(kind: RollKind, answered: RollKind) -> bool:
+    """S-CORE-4, S-SUR-2, S-ITEM-2: the roller answering a roll defends, but not 感知 against 隠密."""
+    # The defender takes a tie; in a perception check against 隠密 the one hiding defends.
+    return not (kind is RollKind.PERCEPTION and answered is RollKind.STEALTH)
 
 
 def parse_kind(text: str) -> RollKind:
@@ -67,7 +44,64 @@ def parse_kind(text: str) -> RollKind:
         raise RuleError("sg.kind_invalid", kind=text, allowed=", ".join(k.value for k in RollKind)) from None
 
 
-def dice_cap(c: Character, command: Roll, kind: RollKind) -> tuple[int | None, str | None]:
+def answer_kind(c: Character, kind: RollKind, other: Character) -> None:
+    """S-CORE-4: a roll against an attack or ability says how it answers it (a reaction)."""
+    # Evasion, guard, resistance, or the perception of S-SUR-2: a plain check cannot pass for a barred
+    # evasion.
+    assert other.last_roll is not None
+    if other.last_roll.kind in ACTIONS_ON_OTHERS and kind not in REACTIONS:
+        allowed = ", ".join(k.value for k in RollKind if k in REACTIONS)
+        raise RuleError("sg.against_needs_kind", name=c.name, against=other.name, allowed=allowed)
+
+
+def answerers(state: SengenshoState, aim: Character, kind: RollKind) -> list[Character]:
+    """S-ITEM-1, S-ITEM-2: who answers an attack or ability aimed at ``aim``."""
+    # A held item's holder evades and guards; an ability on it is resisted by it or its holder (no
+    # one else); anyone else answers for itself.
+    if aim.held_by is None:
+        return [aim]
+    i = state.find(aim.held_by)
+    assert i is not None
+    holder = state.characters[i]
+    return [aim, holder] if kind is RollKind.RESIST else [holder]
+
+
+def may_answer(state: SengenshoState, c: Character, kind: RollKind, other: Character) -> None:
+    """S-ITEM-1/2: only those ``answerers`` defend against, or resist, a roll aimed at someone."""
+    assert other.last_roll is not None
+    if other.last_roll.aim is None or kind not in (*DEFENCES, RollKind.RESIST):
+        return
+    i = state.find(other.last_roll.aim)
+    if i is None:
+        return
+    allowed = answerers(state, state.characters[i], kind)
+    if c.key not in {a.key for a in allowed}:
+        raise RuleError(
+            "sg.not_the_defender",
+            name=c.name,
+            against=other.name,
+            aim=state.characters[i].name,
+            allowed=", ".join(a.name for a in allowed),
+        )
+
+
+def restriction(c: Character, other: Character | None) -> Surprise | None:
+    """S-SUR-5: the surprise that restricts this defence, if any."""
+    # The one of the surprising attack, and while the target was unaware the other actions taken at
+    # that initiative value; no others.
+    s = c.surprise
+    if s is None:
+        return None
+    if other is None or s.attacker is None or other.key == s.attacker:
+        return s
+    if s.unaware and other.declared == s.at:
+        return s
+    return None
+
+
+def dice_cap(
+    c: Character, command: Roll, kind: RollKind, s: Surprise | None
+) -> tuple[int | None, str | None]:
     """S-CORE-4, S-SUR-1..4: the most dice this roll may take, and the rule that says so."""
     caps: list[tuple[int, str]] = []
     if command.cap is not None:
@@ -76,122 +110,122 @@ def dice_cap(c: Character, command: Roll, kind: RollKind) -> tuple[int | None, s
         caps.append((THREE_DICE, "S-CORE-4"))
     if kind in (RollKind.ATTACK, RollKind.MELEE) and c.attack_limit is not None:
         caps.append((THREE_DICE, c.attack_limit))
-    if kind is RollKind.EVASION and c.surprise is not None and c.surprise.evasion is not Evasion.MINUS5:
-        caps.append((THREE_DICE, c.surprise.case))
+    if kind in DEFENCES and s is not None and s.evasion is not Evasion.MINUS5:
+        caps.append((THREE_DICE, s.case))
     if not caps:
         return None, None
     return min(caps)
 
 
-def evasion_allowed(c: Character) -> int:
-    """S-SUR-1..4: what the pending surprise lets this evasion do; the modifier it gets."""
-    s = c.surprise
+def defence_modifier(c: Character, s: Surprise | None) -> int:
+    """S-SUR-1..4: what the surprise lets this defence do; the modifier it gets."""
     if s is None:
         return 0
     if s.evasion is Evasion.REFUSED:
         raise RuleError("sg.evasion_refused", name=c.name, case=s.case)
     if s.evasion is Evasion.PERCEIVE_MAX3:
         last = c.last_roll
-        if last is None or last.against != s.attacker or not last.won:
+        if last is None or last.kind is not RollKind.PERCEPTION or last.against != s.attacker or not last.won:
             raise RuleError("sg.evasion_needs_perception", name=c.name, case=s.case)
     return MINUS_FIVE if s.evasion is Evasion.MINUS5 else 0
 
 
 def item_may_roll(c: Character, kind: RollKind) -> None:
-    """S-ITEM-2: while held, a character cannot defend (its holder evades, S-ITEM-1) nor strike in melee."""
+    """S-ITEM-2: while held, a character cannot evade or guard (its holder does, S-ITEM-1), nor melee."""
     if c.held_by is None:
         return
-    if kind is RollKind.EVASION:
+    if kind in DEFENCES:
         raise RuleError("sg.item_cannot_defend", name=c.name)
     if kind is RollKind.MELEE:
         raise RuleError("sg.item_no_melee", name=c.name)
 
 
-def reveal(state: SengenshoState, i: int, reason: str, by: str | None, rec: EventRecorder) -> SengenshoState:
-    """S-HIDE-1: a hidden character appears; hidden since before the turns, it declares spell cards now."""
-    c = state.characters[i]
-    late = c.hidden_turn == 0 and state.turn >= 1
-    rec.emit("sg.revealed", {"name": c.name, "reason": reason, "by": by, "cards_entry": late})
-    return state.put(
-        i,
-        replace(
-            c,
-            hidden_total=None,
-            hidden_turn=None,
-            searched_by=(),
-            entry_turn=state.turn if late else c.entry_turn,
-        ),
-    )
+def _opponent(state: SengenshoState, c: Character, kind: RollKind, name: str | None) -> Character | None:
+    """The character whose last roll this one contests (never a hidden one: that is a search)."""
+    if name is None:
+        return None
+    _, other = locate(state, name)
+    if other.key == c.key:
+        raise RuleError("sg.against_self", name=c.name)
+    if other.hidden:
+        raise RuleError("sg.against_hidden", name=other.name)
+    if other.last_roll is None:
+        raise RuleError("sg.no_roll_to_contest", name=other.name)
+    answer_kind(c, kind, other)
+    may_answer(state, c, kind, other)
+    return other
+
+
+def _aim(state: SengenshoState, kind: RollKind, name: str | None) -> Character | None:
+    """S-ITEM-1/2, S-HIDE-1: whom an attack or ability is aimed at (never one hidden)."""
+    if name is None:
+        return None
+    if kind not in ACTIONS_ON_OTHERS:
+        raise RuleError("sg.aim_needs_action", kind=kind.value)
+    _, aim = locate(state, name)
+    if aim.hidden:
+        raise RuleError("sg.target_hidden", name=aim.name)
+    return aim
 
 
 def roll(state: SengenshoState, command: Roll, rec: EventRecorder) -> SengenshoState:
     """S-CORE-4: base + N D6 for N DP, against a target number or another character's last roll."""
+    # An own roll belongs to the character's step (S-CORE-3); a hidden attacker appears (S-HIDE-1).
     kind = parse_kind(command.kind)
     i, c = locate(state, command.name)
     if c.down is not None and kind is not RollKind.RESIST:  # S-SUR-6: resistance is always rolled
         raise RuleError("sg.character_down", name=c.name, down=c.down.value)
     item_may_roll(c, kind)
     non_negative("cap", command.cap)
-    cap, why = dice_cap(c, command, kind)
+    base = base_of(c, command.base, command.check)
+    other = _opponent(state, c, kind, command.against)
+    aim = _aim(state, kind, command.at)
+    s = restriction(c, other) if kind in DEFENCES else None
+    cap, why = dice_cap(c, command, kind, s)
     if cap is not None and command.dice > cap:
         raise RuleError("sg.dice_over_cap", name=c.name, dice=command.dice, cap=cap, rule=why)
-    modifier = evasion_allowed(c) if kind is RollKind.EVASION else 0
-    other: Character | None = None
-    if command.against is not None:
-        _, other = locate(state, command.against)
-        if other.key == c.key:
-            raise RuleError("sg.against_self", name=c.name)
-        if other.last_roll is None:
-            raise RuleError("sg.no_roll_to_contest", name=other.name)
+    modifier = defence_modifier(c, s) if kind in DEFENCES else 0
+    if c.hidden and kind in (RollKind.ATTACK, RollKind.MELEE):
+        state = reveal(state, i, "attack", None, rec)  # S-HIDE-1: undiscovered until its attack
+    out_of_step = None
+    if kind in OWN_ROLLS:
+        state, out_of_step = own_step(state, i, command.gm, rec)
+    c = state.characters[i]
     t = throw(state, c, command.dice, kind, rec)
-    total = command.base + t.dice_total + modifier
-    won = None if other is None else contest_won(total, _last_total(other), roller_defends(kind))
-    surprise = c.surprise
+    total = base + t.dice_total + modifier
+    won = None
+    if other is not None:
+        assert other.last_roll is not None
+        won = contest_won(total, other.last_roll.total, roller_defends(kind, other.last_roll.kind))
     changed = replace(
         c,
         dp=c.dp - t.paid,
-        last_roll=LastRoll(total, kind, state.turn, other.key if other else None, won),
-        surprise=None if kind is RollKind.EVASION else c.surprise,
+        last_roll=LastRoll(
+            total, kind, state.turn, other.key if other else None, won, aim.key if aim else None
+        ),
         attack_limit=None if kind in (RollKind.ATTACK, RollKind.MELEE) else c.attack_limit,
     )
     new = state.put(i, changed)
     rec.emit(
         "sg.rolled",
         {
-            **_throw_record(c, t, command.base, total),
+            **throw_record(c, t, base, total),
             "kind": kind.value,
             "label": command.label,
+            "check": command.check,
             "modifier": modifier,
-            "surprise": surprise.case if surprise is not None and kind is RollKind.EVASION else None,
+            "surprise": s.case if s is not None else None,
             "target": command.target,
             "success": None if command.target is None else total >= command.target,
             "against": other.name if other else None,
-            "against_total": _last_total(other) if other else None,
+            "against_total": other.last_roll.total if other and other.last_roll else None,
             "won": won,
+            "aim": aim.name if aim else None,
+            "out_of_step": out_of_step,
         },
+        c.secret,
     )
     return _after_roll(new, i, kind, other, won, rec)
-
-
-def _last_total(c: Character) -> int:
-    assert c.last_roll is not None
-    return c.last_roll.total
-
-
-def _throw_record(c: Character, t: Throw, base: int, total: int) -> dict[str, Any]:
-    return {
-        "name": c.name,
-        "base": base,
-        "dice": t.count,
-        "values": list(t.values),
-        "fixed": t.fixed,
-        "dice_total": t.dice_total,
-        "paid": t.paid,
-        "dp_before": c.dp,
-        "dp": c.dp - t.paid,
-        "dp_max": c.dp_max,
-        "total": total,
-    }
 
 
 def _after_roll(
@@ -202,10 +236,8 @@ def _after_roll(
     won: bool | None,
     rec: EventRecorder,
 ) -> SengenshoState:
-    """S-HIDE-1, S-ITEM-2: what a roll gives away: a hidden attacker appears, an item is noticed."""
+    """S-ITEM-2: what a roll gives away: an item that attacks, or loses 感知 against its 隠密, is noticed."""
     c = state.characters[i]
-    if kind in (RollKind.ATTACK, RollKind.MELEE) and c.hidden:
-        state = reveal(state, i, "attack", None, rec)
     if kind is RollKind.ATTACK and c.is_item and not c.exposed:
         state = expose(state, i, "attack", None, rec)
     if (
@@ -228,56 +260,3 @@ def expose(state: SengenshoState, i: int, reason: str, by: str | None, rec: Even
     c = state.characters[i]
     rec.emit("sg.item_exposed", {"name": c.name, "reason": reason, "by": by})
     return state.put(i, replace(c, exposed=True))
-
-
-def hide(state: SengenshoState, command: Hide, rec: EventRecorder) -> SengenshoState:
-    """S-HIDE-1: 身体+〈隠密〉 rolled when it hides, and again each time it moves while hidden."""
-    i, c = able(state, command.name)
-    t = throw(state, c, command.dice, RollKind.STEALTH, rec)
-    total = command.base + t.dice_total
-    moved = c.hidden
-    new = state.put(
-        i,
-        replace(
-            c,
-            dp=c.dp - t.paid,
-            hidden_total=total,
-            hidden_turn=c.hidden_turn if moved else state.turn,
-            searched_by=(),
-            last_roll=LastRoll(total, RollKind.STEALTH, state.turn),
-        ),
-    )
-    rec.emit("sg.hidden", {**_throw_record(c, t, command.base, total), "moved": moved})
-    return new
-
-
-def search(state: SengenshoState, command: Search, rec: EventRecorder) -> SengenshoState:
-    """S-HIDE-1: each turn, each searcher's perception against the hidden 身体+〈隠密〉 (hider defends)."""
-    i, c = able(state, command.name)
-    j, target = locate(state, command.target)
-    if j == i:
-        raise RuleError("sg.against_self", name=c.name)
-    if target.hidden_total is None:
-        raise RuleError("sg.not_hidden", name=target.name)
-    if c.key in target.searched_by:
-        raise RuleError("sg.already_searched", name=c.name, target=target.name, turn=state.turn)
-    t = throw(state, c, command.dice, RollKind.PERCEPTION, rec)
-    total = command.base + t.dice_total
-    found = contest_won(total, target.hidden_total, roller_defends=False)
-    new = state.put(
-        i,
-        replace(
-            c, dp=c.dp - t.paid, last_roll=LastRoll(total, RollKind.PERCEPTION, state.turn, target.key, found)
-        ),
-    )
-    new = new.put(j, replace(target, searched_by=(*target.searched_by, c.key)))
-    rec.emit(
-        "sg.searched",
-        {
-            **_throw_record(c, t, command.base, total),
-            "target": target.name,
-            "hidden_total": target.hidden_total,
-            "found": found,
-        },
-    )
-    return reveal(new, j, "found", c.name, rec) if found else new

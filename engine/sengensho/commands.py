@@ -16,18 +16,25 @@ from engine.common import Command, CommandCodec
 
 @dataclass(frozen=True, slots=True)
 class Start(Command):
-    """``/sg start [title] [ambush:false] [gm_fixed:false]`` (S-START-1, S-GM-1)"""
+    """``/sg start [title] [opening:full|keep|ambush] [gm_fixed:off|checks|all]`` (S-START-1, S-GM-1)
+
+    The earlier ``ambush:true`` is kept: it means ``opening:ambush``.
+    """
 
     title: str = ""
+    opening: str = "full"
+    gm_fixed: str = "off"
     ambush: bool = False
-    gm_fixed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Join(Command):
-    """``/sg join name [body endurance intellect sense will] [hp] [dp_max] [recovery] [side] [owner]``
+    """``/sg join name [body endurance intellect sense will] [skills] [hp] [dp_max] [recovery] [side]
+    [owner] [initiative] [hidden]``
 
-    The owner defaults to ``invoker``, the invoking user's id.
+    The owner defaults to ``invoker``, the invoking user's id. ``skills`` is the sheet's text
+    (``隠密3 感知2 射撃4``); ``initiative`` the value a reinforcement joins at (S-REIN-1); ``hidden``
+    joins it unseen by the table (S-HIDE-1).
     """
 
     name: str
@@ -42,11 +49,21 @@ class Join(Command):
     side: str = "pc"
     owner: str | None = None
     invoker: str | None = None
+    skills: str | None = None
+    initiative: int | None = None
+    hidden: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class NextTurn(Command):
     """``/sg turn`` (GM)"""
+
+    gm_only: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class NextStep(Command):
+    """``/sg next`` (GM): the turn moves to the next initiative value (S-CORE-3)."""
 
     gm_only: ClassVar[bool] = True
 
@@ -61,19 +78,25 @@ class Declare(Command):
 
 @dataclass(frozen=True, slots=True)
 class Roll(Command):
-    """``/sg roll name base dice [cap] [target] [against] [label] [kind:check]``
+    """``/sg roll name [base] [check] dice [kind:check] [cap] [target] [against] [at] [label]``
 
-    ``kind`` is check, attack, melee, ability, evasion, resist, perception, stealth or damage.
+    ``kind`` is check, attack, melee, ability, evasion, guard, resist, perception, stealth or damage;
+    ``check`` (``感覚+感知``) takes the base from the sheet, ``base`` gives it (one of the two);
+    ``at`` names whom an attack or ability is aimed at. ``gm`` is set by the bot, never typed: the
+    GM's rolls out of step are carried out and marked (S-CORE-3).
     """
 
     name: str
-    base: int
+    base: int | None
     dice: int
     cap: int | None = None
     target: int | None = None
     against: str | None = None
     label: str = ""
     kind: str = "check"
+    check: str | None = None
+    at: str | None = None
+    gm: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,26 +114,28 @@ class Surprise(Command):
 
 @dataclass(frozen=True, slots=True)
 class Hide(Command):
-    """``/sg hide name base dice`` (S-HIDE-1)"""
+    """``/sg hide name [base] dice`` (S-HIDE-1): base 身体+〈隠密〉 from the sheet unless given."""
 
     name: str
-    base: int
+    base: int | None
     dice: int
+    gm: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Search(Command):
-    """``/sg search name base dice target`` (S-HIDE-1): ``name`` searches for ``target``."""
+    """``/sg search name [base] dice [target]`` (S-HIDE-1): ``name``'s perception (感覚+〈感知〉 from the
+    sheet unless given) against ``target``, or against every hidden foe it has not searched this turn."""
 
     name: str
-    base: int
+    base: int | None
     dice: int
-    target: str
+    target: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Damage(Command):
-    """``/sg damage name amount [mercy:unconscious|hp1] [via:direct|barrage|area]``"""
+    """``/sg damage name amount [mercy:none|unconscious|hp1] [via:direct|barrage|area]``"""
 
     name: str
     amount: int
@@ -138,12 +163,14 @@ class SetState(Command):
 
 @dataclass(frozen=True, slots=True)
 class SpellCard(Command):
-    """``/sg spellcard name [declare:<n>] [take_from:<name>] [use:<n>]`` (S-REIN-1)"""
+    """``/sg spellcard name [declare:<card>] [use:<card>] [take_from:<name> card:<card>]`` (S-CARD-1,
+    S-REIN-1). ``declare`` may name several cards, separated by commas."""
 
     name: str
-    declare: int | None = None
+    declare: str | None = None
     take_from: str | None = None
-    use: int | None = None
+    use: str | None = None
+    card: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +193,7 @@ SengenshoCommand = Union[  # noqa: UP007 - a runtime alias, its members are list
     Start,
     Join,
     NextTurn,
+    NextStep,
     Declare,
     Roll,
     Surprise,

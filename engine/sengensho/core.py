@@ -1,15 +1,23 @@
-"""The core of the detailed rules: characters, DP, turns, the order (S-CORE-1..3, S-START-1, S-REIN-1)."""
+"""The core of the detailed rules: characters, DP, turns (S-CORE-1..3, S-START-1, S-REIN-1, S-GM-1)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from enum import StrEnum
+from typing import Any, TypeVar
 
 from engine import limits
-from engine.common import EventRecorder, clean_name, fold
+from engine.common import EventRecorder, clean_name, fold, parse_bool
 from engine.ruleset import RuleError
+from engine.sengensho.cards import balance_warning
 from engine.sengensho.commands import Declare, End, Join, NextTurn, SetState, Start
-from engine.sengensho.state import Character, SengenshoState, Side
+from engine.sengensho.hiding import contests_due
+from engine.sengensho.lookup import able, locate, non_negative
+from engine.sengensho.sheet import parse_skills
+from engine.sengensho.state import Character, GMFixed, Opening, SengenshoState, Side
+from engine.sengensho.steps import order_record, waiting_below
+
+E = TypeVar("E", bound=StrEnum)
 
 #: S-CORE-1: the five attributes, in the order they are stored
 ATTRIBUTES = ("body", "endurance", "intellect", "sense", "will")
@@ -18,36 +26,7 @@ ATTRIBUTES = ("body", "endurance", "intellect", "sense", "will")
 Attributes = tuple[int, int, int, int, int]
 
 
-# --- finding things ----------------------------------------------------------------------------
-
-
-def running(state: SengenshoState | None) -> SengenshoState:
-    """The battle a command acts on: refused if there is none or it is over."""
-    if state is None:
-        raise RuleError("sg.no_battle")
-    if state.ended:
-        raise RuleError("sg.battle_over", title=state.title)
-    return state
-
-
-def locate(state: SengenshoState, name: str) -> tuple[int, Character]:
-    i = state.find(fold(name))
-    if i is None:
-        raise RuleError("sg.unknown_character", name=name)
-    return i, state.characters[i]
-
-
-def able(state: SengenshoState, name: str) -> tuple[int, Character]:
-    """A character that can still act: not knocked out (S-MERCY-1)."""
-    i, c = locate(state, name)
-    if c.down is not None:
-        raise RuleError("sg.character_down", name=c.name, down=c.down.value)
-    return i, c
-
-
-def non_negative(field: str, value: int | None) -> None:
-    if value is not None and value < 0:
-        raise RuleError("sg.value_invalid", field=field, value=value)
+# --- reading options -----------------------------------------------------------------------------
 
 
 def parse_side(text: str) -> Side:
@@ -55,6 +34,23 @@ def parse_side(text: str) -> Side:
         return Side(fold(text))
     except ValueError:
         raise RuleError("sg.side_invalid", side=text, allowed="pc, enemy") from None
+
+
+def parse_option(kind: type[E], field: str, text: str) -> E:
+    """An option word (``opening``, ``gm_fixed``); refused with what is allowed."""
+    try:
+        return kind(fold(text))
+    except ValueError:
+        allowed = ", ".join(v.value for v in kind)
+        raise RuleError("sg.option_invalid", field=field, value=text, allowed=allowed) from None
+
+
+def parse_gm_fixed(text: str) -> GMFixed:
+    """S-GM-1: ``off``, ``checks``, ``all``; the earlier ``true``/``false`` mean ``checks``/``off``."""
+    flag = parse_bool(text)
+    if flag is not None:
+        return GMFixed.CHECKS if flag else GMFixed.OFF
+    return parse_option(GMFixed, "gm_fixed", text)
 
 
 # --- S-CORE-1 ----------------------------------------------------------------------------------
@@ -100,21 +96,17 @@ def reinforcement_dp(recovery: int, dp_max: int) -> int:
     return min(recovery * 3, dp_max)
 
 
-# --- S-CORE-3 ----------------------------------------------------------------------------------
-
-
-def turn_order(state: SengenshoState) -> list[list[Character]]:
-    """S-CORE-3: who acts, highest declared DP first; ties act together, listed in join order."""
-    steps: dict[int, list[Character]] = {}
-    for c in state.characters:
-        if c.acts and c.declared is not None:
-            steps.setdefault(c.declared, []).append(c)
-    return [steps[value] for value in sorted(steps, reverse=True)]
-
-
-def order_record(state: SengenshoState) -> list[dict[str, Any]]:
-    """The order as events carry it: one entry per initiative value, tied names together."""
-    return [{"dp": step[0].declared, "names": [c.name for c in step]} for step in turn_order(state)]
+def reinforcement_initiative(state: SengenshoState, command: Join, name: str, dp: int) -> int:
+    """S-REIN-1: the value a late entrant joins at: the GM's, by default its DP, never one passed."""
+    # By default a value the turn has passed becomes the value now acting: it acts at once.
+    step = state.step
+    if command.initiative is None:
+        return dp if step is None else min(dp, step)
+    if command.initiative > dp:
+        raise RuleError("sg.initiative_too_high", name=name, initiative=command.initiative, dp=dp)
+    if step is not None and command.initiative > step:
+        raise RuleError("sg.initiative_passed", name=name, initiative=command.initiative, step=step)
+    return command.initiative
 
 
 # --- commands ----------------------------------------------------------------------------------
@@ -124,14 +116,21 @@ def start(state: SengenshoState | None, command: Start, rec: EventRecorder) -> S
     """S-START-1: a battle starts before turn progression (turn 0); the GM starts the turns."""
     if state is not None and not state.ended:
         raise RuleError("sg.already_running", title=state.title)
+    opening = parse_option(Opening, "opening", command.opening)
+    if command.ambush:
+        if opening not in (Opening.FULL, Opening.AMBUSH):
+            raise RuleError("sg.opening_conflict", opening=opening.value)
+        opening = Opening.AMBUSH
+    gm_fixed = parse_gm_fixed(command.gm_fixed)
     title = command.title.strip()
-    new = SengenshoState(title=title, ambush=command.ambush, gm_fixed=command.gm_fixed)
-    rec.emit("sg.started", {"title": title, "ambush": command.ambush, "gm_fixed": command.gm_fixed})
+    new = SengenshoState(title=title, opening=opening, gm_fixed=gm_fixed)
+    rec.emit("sg.started", {"title": title, "opening": opening.value, "gm_fixed": gm_fixed.value})
     return new
 
 
 def join(state: SengenshoState, command: Join, rec: EventRecorder) -> SengenshoState:
-    """S-CORE-1 and S-REIN-1: a new character; once the turns run, it is a reinforcement."""
+    """S-CORE-1, S-REIN-1: a new character; once the turns run, it is a reinforcement."""
+    # Joined ``hidden``, the table does not see it come (S-HIDE-1): only the GM and its owner read it.
     limits.check_name(command.name)
     limits.check_count("characters", len(state.characters) + 1, limits.MAX_CHARACTERS)
     name, key = clean_name(command.name, "sg")
@@ -139,10 +138,16 @@ def join(state: SengenshoState, command: Join, rec: EventRecorder) -> SengenshoS
         raise RuleError("sg.name_taken", name=name)
     side = parse_side(command.side)
     attributes, dp_max, recovery = pool_of(command)
+    skills = parse_skills(command.skills) if command.skills else ()
     if command.hp is not None and command.hp < 1:
         raise RuleError("sg.value_invalid", field="hp", value=command.hp)
     late = state.turn >= 1
+    if command.initiative is not None and not late:
+        raise RuleError("sg.initiative_before_turns", name=name)
     dp = reinforcement_dp(recovery, dp_max) if late else dp_max
+    declared = None
+    if late:
+        declared = dp if command.hidden else reinforcement_initiative(state, command, name, dp)
     character = Character(
         name=name,
         key=key,
@@ -152,10 +157,13 @@ def join(state: SengenshoState, command: Join, rec: EventRecorder) -> SengenshoS
         dp_max=dp_max,
         recovery=recovery,
         attributes=attributes,
+        skills=skills,
         hp=command.hp,
         max_hp=command.hp,
-        declared=dp if late else None,
+        declared=declared,
         entry_turn=state.turn if late else None,
+        hidden=command.hidden,
+        hidden_turn=state.turn if command.hidden else None,
     )
     new = replace(state, characters=(*state.characters, character))
     rec.emit(
@@ -169,24 +177,30 @@ def join(state: SengenshoState, command: Join, rec: EventRecorder) -> SengenshoS
             "dp_max": dp_max,
             "recovery": recovery,
             "attributes": dict(zip(ATTRIBUTES, attributes, strict=True)) if attributes else None,
+            "skills": dict(skills) or None,
             "reinforcement": late,
+            "capped": late and recovery * 3 > dp_max,
+            "initiative": None if command.hidden else declared,
+            "hidden": command.hidden,
             "turn": state.turn,
         },
+        character.secret,
     )
     return new
 
 
 def turn_start_dp(state: SengenshoState, c: Character, turn: int) -> tuple[int, str]:
     """S-CORE-2, S-START-1, S-ITEM-2: a character's DP at the start of ``turn``, and why."""
-    # Turn 1 starts with every DP at maximum (half for an item), unless the battle began from an
-    # ambush: then DP already spent stays spent and turn 1 gives nothing. Later turns give the
-    # recovery up to the maximum, except to a character marked unable, an item, or one knocked out.
+    # Turn 1 starts with every DP at maximum (half for an item) when the battle opens ``full``; with
+    # ``keep`` the DP spent before the turns stays spent and turn 1 recovers as usual; with
+    # ``ambush`` it stays spent and turn 1 gives nothing. Later turns give the recovery up to the
+    # maximum, except to a character marked unable, an item, or one knocked out.
     if c.down is not None:
         return c.dp, "down"
-    if turn == 1:
-        if state.ambush:
-            return c.dp, "ambush"
+    if turn == 1 and state.opening is Opening.FULL:
         return (c.dp_max // 2 if c.is_item else c.dp_max), "start"
+    if turn == 1 and state.opening is Opening.AMBUSH:
+        return c.dp, "ambush"
     if c.unable:
         return c.dp, "unable"
     if c.is_item:
@@ -195,18 +209,23 @@ def turn_start_dp(state: SengenshoState, c: Character, turn: int) -> tuple[int, 
 
 
 def next_turn(state: SengenshoState, command: NextTurn, rec: EventRecorder) -> SengenshoState:
-    """S-CORE-2 then S-CORE-3: a new turn, its recovery, and everyone declares what it has."""
+    """S-CORE-2, S-CORE-3: a new turn, its recovery, and everyone declares what it has."""
+    # What the hidden recover, and the contests due (each hidden character against each searcher of
+    # the other side, S-HIDE-1), go to the GM and their owners only.
     turn = state.turn + 1
     recovered: list[dict[str, Any]] = []
+    hidden: list[tuple[Character, dict[str, Any]]] = []
     characters: list[Character] = []
     for c in state.characters:
         dp, reason = turn_start_dp(state, c, turn)
-        recovered.append({"name": c.name, "before": c.dp, "after": dp, "reason": reason})
+        record = {"name": c.name, "before": c.dp, "after": dp, "reason": reason}
+        (hidden.append((c, record)) if c.hidden else recovered.append(record))
         characters.append(
             replace(
                 c,
                 dp=dp,
                 declared=dp if c.acts else None,
+                acted=False,
                 surprise=None,
                 unaware_at=None,
                 attack_limit=None,
@@ -214,20 +233,36 @@ def next_turn(state: SengenshoState, command: NextTurn, rec: EventRecorder) -> S
             )
         )
     new = replace(state, turn=turn, characters=tuple(characters))
-    rec.emit("sg.turn_started", {"turn": turn, "recovered": recovered, "order": order_record(new)})
+    new = replace(new, step=waiting_below(new, None))
+    rec.emit(
+        "sg.turn_started",
+        {"turn": turn, "recovered": recovered, "order": order_record(new), "step": new.step},
+    )
+    for c, record in hidden:
+        rec.emit(
+            "sg.hidden_turn",
+            {**record, "total": c.hidden_total, "searchers": contests_due(new, c)},
+            c.secret,
+        )
+    if turn == 1:
+        balance_warning(new, rec)
     return new
 
 
 def declare(state: SengenshoState, command: Declare, rec: EventRecorder) -> SengenshoState:
-    """S-CORE-3: a character declares less DP than it has, to act later."""
+    """S-CORE-3: a character declares less DP to act later; not after acting, nor a value passed."""
     if state.turn < 1:
         raise RuleError("sg.no_turn")
     i, c = able(state, command.name)
     non_negative("dp", command.dp)
+    if c.acted:
+        raise RuleError("sg.declare_after_acting", name=c.name, turn=state.turn)
     if command.dp > c.dp:
         raise RuleError("sg.declare_too_high", name=c.name, dp=command.dp, have=c.dp)
+    if not c.hidden and state.step is not None and command.dp > state.step:
+        raise RuleError("sg.declare_passed", name=c.name, dp=command.dp, step=state.step)
     new = state.put(i, replace(c, declared=command.dp))
-    rec.emit("sg.declared", {"name": c.name, "dp": command.dp, "order": order_record(new)})
+    rec.emit("sg.declared", {"name": c.name, "dp": command.dp, "order": order_record(new)}, c.secret)
     return new
 
 
@@ -236,12 +271,12 @@ def set_unable(state: SengenshoState, command: SetState, rec: EventRecorder) -> 
     i, c = locate(state, command.name)
     if command.unable is None:
         raise RuleError("sg.nothing_to_change", name=c.name)
-    rec.emit("sg.unable_set", {"name": c.name, "unable": command.unable})
+    rec.emit("sg.unable_set", {"name": c.name, "unable": command.unable}, c.secret)
     return state.put(i, replace(c, unable=command.unable))
 
 
 def end(state: SengenshoState, command: End, rec: EventRecorder) -> SengenshoState:
-    """The GM ends the battle; the summary lists everyone as they stand."""
+    """The GM ends the battle; the summary lists everyone the table knows of as they stand."""
     summary = [
         {
             "name": c.name,
@@ -251,6 +286,7 @@ def end(state: SengenshoState, command: End, rec: EventRecorder) -> SengenshoSta
             "down": c.down.value if c.down else None,
         }
         for c in state.characters
+        if not c.hidden
     ]
     rec.emit("sg.ended", {"title": state.title, "turn": state.turn, "characters": summary})
     return replace(state, ended=True)

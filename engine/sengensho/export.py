@@ -2,6 +2,8 @@
 
 An import may leave out anything but the names and DP of its characters (a scenario file):
 ``dp`` defaults to ``dp_max``, ``max_hp`` to ``hp``, the rest to a fresh character's values.
+Documents of the earlier form still read: ``ambush``/``gm_fixed`` as booleans, spell cards counted
+(``{"declared": 2, "used": 1}``, read as cards named ``#1``, ``#2``).
 """
 
 from __future__ import annotations
@@ -11,12 +13,16 @@ from typing import Any
 
 from engine.common import ImportInvalid, JsonDoc, JsonStyle, clean_name, fold
 from engine.ruleset import RuleError
-from engine.sengensho.core import ATTRIBUTES
+from engine.sengensho.core import ATTRIBUTES, parse_gm_fixed
+from engine.sengensho.sheet import parse_skills
 from engine.sengensho.state import (
+    Card,
     Character,
     Down,
     Evasion,
+    GMFixed,
     LastRoll,
+    Opening,
     RollKind,
     SengenshoState,
     Side,
@@ -40,6 +46,7 @@ def _last_roll(state: SengenshoState, r: LastRoll | None) -> dict[str, Any] | No
         "turn": r.turn,
         "against": _name_of(state, r.against),
         "won": r.won,
+        "aim": _name_of(state, r.aim),
     }
 
 
@@ -50,26 +57,35 @@ def _character(state: SengenshoState, c: Character) -> dict[str, Any]:
         "owner": c.owner,
         "side": c.side.value,
         "attributes": dict(zip(ATTRIBUTES, c.attributes, strict=True)) if c.attributes else None,
+        "skills": dict(c.skills),
         "hp": c.hp,
         "max_hp": c.max_hp,
         "dp": c.dp,
         "dp_max": c.dp_max,
         "recovery": c.recovery,
         "declared": c.declared,
+        "acted": c.acted,
         "unable": c.unable,
         "down": c.down.value if c.down else None,
         "held_by": _name_of(state, c.held_by),
         "exposed": c.exposed,
-        "hidden": None if c.hidden_total is None else {"total": c.hidden_total, "turn": c.hidden_turn},
+        "hidden": {"total": c.hidden_total, "turn": c.hidden_turn} if c.hidden else None,
         "searched_by": [_name_of(state, k) for k in c.searched_by],
         "entry_turn": c.entry_turn,
         "last_roll": _last_roll(state, c.last_roll),
         "surprise": None
         if s is None
-        else {"case": s.case, "attacker": _name_of(state, s.attacker), "evasion": s.evasion.value},
+        else {
+            "case": s.case,
+            "attacker": _name_of(state, s.attacker),
+            "evasion": s.evasion.value,
+            "at": s.at,
+            "unaware": s.unaware,
+        },
         "unaware_at": c.unaware_at,
         "attack_limit": c.attack_limit,
-        "spell_cards": {"declared": c.cards, "used": c.cards_used},
+        "spell_cards": [{"name": k.name, "used": k.used} for k in c.cards],
+        "note": c.note,
     }
 
 
@@ -78,13 +94,15 @@ def export_state(state: SengenshoState) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "title": state.title,
-        "ambush": state.ambush,
-        "gm_fixed": state.gm_fixed,
+        "opening": state.opening.value,
+        "gm_fixed": state.gm_fixed.value,
         "turn": state.turn,
+        "step": state.step,
         "ended": state.ended,
         "spell_cards": {
             "pc": state.side_cards(Side.PC),
             "enemy": state.side_cards(Side.ENEMY),
+            "unused": {"pc": state.side_unused(Side.PC), "enemy": state.side_unused(Side.ENEMY)},
             "allowance": {"pc": pc, "enemy": enemy},
         },
         "characters": [_character(state, c) for c in state.characters],
@@ -114,12 +132,7 @@ def _read_character(r: JsonDoc) -> Character:
         v = [a.int_(f, lo=0) for f in ATTRIBUTES]
         attributes = (v[0], v[1], v[2], v[3], v[4])
     dp_max = r.int_("dp_max", lo=0)
-    hidden, last, surprise, cards = (
-        r.obj("hidden"),
-        r.obj("last_roll"),
-        r.obj("surprise"),
-        r.obj("spell_cards"),
-    )
+    hidden, last, surprise = r.obj("hidden"), r.obj("last_roll"), r.obj("surprise")
     hp = r.int_("hp", None, 0)
     return Character(
         name=name,
@@ -130,14 +143,17 @@ def _read_character(r: JsonDoc) -> Character:
         dp_max=dp_max,
         recovery=r.int_("recovery", lo=0),
         attributes=attributes,
+        skills=_skills(r),
         hp=hp,
         max_hp=hp if (max_hp := r.int_("max_hp", None, 1)) is None else max_hp,
         declared=r.int_("declared", None, 0),
+        acted=r.get("acted", bool, False),
         unable=r.get("unable", bool, False),
         down=r.enum("down", Down, None),
         held_by=fold(r.get("held_by", str, None) or "") or None,
         exposed=r.get("exposed", bool, False),
-        hidden_total=None if hidden is None else hidden.int_("total", lo=-999),
+        hidden=hidden is not None,
+        hidden_total=None if hidden is None else hidden.int_("total", None, -999),
         hidden_turn=None if hidden is None else hidden.int_("turn", 0, 0),
         searched_by=_keys(r.get("searched_by", list, []), r, "searched_by"),
         entry_turn=r.int_("entry_turn", None, 0),
@@ -149,19 +165,46 @@ def _read_character(r: JsonDoc) -> Character:
             turn=last.int_("turn", 0, 0),
             against=fold(last.get("against", str, None) or "") or None,
             won=last.get("won", bool, None),
+            aim=fold(last.get("aim", str, None) or "") or None,
         ),
         surprise=None
         if surprise is None
         else Surprise(
             case=surprise.get("case", str),
-            attacker=fold(surprise.get("attacker", str)),
+            attacker=fold(surprise.get("attacker", str, None) or "") or None,
             evasion=surprise.enum("evasion", Evasion, Evasion.REFUSED),
+            at=surprise.int_("at", None, 0),
+            unaware=surprise.get("unaware", bool, False),
         ),
         unaware_at=r.int_("unaware_at", None, 0),
         attack_limit=r.get("attack_limit", str, None),
-        cards=0 if cards is None else cards.int_("declared", 0, 0),
-        cards_used=0 if cards is None else cards.int_("used", 0, 0),
+        cards=_cards(r),
+        note=r.get("note", str, ""),
     )
+
+
+def _skills(r: JsonDoc) -> tuple[tuple[str, int], ...]:
+    skills = r.obj("skills")
+    if skills is None:
+        return ()
+    text = " ".join(f"{name}{skills.int_(name, lo=-99, hi=999)}" for name in skills.raw)
+    try:
+        return parse_skills(text)
+    except RuleError:
+        raise r.bad("skills", "not_skills") from None
+
+
+def _cards(r: JsonDoc) -> tuple[Card, ...]:
+    """The named cards, or (an earlier document) a count of them, named ``#1``, ``#2`` ..."""
+    raw = r.raw.get("spell_cards")
+    if isinstance(raw, dict):
+        counted = r.obj_or_empty("spell_cards")
+        declared, used = counted.int_("declared", 0, 0), counted.int_("used", 0, 0)
+        return tuple(Card(f"#{n}", n <= used) for n in range(1, declared + 1))
+    cards = [(c.get("name", str), c.get("used", bool, False)) for c in r.items("spell_cards")]
+    if any(not name.strip() for name, _ in cards):
+        raise r.bad("spell_cards", "empty_name")
+    return tuple(Card(name.strip(), used) for name, used in cards)
 
 
 def _check(state: SengenshoState) -> SengenshoState:
@@ -172,10 +215,12 @@ def _check(state: SengenshoState) -> SengenshoState:
     for c in state.characters:
         if c.dp > c.dp_max or (c.hp is not None and c.max_hp is not None and c.hp > c.max_hp):
             raise RuleError("sg.import_invalid", field=c.name, reason="out_of_range")
-        if c.cards_used > c.cards:
-            raise RuleError("sg.import_invalid", field=f"{c.name}.spell_cards", reason="out_of_range")
+        if len({fold(k.name) for k in c.cards}) != len(c.cards):
+            raise RuleError("sg.import_invalid", field=f"{c.name}.spell_cards", reason="duplicate_name")
         refs = [c.held_by, *c.searched_by]
-        refs += [c.last_roll.against if c.last_roll else None, c.surprise.attacker if c.surprise else None]
+        last = c.last_roll
+        refs += [last.against if last else None, last.aim if last else None]
+        refs += [c.surprise.attacker if c.surprise else None]
         if any(k is not None and k not in keys for k in refs) or c.held_by == c.key:
             raise RuleError("sg.import_invalid", field=c.name, reason="unknown_reference")
     return state
@@ -198,9 +243,10 @@ def _read(document: Mapping[str, Any]) -> SengenshoState:
     return _check(
         SengenshoState(
             title=r.get("title", str, ""),
-            ambush=r.get("ambush", bool, False),
-            gm_fixed=r.get("gm_fixed", bool, False),
+            opening=_opening(r),
+            gm_fixed=_gm_fixed(r),
             turn=r.int_("turn", 0, 0),
+            step=r.int_("step", None, 0),
             ended=r.get("ended", bool, False),
             characters=tuple(
                 _read_character(r.item("characters", n, c)) for n, c in enumerate(raw_characters)
@@ -211,3 +257,25 @@ def _read(document: Mapping[str, Any]) -> SengenshoState:
             ),
         )
     )
+
+
+def _opening(r: JsonDoc) -> Opening:
+    """S-START-1; an earlier document says ``"ambush": true``."""
+    if "opening" not in r.raw and r.get("ambush", bool, False):
+        return Opening.AMBUSH
+    return r.enum("opening", Opening, Opening.FULL)
+
+
+def _gm_fixed(r: JsonDoc) -> GMFixed:
+    """S-GM-1; an earlier document says ``true`` or ``false``."""
+    raw = r.raw.get("gm_fixed")
+    if isinstance(raw, bool):
+        return GMFixed.CHECKS if raw else GMFixed.OFF
+    return r.enum("gm_fixed", parse_gm_fixed_value, GMFixed.OFF)
+
+
+def parse_gm_fixed_value(text: str) -> GMFixed:
+    try:
+        return parse_gm_fixed(text)
+    except RuleError:
+        raise ValueError(text) from None

@@ -4,13 +4,27 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from enum import StrEnum
 from typing import Any
 
 from engine.common import EventRecorder, fold, parse_bool
 from engine.ruleset import RuleError
+from engine.sengensho.cards import card_names, find_card
 from engine.sengensho.commands import GMSet
-from engine.sengensho.core import locate
-from engine.sengensho.state import Character, Down, SengenshoState, Side
+from engine.sengensho.core import parse_gm_fixed
+from engine.sengensho.lookup import locate
+from engine.sengensho.sheet import parse_skills, skills_text
+from engine.sengensho.state import (
+    Card,
+    Character,
+    Down,
+    Evasion,
+    Opening,
+    SengenshoState,
+    Side,
+    Surprise,
+    secret_of,
+)
 
 
 def _int(text: str, least: int = 0) -> int:
@@ -29,7 +43,7 @@ def _bool(text: str) -> bool:
 
 def _none_or(parse: Callable[[str], Any]) -> Callable[[str], Any]:
     def parsed(text: str) -> Any:
-        return None if fold(text) in ("none", "null", "-", "false") else parse(text)
+        return None if fold(text) in (*_NONE, "false") else parse(text)
 
     return parsed
 
@@ -50,13 +64,66 @@ def _dp(c: Character, v: int) -> Character:
     return replace(c, dp=v)
 
 
-def _cards_used(c: Character, v: int) -> Character:
-    if v > c.cards:
-        raise ValueError(v)
-    return replace(c, cards_used=v)
+def _cards(c: Character, names: list[str]) -> Character:
+    """The declared cards by name; a card kept keeps whether it was used."""
+    kept = [find_card(c, n) for n in names]
+    return replace(c, cards=tuple(k if k is not None else Card(n) for k, n in zip(kept, names, strict=True)))
+
+
+def _used(c: Character, names: list[str]) -> Character:
+    if any(find_card(c, n) is None for n in names):
+        raise ValueError(names)
+    used = {k.name for k in (find_card(c, n) for n in names) if k is not None}
+    return replace(c, cards=tuple(replace(k, used=k.name in used) for k in c.cards))
+
+
+def _names(text: str) -> list[str]:
+    return [] if fold(text) in _NONE else card_names(text)
+
+
+def _attributes(text: str) -> tuple[int, int, int, int, int] | None:
+    if fold(text) in _NONE:
+        return None
+    values = [_int(v) for v in text.replace(",", " ").replace("、", " ").split()]
+    if len(values) != 5:
+        raise ValueError(text)
+    return (values[0], values[1], values[2], values[3], values[4])
+
+
+def _hidden(c: Character, v: bool | int) -> Character:
+    """``none``/``false``: seen by the table; ``true``: hidden (total kept); a number: hidden with it."""
+    if v is False:
+        return replace(c, hidden=False, hidden_total=None, hidden_turn=None, searched_by=())
+    total = c.hidden_total if v is True else v
+    return replace(c, hidden=True, hidden_total=total, hidden_turn=c.hidden_turn or 0)
+
+
+def _read_hidden(text: str) -> bool | int:
+    flag = parse_bool(text)
+    if flag is not None or fold(text) in _NONE:
+        return bool(flag)
+    return _int(text, -999)
+
+
+def _surprise(state: SengenshoState) -> Callable[[Character, Evasion | None], Character]:
+    """S-SUR-5: the GM lifts (``none``) or sets a restriction on a character's defence."""
+    # One set by the GM restricts every defence until the turn moves past the value now acting.
+
+    def write(c: Character, v: Evasion | None) -> Character:
+        if v is None:
+            return replace(c, surprise=None, unaware_at=None)
+        old = c.surprise
+        if old is not None:
+            return replace(c, surprise=replace(old, evasion=v))
+        return replace(c, surprise=Surprise("GM", None, v, state.step))
+
+    return write
 
 
 Field = tuple[Callable[[str], Any], Callable[[Character, Any], Character], Callable[[Character], Any]]
+#: the longest GM's note kept (characters)
+NOTE_MAX = 200
+_NONE = ("none", "null", "-", "なし")
 
 #: character fields: (how the value is read, how it is set, how its current value reads)
 _FIELDS: dict[str, Field] = {
@@ -66,31 +133,66 @@ _FIELDS: dict[str, Field] = {
     "dp_max": (_int, lambda c, v: replace(c, dp_max=v, dp=min(c.dp, v)), lambda c: c.dp_max),
     "recovery": (_int, lambda c, v: replace(c, recovery=v), lambda c: c.recovery),
     "declared": (_none_or(_int), lambda c, v: replace(c, declared=v), lambda c: c.declared),
-    "cards": (_int, lambda c, v: replace(c, cards=v, cards_used=min(c.cards_used, v)), lambda c: c.cards),
-    "cards_used": (_int, _cards_used, lambda c: c.cards_used),
+    "cards": (_names, _cards, lambda c: [k.name for k in c.cards]),
+    "used": (_names, _used, lambda c: [k.name for k in c.cards if k.used]),
+    "acted": (_bool, lambda c, v: replace(c, acted=v), lambda c: c.acted),
     "unable": (_bool, lambda c, v: replace(c, unable=v), lambda c: c.unable),
     "exposed": (_bool, lambda c, v: replace(c, exposed=v), lambda c: c.exposed),
-    "hidden": (
-        _none_or(lambda t: _int(t, -999)),
-        lambda c, v: replace(c, hidden_total=v, hidden_turn=None if v is None else c.hidden_turn or 0),
-        lambda c: c.hidden_total,
-    ),
+    "hidden": (_read_hidden, _hidden, lambda c: c.hidden_total if c.hidden else False),
     "down": (_none_or(lambda t: Down(fold(t))), lambda c, v: replace(c, down=v), lambda c: c.down),
+    "skills": (
+        lambda t: () if fold(t) in _NONE else parse_skills(t),
+        lambda c, v: replace(c, skills=v),
+        lambda c: skills_text(c.skills) or None,
+    ),
+    "attributes": (_attributes, lambda c, v: replace(c, attributes=v), lambda c: c.attributes),
+    "note": (
+        lambda t: "" if fold(t) in _NONE else t.strip()[:NOTE_MAX],
+        lambda c, v: replace(c, note=v),
+        lambda c: c.note or None,
+    ),
+    "surprise": (
+        _none_or(lambda t: Evasion(fold(t))),
+        lambda c, v: c,  # replaced per battle in gm_set (the value now acting)
+        lambda c: c.surprise.evasion if c.surprise else None,
+    ),
+    "attack_limit": (
+        _none_or(lambda t: t.strip()),
+        lambda c, v: replace(c, attack_limit=v),
+        lambda c: c.attack_limit,
+    ),
+}
+
+#: battle fields: (how the value is read, how it is set, how its current value reads)
+_BATTLE: dict[str, tuple[Callable[[str], Any], Callable[[SengenshoState, Any], SengenshoState], Any]] = {
+    "turn": (_int, lambda s, v: replace(s, turn=v), lambda s: s.turn),
+    "step": (_none_or(_int), lambda s, v: replace(s, step=v), lambda s: s.step),
+    "opening": (lambda t: Opening(fold(t)), lambda s, v: replace(s, opening=v), lambda s: s.opening),
+    "gm_fixed": (parse_gm_fixed, lambda s, v: replace(s, gm_fixed=v), lambda s: s.gm_fixed),
 }
 
 
 def _plain(value: Any) -> Any:
-    return value.value if isinstance(value, Down) else value
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, tuple):
+        return list(value)
+    return value
 
 
 def gm_set(state: SengenshoState, command: GMSet, rec: EventRecorder) -> SengenshoState:
-    """Sets ``turn``, ``allowance.pc|enemy`` or ``<name>.<field>`` to a value."""
+    """Sets ``turn``, ``step``, ``opening`` (S-START-1), ``gm_fixed`` (S-GM-1), ``allowance.pc|enemy``
+    or ``<name>.<field>`` (a surprise restriction among them, S-SUR-5) to a value.
+
+    A change to a hidden character is read by the GM and its owner only (S-HIDE-1)."""
     target = fold(command.target)
     owner, _, field = target.rpartition(".")
+    audience = None
     try:
-        if target == "turn":
-            before, value = state.turn, _int(command.value)
-            new = replace(state, turn=value)
+        if target in _BATTLE:
+            read_battle, write_battle, now = _BATTLE[target]
+            before, value = now(state), read_battle(command.value)
+            new = write_battle(state, value)
         elif owner == "allowance" and field in (s.value for s in Side):
             side = Side(field)
             before, value = state.allowance(side), _int(command.value)
@@ -98,11 +200,20 @@ def gm_set(state: SengenshoState, command: GMSet, rec: EventRecorder) -> Sengens
         elif owner and field in _FIELDS:
             i, c = locate(state, owner)
             read, write, current = _FIELDS[field]
+            if field == "surprise":
+                write = _surprise(state)
             before, value = current(c), read(command.value)
-            new = state.put(i, write(c, value))
+            changed = write(c, value)
+            new = state.put(i, changed)
+            audience = secret_of(c, changed)
         else:
-            raise RuleError("sg.set_target_invalid", target=command.target, fields=", ".join(_FIELDS))
+            fields = ", ".join(_FIELDS)
+            raise RuleError("sg.set_target_invalid", target=command.target, fields=fields)
     except ValueError:
         raise RuleError("sg.set_value_invalid", target=command.target, value=command.value) from None
-    rec.emit("sg.gm_set", {"target": command.target, "before": _plain(before), "value": _plain(value)})
+    rec.emit(
+        "sg.gm_set",
+        {"target": command.target, "before": _plain(before), "value": _plain(value)},
+        audience,
+    )
     return new

@@ -15,6 +15,27 @@ class Side(StrEnum):
         return Side.ENEMY if self is Side.PC else Side.PC
 
 
+class Opening(StrEnum):
+    """S-START-1: how DP stands when turn progression starts."""
+
+    #: every DP at maximum
+    FULL = "full"
+    #: DP spent before the turns stays spent; turn 1 recovers as usual
+    KEEP = "keep"
+    #: DP spent stays spent and turn 1 gives no recovery (a hidden action found out)
+    AMBUSH = "ambush"
+
+
+class GMFixed(StrEnum):
+    """S-GM-1: which of the GM side's dice count N × 3.5 instead of being rolled."""
+
+    OFF = "off"
+    #: checks (判定) only; damage dice are rolled
+    CHECKS = "checks"
+    #: damage dice too
+    ALL = "all"
+
+
 class Down(StrEnum):
     """S-MERCY-1: how a character at 0 HP was left."""
 
@@ -24,7 +45,7 @@ class Down(StrEnum):
 
 
 class Evasion(StrEnum):
-    """What a surprised character's next evasion may do (S-SUR-1..4)."""
+    """What a surprised character's defence may do (S-SUR-1..4)."""
 
     REFUSED = "refused"
     #: S-SUR-2: only after winning the perception check against the attacker, and at most 3D
@@ -40,42 +61,71 @@ class RollKind(StrEnum):
     MELEE = "melee"
     ABILITY = "ability"
     EVASION = "evasion"
+    GUARD = "guard"
     RESIST = "resist"
     PERCEPTION = "perception"
     STEALTH = "stealth"
     DAMAGE = "damage"
 
 
+#: S-CORE-3: a character's own rolls: they belong to its step and mark it as having acted
+OWN_ROLLS = frozenset({RollKind.CHECK, RollKind.ATTACK, RollKind.MELEE, RollKind.ABILITY})
+#: what answers an attack or an ability (S-CORE-4, S-SUR-2); reactions belong to any step
+REACTIONS = frozenset({RollKind.EVASION, RollKind.GUARD, RollKind.RESIST, RollKind.PERCEPTION})
+#: the defences a surprise restricts (S-SUR-1..5) and a held character cannot make (S-ITEM-2)
+DEFENCES = frozenset({RollKind.EVASION, RollKind.GUARD})
+#: rolls that a roll ``against`` them must answer with a reaction
+ACTIONS_ON_OTHERS = frozenset({RollKind.ATTACK, RollKind.MELEE, RollKind.ABILITY})
+
+
 @dataclass(frozen=True, slots=True)
 class LastRoll:
-    """A character's last roll, for contests (``against``). ``against``/``won`` if it was one."""
+    """A character's last roll, for contests (``against``). ``against``/``won`` if it was one;
+    ``aim`` the key of the character an attack or ability was aimed at (S-ITEM-1/2)."""
 
     total: int
     kind: RollKind
     turn: int
     against: str | None = None
     won: bool | None = None
+    aim: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Surprise:
-    """A pending restriction on the next evasion, from ``attacker`` (a key) in case ``case``."""
+    """A restriction on a character's defence from ``attacker`` (a key), case ``case`` (S-SUR-1..5).
+
+    ``at`` is the initiative value it happened at (None before the turns); ``unaware`` whether the
+    target was caught unaware there, so that the other actions at that value are restricted too.
+    """
 
     case: str
-    attacker: str
+    attacker: str | None
     evasion: Evasion
+    at: int | None = None
+    unaware: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """S-CARD-1: a named spell card (``恋符「マスタースパーク」``), declared, then used."""
+
+    name: str
+    used: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Character:
-    """S-CORE-1: a character with its attributes (if given), HP, DP and recovery.
+    """S-CORE-1: a character with its attributes and skills (if given), HP, DP and recovery.
 
     ``held_by`` is the key of the holder while it is an item (S-ITEM-2), ``exposed`` once it was
-    noticed as more than an object. ``hidden_total`` is its 身体+〈隠密〉 while hidden (S-HIDE-1),
-    ``hidden_turn`` the turn it hid, ``searched_by`` who searched it this turn. ``entry_turn`` is the
-    turn a late entrant (reinforcement, revealed hidden character) came in: that turn it may declare
-    or take over spell cards (S-REIN-1). ``unaware_at`` is the initiative at which it was caught
-    unaware this turn (S-SUR-5); ``attack_limit`` names the rule (S-SUR-1/2) that holds its next attack to 3D.
+    noticed as more than an object. ``hidden`` while the table does not know where it is (S-HIDE-1):
+    ``hidden_total`` its 身体+〈隠密〉 (None until rolled), ``hidden_turn`` the turn it hid,
+    ``searched_by`` who searched it this turn. ``entry_turn`` is the turn a late entrant
+    (reinforcement, revealed hidden character) came in: that turn it may declare or take over spell
+    cards (S-REIN-1). ``acted``: it made an own roll this turn (S-CORE-3). ``unaware_at`` is the
+    initiative at which it was caught unaware this turn (S-SUR-5); ``attack_limit`` names the rule
+    (S-SUR-1/2) that holds its next attack to 3D.
     """
 
     name: str
@@ -86,13 +136,16 @@ class Character:
     dp_max: int
     recovery: int
     attributes: tuple[int, int, int, int, int] | None = None
+    skills: tuple[tuple[str, int], ...] = ()
     hp: int | None = None
     max_hp: int | None = None
     declared: int | None = None
+    acted: bool = False
     unable: bool = False
     down: Down | None = None
     held_by: str | None = None
     exposed: bool = False
+    hidden: bool = False
     hidden_total: int | None = None
     hidden_turn: int | None = None
     searched_by: tuple[str, ...] = ()
@@ -101,12 +154,9 @@ class Character:
     surprise: Surprise | None = None
     unaware_at: int | None = None
     attack_limit: str | None = None
-    cards: int = 0
-    cards_used: int = 0
-
-    @property
-    def hidden(self) -> bool:
-        return self.hidden_total is not None
+    cards: tuple[Card, ...] = ()
+    #: the GM's note (S-ITEM-1: what a hit did to a fragile or awkward item, and the like)
+    note: str = ""
 
     @property
     def is_item(self) -> bool:
@@ -118,22 +168,38 @@ class Character:
         return self.down is None
 
     @property
-    def cards_unused(self) -> int:
-        return self.cards - self.cards_used
+    def cards_unused(self) -> tuple[Card, ...]:
+        return tuple(card for card in self.cards if not card.used)
+
+    @property
+    def secret(self) -> tuple[str, ...] | None:
+        """S-HIDE-1: who besides the GM may read about it while it hides (its owner); None: everyone."""
+        return secret_of(self)
+
+
+def secret_of(*characters: Character) -> tuple[str, ...] | None:
+    """S-HIDE-1: who besides the GM may read of these characters (None: everyone)."""
+    # The owners of the hidden ones; None when none of them hides.
+    hidden = [c for c in characters if c.hidden]
+    if not hidden:
+        return None
+    return tuple(dict.fromkeys(c.owner for c in hidden if c.owner))
 
 
 @dataclass(frozen=True, slots=True)
 class SengenshoState:
     """A whole battle. ``turn`` is 0 until the GM starts turn progression (S-START-1).
 
-    ``card_allowance`` is how many more spell cards the PC side and the enemy side may still declare
-    during the battle, answering a late entrant's new cards (S-REIN-1).
+    ``step`` is the initiative value now acting (S-CORE-3), None before the turns or while no one
+    is in the order. ``card_allowance`` is how many more spell cards the PC side and the enemy side
+    may still declare during the battle, answering a late entrant's new cards (S-REIN-1).
     """
 
     title: str
-    ambush: bool = False
-    gm_fixed: bool = False
+    opening: Opening = Opening.FULL
+    gm_fixed: GMFixed = GMFixed.OFF
     turn: int = 0
+    step: int | None = None
     ended: bool = False
     characters: tuple[Character, ...] = ()
     card_allowance: tuple[int, int] = (0, 0)
@@ -148,8 +214,12 @@ class SengenshoState:
         return replace(self, characters=(*self.characters[:i], character, *self.characters[i + 1 :]))
 
     def side_cards(self, side: Side) -> int:
-        """S-REIN-1: the spell cards a side has declared (a card taken over stays counted once)."""
-        return sum(c.cards for c in self.characters if c.side is side)
+        """S-CARD-1: the spell cards a side has declared (a card taken over stays counted once)."""
+        return sum(len(c.cards) for c in self.characters if c.side is side)
+
+    def side_unused(self, side: Side) -> int:
+        """S-CARD-1: how many of them remain."""
+        return sum(len(c.cards_unused) for c in self.characters if c.side is side)
 
     def allowance(self, side: Side) -> int:
         return self.card_allowance[0 if side is Side.PC else 1]

@@ -6,9 +6,10 @@ from dataclasses import dataclass, replace
 
 from engine.common import EventRecorder
 from engine.ruleset import RuleError
-from engine.sengensho.checks import THREE_DICE, reveal
+from engine.sengensho.checks import THREE_DICE
 from engine.sengensho.commands import Surprise as SurpriseCommand
-from engine.sengensho.core import able, locate, non_negative
+from engine.sengensho.hiding import reveal
+from engine.sengensho.lookup import able, locate, non_negative
 from engine.sengensho.state import Character, Evasion, SengenshoState, Surprise
 
 #: S-SUR-1..4: the effective range of an attack, in metres
@@ -87,8 +88,44 @@ def classify(distance: int, wary: bool, alert: bool, found: bool | None, names: 
     return complete_near(found)
 
 
+def restrict(
+    state: SengenshoState, i: int, case: Case, attacker: Character, at: int | None
+) -> SengenshoState:
+    """S-SUR-1..5: the restriction ``case`` puts on the defence of character ``i`` (none if found)."""
+    c = state.characters[i]
+    return state.put(
+        i,
+        replace(
+            c,
+            surprise=None
+            if case.evasion is None
+            else Surprise(case.rule, attacker.key, case.evasion, at, case.unaware),
+            unaware_at=at if case.unaware else c.unaware_at,
+        ),
+    )
+
+
+def ability_surprise(
+    state: SengenshoState,
+    attacker: Character,
+    target: Character,
+    command: SurpriseCommand,
+    rec: EventRecorder,
+) -> SengenshoState:
+    """S-SUR-6: an ability used on the target, noticed unless disguised; always resisted."""
+    # A hidden user stays hidden: the table reads only that the target noticed something.
+    noticed = ability_case(command.disguised)
+    data = {"attacker": attacker.name, "target": target.name, "distance": command.distance}
+    rec.emit("sg.surprise_ability", {**data, "case": "S-SUR-6", **noticed}, attacker.secret)
+    if attacker.hidden and noticed["noticed"]:
+        rec.emit("sg.ability_noticed", {"target": target.name, "case": "S-SUR-6"})
+    return state
+
+
 def surprise(state: SengenshoState, command: SurpriseCommand, rec: EventRecorder) -> SengenshoState:
     """S-SUR-1..6: names the case of an attack or ability and sets what the target may do about it."""
+    # A hidden attacker appears with its attack (S-HIDE-1). On a held item the holder defends
+    # (S-ITEM-1), and the item keeps the same restriction should it jump out to defend (S-ITEM-2).
     ai, attacker = able(state, command.attacker)
     ti, target = locate(state, command.target)
     non_negative("distance", command.distance)
@@ -96,30 +133,33 @@ def surprise(state: SengenshoState, command: SurpriseCommand, rec: EventRecorder
         raise RuleError("sg.against_self", name=attacker.name)
     if target.hidden:
         raise RuleError("sg.target_hidden", name=target.name)
-    base = {"attacker": attacker.name, "target": target.name, "distance": command.distance}
     if command.ability:
-        rec.emit("sg.surprise_ability", {**base, "case": "S-SUR-6", **ability_case(command.disguised)})
-        return state
+        return ability_surprise(state, attacker, target, command, rec)
     di = state.find(defender_of(state, target).key)
     assert di is not None
     defender = state.characters[di]
+    if defender.hidden:  # an item goes where its hidden holder is
+        raise RuleError("sg.target_hidden", name=target.name)
+    found = found_attacker(defender, attacker)
+    if attacker.hidden:  # S-HIDE-1: undiscovered until its attack, and that attack is a surprise
+        state = reveal(state, ai, "attack", None, rec)
+        attacker = state.characters[ai]
     forced = command.wary and same_initiative(defender, attacker)
     wary = command.wary and not forced
-    found = found_attacker(defender, attacker)
     names = {"attacker": attacker.name, "target": defender.name}
     case = classify(command.distance, wary, command.alert, found, names)
-    changed = replace(
-        defender,
-        surprise=None if case.evasion is None else Surprise(case.rule, attacker.key, case.evasion),
-        unaware_at=attacker.declared if case.unaware else defender.unaware_at,
-    )
-    new = state.put(di, changed)
+    at = attacker.declared if state.turn >= 1 else None
+    new = restrict(state, di, case, attacker, at)
+    if ti != di:
+        new = restrict(new, ti, case, attacker, at)
     limit = case.rule if case.attacker_cap is not None else None
     new = new.put(ai, replace(new.characters[ai], attack_limit=limit))
     rec.emit(
         "sg.surprise",
         {
-            **base,
+            "attacker": attacker.name,
+            "target": target.name,
+            "distance": command.distance,
             "defender": defender.name,
             "case": case.rule,
             "wary": wary,
@@ -130,6 +170,4 @@ def surprise(state: SengenshoState, command: SurpriseCommand, rec: EventRecorder
             "attacker_cap": case.attacker_cap,
         },
     )
-    if attacker.hidden:  # S-HIDE-1: undiscovered until its attack, and that attack is a surprise
-        new = reveal(new, ai, "attack", None, rec)
     return new

@@ -148,8 +148,9 @@ def test_roll_status_and_help(tmp_path: Path) -> None:
     assert "⚠ No battle is running in this channel." in out
     assert "Fort HP [████████████████████] 300/300" in out
     assert "  A2 ── A1 ── F0 ── B1 ── B2" in out
-    assert "F0: top: Alice / 兵 20/20 [soldier]" in out  # full-width input, NFKC name
-    assert "/unit add name:<text> type:<normal|ram|flying|soldier> area:<text> hp:<int>" in out
+    assert "F0: top: Alice, 兵 20/20 [soldier]" in out  # full-width input, NFKC name; F-MAP-4: by position
+    # name and hp may come from a monster sheet (sheet:)
+    assert "/unit add [name:<text>] type:<normal|ram|flying|soldier> area:<text> [hp:<int>]" in out
     assert "  /fort next (GM)\n" in out
     assert "  /fort start rounds:<1-99> [fort_hp:<int>] [cannons:<0-10>] [first:<pc|enemy>]" in out
     # /quit ends the session: the last status is never answered

@@ -46,6 +46,8 @@ async def test_units_pcs_commanders_and_actors(battle: Harness) -> None:
     ]
     assert await h.complete(ALICE, "pc move", "name", name="") == ["Alice", "ボブ"]
     assert await h.complete(GM, "commander hp", "name", name="") == ["隊長"]
+    assert await h.complete(ALICE, "attack area", "commander", commander="") == ["隊長"]  # F-UNIT-4
+    assert await h.complete(GM, "commander move", "to", name="隊長", to="b") == ["B1", "B2"]
     assert await h.complete(ALICE, "fort repair", "by", by="") == ["Alice", "ボブ", "兵士隊"]
 
 
@@ -57,7 +59,9 @@ async def test_edges_areas_and_gm_targets(battle: Harness) -> None:
     assert await h.complete(GM, "unit move", "to", unit="ゴブリン隊", to="") == ["A2", "A1", "F0", "B1", "B2"]
     assert await h.complete(GM, "attack pierce", "from", **{"from": "b"}) == ["B1", "B2"]
     targets = await h.complete(GM, "gm set", "target", target="unit.ゴブ")
-    assert targets == ["unit.ゴブリン隊.hp", "unit.ゴブリン隊.area"]
+    assert targets == [f"unit.ゴブリン隊.{attr}" for attr in ("hp", "area", "acted", "moved_m", "weakness")]
+    assert "unit.兵士隊.position" in await h.complete(GM, "gm set", "target", target="unit.兵士隊")
+    assert "commander.隊長.horn" in await h.complete(GM, "gm set", "target", target="commander")
     assert "cannon.2.shells" in await h.complete(GM, "gm set", "target", target="cannon")
 
 

@@ -218,8 +218,8 @@ async def test_fort_status(battle: Harness) -> None:
     assert fields["A2"] == "★ 隊長 HP 40/40 [指揮官]"
     assert fields["A1"] == "• ゴブリン隊 HP 40/40 砦ダメージ10"
     assert fields["F0"] == (
-        f"**砦上部**: Alice HP 30/30 (<@{ALICE.id}>)\n**砦外部**: Bob (<@{BOB.id}>)\n"
-        "• 兵士隊 HP 20/20 [兵士] 砦ダメージ0"
+        f"**砦上部**: Alice HP 30/30 (<@{ALICE.id}>)、兵士隊 HP 20/20 [兵士] 砦ダメージ0\n"  # F-MAP-4
+        f"**砦外部**: Bob (<@{BOB.id}>)"
     )
     assert fields["B1"] == fields["B2"] == "—"
     assert fields["設備"] == "罠: —\n大砲: #1 砲弾0\nバリスタ: 未装填"
@@ -340,7 +340,7 @@ async def test_pc_commands(battle: Harness) -> None:
     )
     # the owner is a mention (an embed shows it as the member's name), not a bare Discord id
     assert carol.embeds[0]["description"] == (
-        f"PC Carol が参加しました(持ち主 <@{ALICE.id}>、位置 砦上部、HP -)。"
+        f"PC Carol が参加しました(持ち主 <@{ALICE.id}>、位置 砦上部)。"
     )
     await action(battle, BOB, "pc remove", "/pc remove name:Bob", 10, name="Bob")
     pcs = {p["name"]: p for p in (await document(battle))["pcs"]}  # type: ignore[attr-defined]
@@ -378,17 +378,28 @@ async def test_unit_commands(battle: Harness, dice: Dice) -> None:
     await action(battle, GM, "unit remove", "/unit remove unit:狼", 12, unit="狼")
     dice.feed(*([3] * 12))
     await action(battle, GM, "unit barrage", "/unit barrage unit:ゴブリン隊", 13, unit="ゴブリン隊")
+    # F-TURN-3: a player's soldier acts in the PC side's turn; F-MAP-4: it melees from outside
+    args = {"attacker": "兵士隊", "target": "ゴブリン隊", "hit": True}
+    await refused(battle, BOB, "unit attack", "fort.not_your_turn", **args)  # type: ignore[arg-type]
     await action(battle, GM, "fort next", "/fort next", 14)
+    await action(
+        battle,
+        GM,
+        "unit move",
+        "/unit move unit:兵士隊 to:F0 position:outside",
+        15,
+        unit="兵士隊",
+        to="F0",
+        position="outside",
+    )
     dice.feed(5, 5)
     await action(
         battle,
         BOB,
         "unit attack",
         "/unit attack attacker:兵士隊 target:ゴブリン隊 hit:true",
-        15,
-        attacker="兵士隊",
-        target="ゴブリン隊",
-        hit=True,
+        16,
+        **args,  # type: ignore[arg-type]
     )
     units = {u["name"]: u for u in (await document(battle))["units"]}  # type: ignore[attr-defined]
     assert set(units) == {"ゴブリン隊", "兵士隊"}
@@ -530,8 +541,7 @@ async def test_gm_add_and_remove(battle: Harness) -> None:
     assert result.embeds[0]["description"] == f"<@{BOB.id}> を共同GMにしました。"
     assert result.response.data["allowed_mentions"] == NONE
     await refused(battle, GM, "gm add", "gm.already", user=BOB)
-    # the log keeps who made whom a co-GM (#7), so the next action is #8
-    await action(battle, BOB, "fort next", "/fort next", 8)
+    await action(battle, BOB, "fort next", "/fort next", 7)
     result = await battle.run(ALICE, "gm remove", user=BOB)
     assert result.ephemeral
     result = await battle.run(GM, "gm remove", user=BOB)

@@ -21,7 +21,9 @@ WHERE = Where(str(GUILD_ID), str(CHANNEL_ID))
 
 
 async def logged(h: Harness) -> list[Any]:
-    view = await h.bot.service.execute(WHERE, Actor(str(GM.id)), Invocation("sg log", {"last": 1}))
+    view = await h.bot.service.execute(
+        WHERE, Actor(str(GM.id)), Invocation("sg log", {"last": 1, "gm": True})
+    )
     assert isinstance(view, LogView)
     return list(view.entries[-1].events)
 
@@ -38,8 +40,17 @@ async def action(h: Harness, member: Member, path: str, text: str, seq: int, **o
     assert first["footer"] == {"text": f"#{seq}"}
     events = await logged(h)
     lang = "en" if member.locale.startswith("en") else "ja"
-    assert first["description"] == "\n".join(event_line(e, lang) for e in events)
-    return events
+    public = [e for e in events if e.audience is None and e.kind != "service.secret_text"]
+    assert first["description"] == "\n".join(event_line(e, lang) for e in public)
+    secret = [e for e in events if e.audience is not None and e.kind != "service.secret_text"]
+    if secret and member is GM:  # S-HIDE-1: what only the GM may read, to the GM alone
+        (aside,) = result.followups
+        assert aside.ephemeral and aside.embeds[0]["description"] == "\n".join(
+            event_line(e, lang) for e in secret
+        )
+    else:
+        assert result.followups == []
+    return [e for e in events if e.kind != "service.secret_text"]
 
 
 async def refused(h: Harness, member: Member, path: str, key: str, lang: str, **options: Any) -> Result:
@@ -54,7 +65,7 @@ async def refused(h: Harness, member: Member, path: str, key: str, lang: str, **
 
 
 async def document(h: Harness) -> dict[str, Any]:
-    view = await h.bot.service.status(WHERE)
+    view = await h.bot.service.status(WHERE, Actor(str(GM.id)))  # the GM's: what is hidden too
     assert isinstance(view, StatusView)
     return view.document
 
@@ -66,7 +77,7 @@ def dp(doc: dict[str, Any]) -> dict[str, int]:
 async def test_every_sg_command_through_discord(harness: Harness, dice: Dice) -> None:
     h = harness
     (started,) = await action(h, GM, "sg start", "/sg start title:庭 ambush:true", 1, title="庭", ambush=True)
-    assert started.data == {"title": "庭", "ambush": True, "gm_fixed": False}
+    assert started.data == {"title": "庭", "opening": "ambush", "gm_fixed": "off"}
     (joined,) = await action(
         h,
         ALICE,
@@ -99,32 +110,40 @@ async def test_every_sg_command_through_discord(harness: Harness, dice: Dice) ->
         h, GM, "sg join", "/sg join name:小傘 dp_max:14 recovery:3", 4, name="小傘", dp_max=14, recovery=3
     )
     dice.feed(4)
-    (hidden,) = await action(
-        h, GM, "sg hide", "/sg hide name:妖精 base:6 dice:1", 5, name="妖精", base=6, dice=1
+    hide = await h.run(GM, "sg hide", name="妖精", base=6, dice=1)  # S-HIDE-1: the GM's only
+    assert hide.ephemeral and hide.channel == []
+    (hidden,) = await logged(h)
+    assert (hidden.data["total"], hidden.dice, hidden.audience) == (10, ((6, 4),), (str(GM.id),))
+    assert hide.embeds[0]["description"] == event_line(hidden, "ja")
+    await action(
+        h,
+        GM,
+        "sg spellcard",
+        "/sg spellcard name:霊夢 declare:霊符「夢想封印」、夢符「封魔陣」",
+        6,
+        name="霊夢",
+        declare="霊符「夢想封印」、夢符「封魔陣」",
     )
-    assert (hidden.data["total"], hidden.dice) == (10, ((6, 4),))
-    await action(h, GM, "sg spellcard", "/sg spellcard name:霊夢 declare:2", 6, name="霊夢", declare=2)
     await action(h, GM, "sg turn", "/sg turn", 7)
     assert dp(await document(h)) == {"霊夢": 18, "妖精": 11, "小傘": 14}  # ambush: spent DP stays spent
     dice.feed(5)
-    (searched,) = await action(
-        h,
-        ALICE,
-        "sg search",
-        "/sg search name:霊夢 base:5 dice:1 target:妖精",
-        8,
-        name="霊夢",
-        base=5,
-        dice=1,
-        target="妖精",
+    search = await h.run(ALICE, "sg search", name="霊夢", base=5, dice=1)  # against every hidden foe
+    assert not search.ephemeral and search.embeds[0]["title"] == "/sg search name:霊夢 dice:1 base:5"
+    rolled_search, searched = await logged(h)
+    assert (rolled_search.kind, searched.kind, searched.audience) == (
+        "sg.search_rolled",
+        "sg.searched",
+        (str(GM.id),),
     )
-    assert searched.kind == "sg.searched" and searched.data["total"] == 10  # a tie: the hider stays hidden
+    assert searched.data["found"] is False  # 5 + 5 = 10, a tie: the hider stays hidden
+    assert search.embeds[0]["description"] == event_line(rolled_search, "en") and "妖精" not in search.text()
+    assert search.followups == []  # the outcome is the GM's, and Alice is not the GM
     dice.feed(6, 3)
     (rolled,) = await action(
         h,
         ALICE,
         "sg roll",
-        "/sg roll name:霊夢 base:7 dice:2 label:射撃 kind:attack",
+        "/sg roll name:霊夢 dice:2 base:7 kind:attack label:射撃",
         9,
         name="霊夢",
         base=7,
@@ -146,20 +165,20 @@ async def test_every_sg_command_through_discord(harness: Harness, dice: Dice) ->
         target="霊夢",
         distance=50,
     )
-    assert [e.kind for e in surprise] == ["sg.surprise", "sg.revealed"]
+    assert [e.kind for e in surprise] == ["sg.revealed", "sg.surprise"]
     dice.feed(2, 3)
-    (attack,) = await action(
+    step, attack = await action(
         h,
         GM,
         "sg roll",
-        "/sg roll name:妖精 base:6 dice:2 kind:attack",
+        "/sg roll name:妖精 dice:2 base:6 kind:attack",
         14,
         name="妖精",
         base=6,
         dice=2,
         kind="attack",
     )
-    assert attack.data["total"] == 11
+    assert (step.kind, step.data["dp"], attack.data["total"]) == ("sg.step", 11, 11)  # 霊夢 acted at 18
     # S-SUR-1: a complete surprise from outside 30 m cannot be evaded — only the player sees why
     await refused(
         h, ALICE, "sg roll", "sg.evasion_refused", "en", name="霊夢", base=8, dice=2, kind="evasion"
@@ -194,3 +213,21 @@ async def test_every_sg_command_through_discord(harness: Harness, dice: Dice) ->
     await action(h, GM, "sg import", "/sg import file:s.json", 1, file=Attachment("s.json", content))
     assert dp(await document(h)) == dp(doc)
     await refused(h, GM, "sg import", "service.battle_running", "ja", file=Attachment("s.json", content))
+
+
+async def test_spell_cards_and_aims_complete_from_the_battle(harness: Harness) -> None:
+    h = harness
+    await h.run(GM, "sg start", title="札")
+    await h.run(ALICE, "sg join", name="魔理沙", dp_max=16, recovery=4)
+    await h.run(
+        ALICE,
+        "sg spellcard",
+        name="魔理沙",
+        declare="恋符「マスタースパーク」, 魔符「スターダストレヴァリエ」",
+    )
+    await h.run(ALICE, "sg spellcard", name="魔理沙", use="魔符「スターダストレヴァリエ」")
+    assert await h.complete(ALICE, "sg spellcard", "use", name="魔理沙", use="") == [
+        "恋符「マスタースパーク」"
+    ]
+    assert await h.complete(ALICE, "sg spellcard", "card", name="魔理沙", card="") == []  # no take_from yet
+    assert await h.complete(ALICE, "sg roll", "at", name="魔理沙", dice=1, at="") == ["魔理沙"]

@@ -28,6 +28,8 @@ TYPES = {
     OptType.USER: USER,
     OptType.FILE: ATTACHMENT,
     OptType.ROLE: 8,  # Discord's ROLE option type
+    OptType.TEXTFILE: ATTACHMENT,
+    OptType.SHEET: STRING,
 }
 
 
@@ -263,3 +265,49 @@ async def test_every_command_fits_discords_size_limit(harness: Harness) -> None:
         for locale in (None, "ja"):
             assert _size(payload, locale) <= 4000, (command.name, locale)
         assert len(payload.get("options") or []) <= 25, command.name
+
+
+async def test_the_new_fort_options_are_generated_with_choices_names_and_autocomplete(
+    harness: Harness,
+) -> None:
+    """COMMANDS.md (F-MAP-4, F-UNIT-4, F-UNIT-12, F-UNIT-15): ``position:``/``weakness:`` on /unit add,
+    ``position:`` on /unit move, ``horn:`` and /commander move, an area effect aimed by ``unit:``,
+    ``commander:`` or ``area:``, and ``element:`` with the elements' Japanese names."""
+    payloads = _payloads(harness)
+    area = payloads["attack area"]
+    assert [o["name"] for o in area["options"]] == [
+        "damage", "radius", "unit", "commander", "area", "kind", "element", "targets", "by",
+    ]  # fmt: skip
+    assert {o["name"] for o in area["options"] if o.get("autocomplete")} == {
+        "unit",
+        "commander",
+        "area",
+        "by",
+    }
+    element = next(o for o in area["options"] if o["name"] == "element")
+    assert [c["value"] for c in element["choices"]] == [
+        "fire", "water", "wind", "earth", "lightning", "energy", "cutting", "impact", "poison", "disease",
+        "mind", "curse",
+    ]  # fmt: skip
+    for path in ("cannon fire", "ballista fire"):
+        options = {o["name"]: o for o in payloads[path]["options"]}
+        assert all(not options[name]["required"] for name in ("unit", "commander", "area")), path
+    assert [(o["name"], o["required"]) for o in payloads["commander move"]["options"]] == [
+        ("name", True),
+        ("to", True),
+    ]
+    assert "horn" in {o["name"] for o in payloads["commander add"]["options"]}
+    add = {o["name"]: o for o in payloads["unit add"]["options"]}
+    assert [c["value"] for c in add["position"]["choices"]] == ["top", "inside", "outside"]
+    assert add["weakness"]["type"] == STRING and "position" in {
+        o["name"] for o in payloads["unit move"]["options"]
+    }
+    tree = harness.bot.tree
+    translated = await tree.get_command("attack").get_translated_payload(tree, tree.translator)  # type: ignore[union-attr]
+    area_ja = next(o for o in translated["options"] if o["name"] == "area")
+    element_ja = next(o for o in area_ja["options"] if o["name"] == "element")
+    assert element_ja["name_localizations"] == {"ja": "属性"}
+    assert [c["name_localizations"]["ja"] for c in element_ja["choices"][:2]] == ["炎", "水・氷"]
+    commander = await tree.get_command("commander").get_translated_payload(tree, tree.translator)  # type: ignore[union-attr]
+    move = next(o for o in commander["options"] if o["name"] == "move")
+    assert move["name_localizations"] == {"ja": "移動"}

@@ -63,7 +63,7 @@ def test_the_defence_holds() -> None:
     assert run.event("battle.confused") == {"round": 1}
     # Round 1, enemy: confused, nobody moves.
     run(NextTurn())
-    run.refused(AdvanceUnits(), "fort.enemy_confused")
+    run.refused(AdvanceUnits(), "fort.enemy_confused_all")
     run(NextTurn())
     assert "battle.confusion_ended" in run.kinds()
     assert (run.s.round, run.s.turn) == (2, Turn.PC)

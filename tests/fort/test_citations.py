@@ -10,16 +10,20 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-RULINGS = [ROOT.parent / "shared" / "spec" / "RULINGS.md", ROOT / "docs" / "spec" / "RULINGS.md"]
+#: the specification beside the checkout (``shared/spec`` next to it or to a folder holding it: a git
+#: worktree sits one level deeper) or inside it
+RULINGS = [p / "shared" / "spec" / "RULINGS.md" for p in ROOT.parents] + [
+    ROOT / "docs" / "spec" / "RULINGS.md"
+]
 RULE_IDS = (
-    [f"F-MAP-{i}" for i in range(1, 8)]
+    [f"F-MAP-{i}" for i in range(1, 9)]
     + [f"F-FORT-{i}" for i in range(1, 7)]
-    + [f"F-UNIT-{i}" for i in range(1, 14)]
+    + [f"F-UNIT-{i}" for i in range(1, 16)]
     + ["F-DICE-1"]
     + [f"F-TRAP-{i}" for i in range(1, 6)]
     + ["F-BAL-1"]
     + [f"F-CAN-{i}" for i in range(1, 4)]
-    + ["F-TURN-1", "F-TURN-2", "F-END-1", "F-END-2"]
+    + ["F-TURN-1", "F-TURN-2", "F-TURN-3", "F-END-1", "F-END-2"]
 )
 ID = re.compile(r"F-[A-Z]+-\d+")
 

@@ -6,6 +6,7 @@ import pytest
 from fort_helpers import battle
 
 from engine.fort import (
+    FORT,
     AddPC,
     AddUnit,
     AdvanceUnits,
@@ -59,9 +60,10 @@ def test_f_trap_2_one_trap_of_a_kind_per_crossing() -> None:
     assert run.unit("鬼").hp == 84
 
 
-def test_f_trap_3_barricade_cancels_the_move_and_is_passed_next_time() -> None:
-    """F-TRAP-3: the move is cancelled, the unit stays; its next move reaches where it was going and
-    passes this barricade; a ram passes (a use lost); flying and soldier units ignore it."""
+def test_f_trap_3_barricade_holds_the_unit_where_it_reached_the_edge_and_is_passed_next_time() -> None:
+    """F-TRAP-3: the rest of the move is cancelled, the unit stays where it reached the barricade (A1, not
+    A2 where it started: changed by F-TRAP-3's ruling); its next move reaches where it was going and
+    passes this barricade; flying units ignore it."""
     run = battle()
     run(SetTrap(kind="barricade", edge="A1-F0", uses=3))
     run(AddUnit(name="狼", type="normal", area="A2", hp=30, fort_damage=4, move=20))
@@ -73,10 +75,10 @@ def test_f_trap_3_barricade_cancels_the_move_and_is_passed_next_time() -> None:
         "edge": "A1-F0",
         "uses_before": 3,
         "uses_after": 2,
-        "stays": "A2",
+        "stays": "A1",
         "to": "F0",
     }
-    assert run.unit("狼").area is Area.A2  # cancelled: stays where it started
+    assert run.unit("狼").area is Area.A1  # held on its side of the barricade
     assert run.unit("鳥").area is Area.F0
     run(NextTurn())
     run(NextTurn())
@@ -97,8 +99,8 @@ def test_f_trap_4_mine_2d6_plus_10_fire_magic() -> None:
     run(SetTrap(kind="mine", edge="B1-F0", uses=5))
     run(AddUnit(name="亀", type="normal", area="B1", hp=40, fort_damage=2, defense=8))
     run(AddUnit(name="鳥", type="flying", area="B1", hp=40, fort_damage=2))
-    run(AddUnit(name="兵", type="soldier", area="F0", hp=40, fort_damage=0))
-    run(MoveUnit(unit="兵", to="B1"))
+    run(AddUnit(name="兵", type="soldier", area="F0", hp=40, fort_damage=0, position="outside"))
+    run(MoveUnit(unit="兵", to="B1"))  # F-MAP-4: from outside, 10 m (from the top it would be 20)
     assert run.s.traps[0].uses == 5
     run(NextTurn())
     run(AdvanceUnits(), 3, 4)
@@ -263,3 +265,61 @@ def test_f_trap_2_one_barricade_per_crossing_a_ram_costs_one_use() -> None:
     assert run.event("trap.rammed") == {"unit": "槌", "edge": "A1-F0", "uses_before": 2, "uses_after": 1}
     assert [t.uses for t in run.s.traps] == [0, 1]
     assert (run.unit("狼").area, run.unit("槌").area, run.s.fort_hp) == (Area.A1, Area.F0, 297)
+
+
+def test_f_trap_3_a_barricade_leaves_a_unit_in_the_same_area_however_the_gm_splits_the_move() -> None:
+    """F-TRAP-3 (the issue's reproduction): with a mine on A2-A1 and a barricade on A1-F0, a move-20 unit
+    from A2 ends at A1 whether it is advanced in one go or moved A2→A1 then A1→F0; the mine goes off
+    once (2D6+10 = 17), and the next turn's move passes the barricade into F0 without it."""
+    ends = []
+    for split in (False, True):
+        run = battle()
+        run(SetTrap(kind="mine", edge="A2-A1", uses=2))
+        run(SetTrap(kind="barricade", edge="A1-F0", uses=2))
+        run(AddUnit(name="狼", type="normal", area="A2", hp=40, fort_damage=6, move=20))
+        run(NextTurn())
+        if split:
+            run(MoveUnit(unit="狼", to="A1"), 3, 4)
+            run(MoveUnit(unit="狼", to="F0"))
+        else:
+            run(AdvanceUnits(), 3, 4)
+            assert run.event("unit.moved")["stopped"] == "barricade"
+        assert run.event("trap.barricade")["stays"] == "A1"
+        ends.append(FORT.export(run.s)["units"])
+        assert (run.unit("狼").area, run.unit("狼").hp, [t.uses for t in run.s.traps]) == (
+            Area.A1,
+            23,
+            [1, 1],
+        )
+        run.refused(MoveUnit(unit="狼", to="F0"), "fort.unit_halted")
+        run(NextTurn())
+        run(NextTurn())
+        run(AdvanceUnits())
+        assert [e.kind for e in run.events] == ["trap.passed", "unit.moved", "fort.damaged", "unit.advanced"]
+        assert (run.unit("狼").hp, run.s.fort_hp, [t.uses for t in run.s.traps]) == (23, 294, [1, 1])
+    assert ends[0] == ends[1]
+
+
+@pytest.mark.parametrize(
+    ("dice", "bonus", "total", "shells"),
+    [
+        ((1, 1), 20, 22, 0),  # 1ゾロ: an automatic failure, whatever the total
+        ((6, 6), 0, 12, 1),  # 6ゾロ: an automatic success, one shell though under 15
+        ((6, 6), 15, 27, 5),  # 6ゾロ that reaches every threshold loads them all
+        ((5, 6), 3, 14, 0),  # no zoro: under 15 fails
+    ],
+)
+def test_f_can_2_1zoro_fails_and_6zoro_loads_at_least_one_shell(
+    dice: tuple[int, int], bonus: int, total: int, shells: int
+) -> None:
+    """F-CAN-2: a rolled check of 1ゾロ fails whatever its total, 6ゾロ loads at least one shell; a failure
+    drops the shell and burns the loader (K40+12@10, here [1,1]: 0)."""
+    run = battle()
+    failure_roll = (1, 1) if shells == 0 else ()
+    run(LoadCannon(cannon=1, bonus=bonus, by="Alice"), *dice, *failure_roll)
+    assert run.s.cannons[0] == shells
+    if shells:
+        assert (run.event("cannon.loaded")["check"], run.event("cannon.loaded")["reached"]) == (total, shells)
+    else:
+        assert run.event("cannon.load_failed")["check"] == total
+        assert run.event("pc.damaged")["amount"] == 0

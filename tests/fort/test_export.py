@@ -120,7 +120,7 @@ def test_export_has_the_documented_format() -> None:
         "destroyed": False,
     }
     assert goblins["held_edge"] == "A1-F0"
-    assert doc["commanders"] == [{"name": "隊長", "area": "A2", "hp": 60, "max_hp": 60}]
+    assert doc["commanders"] == [{"name": "隊長", "area": "A2", "hp": 60, "max_hp": 60, "horn": None}]
     assert doc["traps"] == [
         {"kind": "mine", "edge": "A1-F0", "uses": 1},
         {"kind": "barricade", "edge": "A2-A1", "uses": 2},
@@ -177,6 +177,10 @@ def test_a_scenario_file_may_leave_out_everything_but_rounds() -> None:
         (lambda d: d.update(units={}), "$.units: not_a_list"),
         (lambda d: d["units"].append(3), "$.units[3]: not_an_object"),
         (lambda d: d["ballista"].update(loaded="yes"), "$.ballista.loaded: not_a_boolean"),
+        (lambda d: d["units"][0].update(position="top"), "$.units[0].position: only_soldiers_at_f0"),
+        (lambda d: d["units"][0].update(halted="tired"), "$.units[0].halted: not_one_of_blocked|barricade"),
+        (lambda d: d["units"][0].update(moved_m=-10), "$.units[0].moved_m: out_of_range"),
+        (lambda d: d["commanders"][0].update(horn=3), "$.commanders[0].horn: not_a_string"),
     ],
 )
 def test_import_refuses_bad_documents_with_a_reason(mutate: Any, reason: str) -> None:
@@ -211,13 +215,14 @@ def test_every_command_type_round_trips_through_json() -> None:
         "to": "B2",
         "damage": "2d+3",
         "kind": "physical",
+        "element": None,
         "resisted": False,
         "by": None,
         "invoker": None,
     }
     unit = command_to_json(AddUnit(name="狼", type="ram", area="A1", hp=1, fort_damage=2, strike="2d"))
     assert (unit["type"], unit["unit_type"]) == ("AddUnit", "ram")
-    assert len(COMMAND_TYPES) == 29
+    assert len(COMMAND_TYPES) == 32  # with ReadPCSheet and SetPCPalette (sheets) and MoveCommander
 
 
 @pytest.mark.parametrize(
@@ -249,6 +254,7 @@ def test_gm_only_follows_the_gm_marks_of_commands_md() -> None:
             "SetUnitHP",
             "UnitBarrage",
             "AddCommander",
+            "MoveCommander",
             "Siege",
             "GMSet",
         ]
@@ -296,3 +302,59 @@ def test_import_of_any_damaged_document_refuses_or_round_trips(
         assert error.key == "fort.import_invalid"
         return
     assert FORT.import_(FORT.export(state)) == state
+
+
+def test_the_second_pass_fields_are_exported_and_read_back() -> None:
+    """F-MAP-4, F-UNIT-15, F-UNIT-14, F-TURN-3, F-UNIT-12: a soldier's ``position``, a unit's ``weakness``,
+    this turn's ``moved_m``, ``halted`` and ``acted``, a PC's ``moved_m``, a commander's ``horn``; every one
+    of them reachable by /gm set."""
+    run = busy()
+    run(AddUnit(name="骨", type="normal", area="B2", hp=20, fort_damage=5, weakness="炎属性ダメージ+3"))
+    run(AddCommander(name="副長", hp=20, area="B2", horn="命中力+1"))
+    run(GMSet(target="unit.兵.position", value="outside"))
+    run(GMSet(target="unit.兵.acted", value="true"))
+    run(GMSet(target="unit.骨.moved_m", value="10"))
+    run(GMSet(target="pc.Alice.moved_m", value="20"))
+    doc = FORT.export(run.s)
+    units = {u["name"]: u for u in doc["units"]}
+    assert {k: units["ゴブリン隊"][k] for k in ("position", "weakness", "moved_m", "halted", "acted")} == {
+        "position": None,
+        "weakness": None,
+        "moved_m": 0,  # held at its first edge
+        "halted": "barricade",
+        "acted": None,
+    }
+    assert (
+        units["兵"]["position"],
+        units["兵"]["acted"],
+        units["骨"]["weakness"],
+        units["骨"]["moved_m"],
+    ) == (
+        "outside",
+        "gm",
+        "炎属性ダメージ+3",
+        10,
+    )
+    assert doc["pcs"][0]["moved_m"] == 20
+    assert doc["commanders"][1]["horn"] == "命中力+1"
+    assert FORT.import_(json.loads(json.dumps(doc))) == run.s
+
+
+def test_an_export_with_the_earlier_per_round_keys_still_imports() -> None:
+    """F-TURN-3: ``moved_round``/``acted_round``/``position_round`` of earlier exports count only for the
+    battle's round; a soldier at F0 without a position is at the top (F-MAP-4)."""
+    state = FORT.import_(
+        {
+            "rounds": 3,
+            "round": 2,
+            "pcs": [{"name": "Alice", "position": "outside", "position_round": 2}],
+            "units": [
+                {"name": "今", "type": "normal", "area": "A1", "hp": 5, "moved_round": 2, "moved_m": 10},
+                {"name": "前", "type": "normal", "area": "A2", "hp": 5, "moved_round": 1, "moved_m": 10},
+                {"name": "兵", "type": "soldier", "area": "F0", "hp": 5, "acted_round": 2},
+            ],
+        }
+    )
+    assert [u.moved_m for u in state.units] == [10, 0, 0]
+    assert (state.units[2].acted, state.units[2].position.value) == ("gm", "top")  # type: ignore[union-attr]
+    assert state.pcs[0].moved_m == 10

@@ -24,9 +24,10 @@ def test_f_fort_1_fort_hp_300_by_default_never_above_maximum() -> None:
     """F-FORT-1: 300 HP by default, another maximum at start; HP never rises above its maximum."""
     run = battle()
     assert (run.s.fort_hp, run.s.fort_max_hp) == (300, 300)
+    run(Siege(effect="fixed", amount=4))
     run(Repair(by="Alice"))
     assert run.s.fort_hp == 300
-    assert run.event("fort.repaired") == {"by": "Alice", "amount": 10, "before": 300, "after": 300}
+    assert run.event("fort.repaired") == {"by": "Alice", "amount": 10, "before": 296, "after": 300}
     other = battle(fort_hp=120)
     assert (other.s.fort_hp, other.s.fort_max_hp) == (120, 120)
     # Attacks on units never touch the fort.
@@ -64,7 +65,7 @@ def test_f_fort_3_repair_once_per_round_by_a_pc_at_top_or_a_soldier() -> None:
     run(NextTurn())
     run(Repair(by="兵"))
     assert run.s.fort_hp == 270
-    assert run.unit("兵").acted_round == 2
+    assert run.unit("兵").acted == "repair"
 
 
 def test_f_fort_4_fort_damage_on_entering_f0_and_at_the_enemy_turn_start() -> None:
@@ -154,3 +155,15 @@ def test_f_fort_1_a_roll_below_zero_never_heals_the_fort() -> None:
     d = run.event("fort.damaged")
     assert (d["total"], d["amount"], d["after"]) == (-3, 0, 300)
     assert run.s.fort_hp == run.s.fort_max_hp == 300
+
+
+def test_f_fort_3_a_repair_at_full_hp_is_refused_and_the_round_keeps_its_repair() -> None:
+    """F-FORT-3 (the issue's reproduction): a repair at the maximum is refused, so the round's one repair
+    is still there once the fort is damaged."""
+    run = battle()
+    err = run.refused(Repair(by="Alice"), "fort.repair_full")
+    assert err.values == {"hp": 300, "max_hp": 300}
+    assert run.s.repaired_round is None
+    run(Siege(effect="fixed", amount=15))
+    run(Repair(by="Alice"))
+    assert (run.s.fort_hp, run.s.repaired_round) == (295, 1)

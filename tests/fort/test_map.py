@@ -8,6 +8,7 @@ from fort_helpers import battle
 from engine.fort import (
     AddPC,
     AddUnit,
+    AttackArea,
     AttackPierce,
     AttackSingle,
     LoadBallista,
@@ -20,6 +21,7 @@ from engine.fort import (
 from engine.fort.map import (
     EDGES,
     Area,
+    attack_range,
     distance,
     edge_text,
     parse_area,
@@ -146,6 +148,9 @@ def test_f_map_6_leaving_f0_after_a_position_change_costs_10_m() -> None:
     run(MovePC(name="Eve", area="B2"))
     assert run.event("pc.moved")["extra_m"] == 10
     assert run.event("pc.moved")["move"] is None
+    run.refused(MovePC(name="Alice", area="F0"), "fort.pc_move_too_far")  # F-TURN-3: 20 m this turn
+    run(NextTurn())
+    run(NextTurn())
     run(MovePC(name="Alice", area="F0"))
     assert run.pc("Alice").position.value == "outside"
     run.refused(MovePC(name="Eve", area="F0", position="top"), "fort.pc_enter_f0_outside")
@@ -188,3 +193,35 @@ def test_f_map_7_a_reinforcement_destroyed_before_it_came_does_not_arrive() -> N
     assert run.all_of("unit.arrived") == [{"unit": "次", "area": "A2", "round": 1}]
     assert run.event("battle.round_summary")["units_on_map"] == ["次"]
     assert not run.unit("援軍").on_map
+
+
+def test_f_map_8_range_counts_areas_as_the_pierce_lines_do() -> None:
+    """F-MAP-8: for a ranged effect A1–B2 and A2–B1 are range 1 (a move between them is 20 m); F0–A2 is 2."""
+    assert attack_range(Area.A1, Area.B2) == attack_range(Area.B1, Area.A2) == 1
+    assert (distance(Area.A1, Area.B2), distance(Area.B1, Area.A2)) == (20, 20)
+    assert (
+        attack_range(Area.F0, Area.A2),
+        attack_range(Area.F0, Area.B1),
+        attack_range(Area.A1, Area.A1),
+    ) == (
+        2,
+        1,
+        0,
+    )
+    run = battle()
+    run(AddUnit(name="遠", type="normal", area="A2", hp=30, fort_damage=5))
+    run(AttackArea(unit="遠", damage=1, radius=1, kind="fixed", by="Alice"))
+    assert run.event("attack.area")["range"] == 2
+
+
+def test_f_map_8_of_two_equally_short_paths_a_move_takes_the_one_nearer_the_fort() -> None:
+    """F-MAP-8: A2→B1 goes by A1, B1→A2 by A1, B2→A1 by B1, A1→B2 by B1; ``via`` takes the other."""
+    assert shortest_path(Area.A2, Area.B1) == (Area.A2, Area.A1, Area.B1)
+    assert shortest_path(Area.B1, Area.A2) == (Area.B1, Area.A1, Area.A2)
+    assert shortest_path(Area.B2, Area.A1) == (Area.B2, Area.B1, Area.A1)
+    assert shortest_path(Area.A1, Area.B2) == (Area.A1, Area.B1, Area.B2)
+    run = battle()
+    run(AddUnit(name="狼", type="normal", area="A2", hp=30, fort_damage=5, move=20))
+    run(NextTurn())
+    run(MoveUnit(unit="狼", to="B1", via="B2"))
+    assert run.event("unit.moved")["path"] == ["A2", "B2", "B1"]

@@ -62,6 +62,7 @@ def test_who_acts() -> None:
     run(AddPC(name="Alt", invoker="u1"))
     err = run.refused(Repair(invoker="u1"), "fort.actor_ambiguous")
     assert err.values == {"pcs": ["Alice", "Alt"]}
+    run(GMSet(target="fort.hp", value="280"))  # F-FORT-3: a repair at full HP is refused
     run(Repair(by="ａｌｉｃｅ"))  # names compare after NFKC and case folding
     assert run.event("fort.repaired")["by"] == "Alice"
 
@@ -120,6 +121,10 @@ def test_pc_moves() -> None:
     run.refused(MovePC(name="Alice", position="top"), "fort.position_only_at_f0")
     run.refused(MovePC(name="Alice", area="Z9"), "fort.area_invalid")
     assert (run.pc("Alice").area, run.pc("Alice").position) == (Area.A1, None)
+    err = run.refused(MovePC(name="Alice", area="F0"), "fort.pc_move_too_far")  # F-TURN-3: 20 m used
+    assert err.values == {"pc": "Alice", "distance": 10, "extra": 0, "move": 20, "used": 20}
+    run(NextTurn())
+    run(NextTurn())  # F-TURN-3: renewed when the PC side's turn starts
     run(MovePC(name="Alice", area="F0", position="outside"))
     assert run.pc("Alice").position is Position.OUTSIDE
 

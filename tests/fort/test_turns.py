@@ -30,17 +30,16 @@ def test_f_turn_1_sides_alternate_in_the_order_fixed_at_start() -> None:
 
 def test_f_turn_2_enemy_turn_start_damage_movement_then_reinforcements() -> None:
     """F-TURN-2: start-of-turn fort damage, then the GM's or auto-advance movement (unit by unit), then at
-    its end this round's reinforcements; advance only in the enemy side's turn."""
+    its end this round's reinforcements (an advance out of the enemy turn is the GM's, marked: F-TURN-3)."""
     run = battle(rounds=3)
     run(AddUnit(name="門前", type="normal", area="A1", hp=30, fort_damage=6))
     run(AddUnit(name="遠", type="normal", area="B2", hp=30, fort_damage=6, move=20))
     run(AddUnit(name="援", type="normal", area="A2", hp=30, fort_damage=6, arrive_round=1))
-    run.refused(AdvanceUnits(), "fort.not_enemy_turn")
     run(NextTurn())
     run(AdvanceUnits())
     assert [(m["unit"], m["to"]) for m in run.all_of("unit.moved")] == [("門前", "F0"), ("遠", "F0")]
-    assert run.event("unit.advanced") == {"unit": None, "moved": 2}
-    run(AdvanceUnits())  # movement used up this round: nobody moves again
+    assert run.event("unit.advanced") == {"unit": None, "moved": 2, "units": ["門前", "遠"], "stayed": []}
+    run(AdvanceUnits())  # movement used up this turn: nobody moves again
     assert run.event("unit.advanced")["moved"] == 0
     run(NextTurn())
     assert run.kinds() == [

@@ -153,9 +153,21 @@ def test_f_dice_1_rating_roll_1zoro_deals_nothing_plain_sums_do() -> None:
 
 
 def test_f_unit_7_unit_attack_strike_minus_defence() -> None:
-    """F-UNIT-7: one melee attack on a unit in the same area; hit declared by whoever runs it."""
+    """F-UNIT-7: one melee attack on a unit in the same area; hit declared by whoever runs it (the soldier
+    is outside: F-MAP-4; one attack a turn, the GM allows another: F-UNIT-14)."""
     run = battle()
-    run(AddUnit(name="兵", type="soldier", area="F0", hp=30, fort_damage=0, strike="2d+4", defense=1))
+    run(
+        AddUnit(
+            name="兵",
+            type="soldier",
+            area="F0",
+            hp=30,
+            fort_damage=0,
+            strike="2d+4",
+            defense=1,
+            position="outside",
+        )
+    )
     run(AddUnit(name="鬼", type="normal", area="A1", hp=30, fort_damage=5, strike="2d+6", defense=3))
     run(AddUnit(name="鳥", type="flying", area="A1", hp=30, fort_damage=5, move=20))
     run.refused(UnitAttack(attacker="兵", target="鬼"), "fort.melee_other_area")
@@ -164,6 +176,7 @@ def test_f_unit_7_unit_attack_strike_minus_defence() -> None:
     run(UnitAttack(attacker="鬼", target="兵"), 5, 6)  # 11 + 6 = 17 − 1 = 16
     assert run.event("unit.damaged")["taken"] == 16
     assert run.unit("兵").hp == 14
+    run(GMSet(target="unit.鬼.acted", value="false"))
     run(UnitAttack(attacker="鬼", target="兵", hit=False))
     assert run.kinds() == ["unit.attacked"]
     run(MoveUnit(unit="鳥", to="F0"))
@@ -193,7 +206,9 @@ def test_f_unit_8_barrage_a_d6_per_character_then_that_many_strikes() -> None:
         "before": None,
         "after": None,
     }
-    # By default the bot only lists the attacks: the players resolve evasion and apply HP.
+    # By default the bot only lists the attacks: the players resolve evasion and apply HP (a second
+    # barrage in one turn only with the GM's leave, F-UNIT-14).
+    run(GMSet(target="unit.鬼.acted", value="false"))
     run(UnitBarrage(unit="鬼"), 1, 2, 2, 1, 3, 3)
     bob, cid = run.all_of("unit.barrage")
     assert (bob["count"], bob["damages"], cid["count"], cid["damages"]) == (1, [6], 1, [8])
@@ -265,7 +280,8 @@ def test_f_unit_12_commanders_confusion_and_war_horn() -> None:
     run(SetCommanderHP(name="副長", set=0))
     assert run.event("battle.confused") == {"round": 1}
     run(NextTurn())
-    run.refused(AdvanceUnits(), "fort.enemy_confused")
+    run.refused(AdvanceUnits(), "fort.enemy_confused_all")
+    run.refused(AdvanceUnits(unit="狼"), "fort.enemy_confused")
     run.refused(MoveUnit(unit="狼", to="F0"), "fort.enemy_confused")
     run(NextTurn())
     assert run.event("battle.confusion_ended") == {"round": 1}
@@ -278,16 +294,17 @@ def test_f_unit_12_commanders_confusion_and_war_horn() -> None:
     assert run.event("battle.ended")["outcome"] == "success"
 
 
-def test_f_unit_13_soldiers_use_equipment_once_per_round_and_ignore_traps() -> None:
+def test_f_unit_13_soldiers_use_equipment_once_per_turn_and_ignore_traps() -> None:
     """F-UNIT-13: a soldier at F0 repairs, loads (2 shells, no check) and fires; one main action a
-    round; traps never affect soldiers."""
+    turn (F-UNIT-14); traps never affect soldiers."""
     run = battle()
     run(AddUnit(name="兵", type="soldier", area="F0", hp=20, fort_damage=0, move=20))
     run(AddUnit(name="鬼", type="normal", area="A1", hp=60, fort_damage=5))
     run(LoadCannon(cannon=1, by="兵"))
     assert run.event("cannon.loaded")["after"] == 2
     assert run.events[0].dice == ()
-    run.refused(FireCannon(cannon=1, unit="鬼", by="兵"), "fort.soldier_already_acted")
+    err = run.refused(FireCannon(cannon=1, unit="鬼", by="兵"), "fort.unit_already_acted")
+    assert err.values == {"name": "兵", "action": "cannon_load"}
     run.refused(UnitAttack(attacker="兵", target="鬼"), "fort.melee_other_area")
     run(NextTurn())
     run(NextTurn())
@@ -295,10 +312,11 @@ def test_f_unit_13_soldiers_use_equipment_once_per_round_and_ignore_traps() -> N
     assert run.unit("鬼").hp == 60 - 21 - 17
     run(SetTrap(kind="mine", edge="A1-F0", uses=1))
     run(SetTrap(kind="barricade", edge="A1-F0", uses=1))
-    run(MoveUnit(unit="兵", to="A1"))
+    run(MoveUnit(unit="兵", to="A1"))  # from the top: 10 m to go outside, 10 m to A1 (F-MAP-4)
     assert run.unit("兵").area is Area.A1 and [t.uses for t in run.s.traps] == [1, 1]
     run(NextTurn())
     run(NextTurn())
+    run(GMSet(target="fort.hp", value="290"))
     run.refused(Repair(by="兵"), "fort.equipment_soldier_not_at_f0")
     run(SetUnitHP(unit="兵", set=0))
     run.refused(Repair(by="兵"), "fort.unit_destroyed")
@@ -319,21 +337,22 @@ def test_f_unit_8_a_strike_below_zero_deals_nothing() -> None:
 
 
 def test_f_unit_13_a_soldiers_barrage_is_its_main_action() -> None:
-    """F-UNIT-13: one main action per soldier unit per round, 同時攻撃 (F-UNIT-8) included."""
+    """F-UNIT-13, F-UNIT-14: one main action per soldier unit per turn, 同時攻撃 (F-UNIT-8) included."""
     run = battle()
     run(AddUnit(name="兵", type="soldier", area="F0", hp=20, fort_damage=0, strike="2d", move=20))
     run(AddUnit(name="鬼", type="normal", area="A1", hp=30, fort_damage=5))
     run(AddCommander(name="隊長", hp=30, area="A1"))
+    run(GMSet(target="fort.hp", value="290"))
     run(Repair(by="兵"))
     run(MoveUnit(unit="兵", to="A1"))
-    run.refused(UnitBarrage(unit="兵"), "fort.soldier_already_acted")
+    run.refused(UnitBarrage(unit="兵"), "fort.unit_already_acted")
     run(NextTurn())
     run(NextTurn())
     run(UnitBarrage(unit="兵", apply_hp=True), 1, 3, 4)  # round 2: one strike, 3 + 4
     assert run.commander("隊長").hp == 23
-    assert run.unit("兵").acted_round == 2
-    run.refused(UnitBarrage(unit="兵"), "fort.soldier_already_acted")
-    run.refused(UnitAttack(attacker="兵", target="鬼"), "fort.soldier_already_acted")
+    assert run.unit("兵").acted == "barrage"
+    run.refused(UnitBarrage(unit="兵"), "fort.unit_already_acted")
+    run.refused(UnitAttack(attacker="兵", target="鬼"), "fort.unit_already_acted")
 
 
 @pytest.mark.parametrize(
@@ -357,3 +376,34 @@ def test_f_unit_4_catch_thresholds(radius: int, dice: tuple[int, ...], caught: b
     run(AttackArea(unit="的", damage=7, radius=radius, kind="fixed", by="Alice"), *dice)
     assert [c["die"] for c in run.event("attack.area")["checks"]] == list(dice)
     assert run.unit("隣").hp == (43 if caught else 50)
+
+
+def test_f_unit_6_a_unit_a_mine_kills_stays_in_the_area_it_was_leaving() -> None:
+    """F-UNIT-6: killed on its first edge, a unit stays (destroyed) where it started and reports no move;
+    killed on a later edge, it stays in the last area it reached; no fort damage either way."""
+    run = battle()
+    run(SetTrap(kind="mine", edge="A2-A1", uses=1))
+    run(SetTrap(kind="mine", edge="B1-F0", uses=1))
+    run(AddUnit(name="弱", type="normal", area="A2", hp=12, fort_damage=10, move=20))
+    run(AddUnit(name="脆", type="normal", area="B2", hp=12, fort_damage=10, move=20))
+    run(NextTurn())
+    run(AdvanceUnits(), 1, 1, 1, 2)  # 2D6+10: 12 and 13
+    assert [(d["unit"], d["area"]) for d in run.all_of("unit.destroyed")] == [("弱", "A2"), ("脆", "B1")]
+    assert [(m["unit"], m["to"], m["stopped"]) for m in run.all_of("unit.moved")] == [
+        ("脆", "B1", "destroyed")
+    ]
+    assert (run.unit("弱").area, run.unit("脆").area, run.s.fort_hp) == (Area.A2, Area.B1, 300)
+
+
+def test_f_turn_2_auto_advance_counts_only_units_that_reached_another_area() -> None:
+    """F-TURN-2 (the issue's "N units moved"): a unit a barricade holds at its first edge and one a mine
+    kills there are not counted; the one held is named as staying, the dead one has its own events."""
+    run = battle()
+    run(SetTrap(kind="barricade", edge="A1-F0", uses=1))
+    run(SetTrap(kind="mine", edge="B1-F0", uses=1))
+    run(AddUnit(name="止", type="normal", area="A1", hp=30, fort_damage=5))
+    run(AddUnit(name="死", type="normal", area="B1", hp=5, fort_damage=5))
+    run(AddUnit(name="進", type="normal", area="B2", hp=30, fort_damage=5))
+    run(NextTurn())
+    run(AdvanceUnits(), 1, 1)
+    assert run.event("unit.advanced") == {"unit": None, "moved": 1, "units": ["進"], "stayed": ["止"]}

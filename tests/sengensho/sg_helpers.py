@@ -78,14 +78,18 @@ class Run:
     def event(self, kind: str, index: int = 0) -> dict[str, Any]:
         return dict([e for e in self.events if e.kind == kind][index].data)
 
+    def secret(self) -> list[tuple[str, tuple[str, ...]]]:
+        """The last command's secret events (S-HIDE-1): kind and audience."""
+        return [(e.kind, e.audience) for e in self.events if e.audience is not None]
+
     def replayed(self) -> SengenshoState | None:
         return replay(self.initial, self.log)
 
 
-def battle(*joins: Join, ambush: bool = False, gm_fixed: bool = False) -> Run:
+def battle(*joins: Join, opening: str = "full", gm_fixed: str = "off") -> Run:
     """A started battle (turn 0) with these characters."""
     run = Run()
-    run(Start("test", ambush=ambush, gm_fixed=gm_fixed))
+    run(Start("test", opening=opening, gm_fixed=gm_fixed))
     for join in joins:
         run(join)
     return run

@@ -10,7 +10,10 @@ from sg_helpers import Run, battle, enemy, pc
 
 from bot.i18n import LANGUAGES, catalogue, placeholders
 from bot.render.common import EVENT_VALUES, event_line
+from bot.render.sengensho_text import status
 from bot.rulesets import sengensho as binding
+from bot.views import StatusView
+from engine.sengensho import SENGENSHO
 from engine.sengensho.commands import (
     Damage,
     Declare,
@@ -19,6 +22,7 @@ from engine.sengensho.commands import (
     Hide,
     Item,
     Join,
+    NextStep,
     NextTurn,
     Roll,
     Search,
@@ -33,23 +37,26 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def every_event() -> Run:
     """A battle that emits every event kind at least once."""
-    run = battle(pc("A", dp=20), enemy("B", dp=20, hp=10), pc("H", dp=20), gm_fixed=True)
+    run = battle(pc("A", dp=20), enemy("B", dp=20, hp=10), pc("H", dp=20), gm_fixed="checks")
     run(Hide("B", 5, 1))
-    run(SpellCard("A", declare=2, use=1))
+    run(Join("L", dp_max=10, recovery=2, side="enemy", hidden=True))
+    run(SpellCard("A", declare="霊符「夢想封印」, 夢符「封魔陣」", use="霊符「夢想封印」"))
     run(NextTurn())
     run(Declare("A", 15))
     run(Search("A", 9, 1, "B"), 6)
+    run(Surprise("L", "A", distance=5, ability=True))
     run(Surprise("A", "B", distance=50))
-    run(Surprise("A", "B", distance=5, ability=True))
-    run(Roll("A", 5, 2, target=10, label="射撃", kind="attack"), 3, 4)
+    run(Roll("A", 5, 2, target=10, label="射撃", kind="attack", gm=True), 3, 4)  # out of step, marked
     run(Roll("B", 5, 2, kind="resist", against="A"))
     run(Join("R", dp_max=10, recovery=2))
     run(SpellCard("R", take_from="A"))
     run(Item("H", holder="A"))
     run(Roll("H", 5, 1, kind="attack"), 2)
     run(Item("H", release=True))
+    run(NextStep())
     run(SetState("A", unable=True))
     run(GMSet("A.dp", "3"))
+    run(Damage("H", 40, mercy="none"))
     run(Damage("B", 12, mercy="unconscious"))
     run(End())
     return run
@@ -57,7 +64,8 @@ def every_event() -> Run:
 
 def test_every_event_kind_and_refusal_has_a_sentence_in_each_language() -> None:
     for lang in LANGUAGES:
-        missing = sorted(k for k in (*EVENTS, *REFUSALS, "sg.enemy_gm_only") if k not in catalogue(lang))
+        extra = ("sg.enemy_gm_only", "sg.initiative_gm_only")
+        missing = sorted(k for k in (*EVENTS, *REFUSALS, *extra) if k not in catalogue(lang))
         assert missing == [], (lang, missing)
 
 
@@ -83,10 +91,35 @@ def test_roll_lines_show_dice_paid_and_dp_left() -> None:
     run = every_event()
     rolled = [e for e in run.all_events if e.kind == "sg.rolled"]
     assert event_line(rolled[0], "ja") == (
-        "[射撃] A の攻撃: 5+2D[3,4] = 12(目標値10: 成功) 【DP −2 → 残り 17/20 [████████░░]】 (出目 3,4)"
+        "[射撃] A の攻撃: 5+2D[3,4] = 12(目標値10: 成功) 【DP −2 → 残り 17/20 [████████░░]】"
+        " ※手番外(いまはイニシアティブ 20 の B・H の手番) (出目 3,4)"
     )
     assert event_line(rolled[1], "en") == (
         "B, resistance: 5+2D (fixed 7) = 12 (against A 12: won) [DP −2 → 18/20 left [█████████░]]"
+    )
+
+
+def test_a_roll_from_the_sheet_aimed_and_out_of_step_reads_so() -> None:
+    run = battle(Join("A", body=3, endurance=2, intellect=4, sense=5, will=3, skills="射撃4"), enemy("B"))
+    run(NextTurn())  # B at 20, A at 18
+    run(Roll("A", None, 2, check="感覚+〈射撃〉", kind="attack", at="B", gm=True), 3, 3)
+    assert event_line(run.events[0], "ja") == (
+        "A の攻撃(B へ): 9(感覚+〈射撃〉)+2D[3,3] = 15 【DP −2 → 残り 16/18 [█████████░]】"
+        " ※手番外(いまはイニシアティブ 20 の B の手番) (出目 3,3)"
+    )
+    run(Roll("A", None, 1, check="sense+shooting-2", kind="damage"), 6)
+    assert event_line(run.events[0], "en") == (
+        "A, damage: 7 (sense+shooting-2)+1D[6] = 13 [DP not paid → 16/18 left [█████████░]] (dice 6)"
+    )
+
+
+def test_the_english_status_header_has_its_space() -> None:
+    """Defect: the English status header read "turn 1(from an ambush"."""
+    run = battle(pc("A"), opening="ambush")
+    run(NextTurn())
+    view = StatusView(ruleset="sengensho", document=SENGENSHO.export(run.s))
+    assert status(view, "en").splitlines()[0] == (
+        "[test] 千幻抄 turn 1 (from an ambush: DP spent stays spent, no recovery in turn 1)"
     )
 
 

@@ -56,10 +56,22 @@ def test_a_skirmish_from_a_script(tmp_path: Path) -> None:
     # refusals answer and change nothing: bob may not add an enemy nor start turns; mercy is asked
     assert "⚠ 敵側のキャラクター(妖精)を加えられるのはGMだけです。" in out
     assert "⚠ /sg turn はGM専用です" in out
-    assert "⚠ 妖精 のHPが0になります。攻撃側が mercy: を選んでください: unconscious, hp1" in out
+    assert "⚠ 妖精 のHPが0になります。攻撃側が mercy: を選んでください: none, unconscious, hp1" in out
     # the fixed GM rolls, dice paid and DP left
     assert "妖精 が潜伏しました: 身体+〈隠密〉 6+2D(固定 7) = 13 【DP −2 → 残り 10/12 [████████░░]】" in out
-    assert "霊夢 が 妖精 を探しました: 知覚 8+2D[4,5] = 17 対 隠密 13 → 発見!" in out
+    assert "霊夢 の知覚判定(探索): 8+2D[4,5] = 17 【DP −2 → 残り 16/18 [█████████░]】 (出目 4,5)" in out
+    # S-HIDE-1: the console's user is the GM here, and reads what is secret, marked so
+    assert "🔒 あなたにだけ見えています:\n(秘匿)霊夢 の知覚 17 対 妖精 の隠密 13 → 発見!" in out
+    assert (
+        "(秘匿)潜伏中の 妖精: DP回復 妖精 10(不意打ちの初ターン)、隠密 13。このターンの知覚判定: 霊夢、魔理沙"
+        in out
+    )
+    # S-CORE-3: the GM's roll out of step is carried out and marked
+    assert (
+        "妖精 の攻撃: 6+2D(固定 7) = 13 【DP −2 → 残り 8/12 [███████░░░]】"
+        " ※手番外(いまはイニシアティブ 18 の 霊夢 の手番)" in out
+    )
+    assert "▶ いまの手番: イニシアティブ 18 — 霊夢" in out
     assert (
         "[回避] 魔理沙 の回避: 7+3D[6,1,2] -5(S-SUR-4) = 11(対抗 妖精 13: 負け) "
         "【DP −3 → 残り 13/16 [████████░░]】" in out
@@ -93,15 +105,52 @@ def test_status_text_lists_ties_together_and_the_waiting() -> None:
         "[千幻抄 battle] 千幻抄 turn not started",
         "Characters (before the turns):",
         "-- A (PC side) DP [█████░░░░░] 5/10",
+        "Hidden (shown to the GM and the owner only):",
         "-- B (enemy side) DP [██████████] 10/10 [hidden, stealth 9]",
-        "Spell cards: PC side 0, enemy side 0 (may still declare: PC side 0, enemy side 0)",
+        "Spell cards: PC side 0 (0 left), enemy side 0 (0 left) (may still declare: PC side 0, enemy side 0)",
     ]
     document["turn"] = 2
+    document["step"] = 5
     document["characters"][0]["declared"] = 5  # type: ignore[index]
-    document["characters"][1]["declared"] = 5  # type: ignore[index]
+    document["characters"].append(  # type: ignore[attr-defined]
+        {"name": "C", "side": "enemy", "dp": 8, "dp_max": 10, "declared": 5, "acted": True}
+    )
     lines = render(StatusView(ruleset="sengensho", document=document), "en").splitlines()
-    assert lines[1:4] == [
+    assert lines[1:5] == [
+        "▶ Now acting: initiative 5 — A & C",
         "Order (highest declared DP first, ties act together):",
         "5 A (PC side) DP [█████░░░░░] 5/10",
-        " ″ B (enemy side) DP [██████████] 10/10 [hidden, stealth 9]",
+        " ″ C (enemy side) DP [████████░░] 8/10 [acted]",
+    ]
+
+
+def test_status_text_shows_the_spell_cards_and_warns_when_the_sides_differ() -> None:
+    document = {
+        "format": "toride.sengensho/1",
+        "title": "庭",
+        "turn": 0,
+        "characters": [
+            {
+                "name": "霊夢",
+                "side": "pc",
+                "dp": 18,
+                "dp_max": 18,
+                "spell_cards": [
+                    {"name": "霊符「夢想封印」", "used": True},
+                    {"name": "夢符「封魔陣」", "used": False},
+                ],
+            },
+        ],
+        "spell_cards": {
+            "pc": 2,
+            "enemy": 1,
+            "unused": {"pc": 1, "enemy": 1},
+            "allowance": {"pc": 0, "enemy": 1},
+        },
+    }
+    lines = render(StatusView(ruleset="sengensho", document=document), "ja").splitlines()
+    assert lines[2:] == [
+        "-- 霊夢(PC側) DP [██████████] 18/18 [スペカ 霊符「夢想封印」(使用済)、夢符「封魔陣」]",
+        "スペルカード: PC側 2 枚(残り 1)、敵側 1 枚(残り 1)(追加で宣言できる枠: PC側 0、敵側 1)",
+        "⚠ スペルカードの枚数が違います(PC側 2、敵側 1): 新しく宣言する側がそろえます。",
     ]

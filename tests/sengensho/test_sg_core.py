@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sg_helpers import Run, battle, enemy, pc
 
-from engine.sengensho.commands import Declare, End, Join, NextTurn, Roll, SetState, Start
+from engine.sengensho.commands import Declare, End, GMSet, Join, NextTurn, Roll, SetState, Start
 from engine.sengensho.core import dp_max_from, recovery_from, reinforcement_dp
 
 # --- S-CORE-1 ----------------------------------------------------------------------------------
@@ -186,8 +186,8 @@ def test_s_core_4_contest_higher_total_wins_a_tie_goes_to_the_defender() -> None
 
 
 def test_s_start_1_ambush_dp_spent_stays_spent_and_turn_1_gives_no_recovery() -> None:
-    run = battle(pc("A", dp=20, recovery=4), enemy("B", dp=12, recovery=3), ambush=True)
-    assert run.s.ambush is True and run.s.turn == 0
+    run = battle(pc("A", dp=20, recovery=4), enemy("B", dp=12, recovery=3), opening="ambush")
+    assert run.s.opening.value == "ambush" and run.s.turn == 0
     run(Roll("B", 4, 5, kind="ability"), 1, 2, 3, 4, 5)  # found out while acting hidden
     run(NextTurn())
     assert (run.c("A").dp, run.c("B").dp) == (20, 7)
@@ -199,6 +199,39 @@ def test_s_start_1_ambush_dp_spent_stays_spent_and_turn_1_gives_no_recovery() ->
     }
     run(NextTurn())
     assert run.c("B").dp == 10
+
+
+def test_s_start_1_keep_dp_spent_stays_spent_and_turn_1_recovers_as_usual() -> None:
+    run = battle(pc("A", dp=20, recovery=4), enemy("B", dp=12, recovery=3), opening="keep")
+    run(Roll("A", 0, 6), 1, 1, 1, 1, 1, 1)  # 14 left
+    run(Roll("B", 4, 5, kind="ability"), 1, 2, 3, 4, 5)  # 7 left
+    run(NextTurn())
+    assert run.event("sg.turn_started")["recovered"] == [
+        {"name": "A", "before": 14, "after": 18, "reason": "recovery"},
+        {"name": "B", "before": 7, "after": 10, "reason": "recovery"},
+    ]
+
+
+def test_s_start_1_full_is_the_default_and_the_earlier_ambush_true_still_means_ambush() -> None:
+    run = battle(pc("A", dp=20, recovery=4))
+    run(Roll("A", 0, 6), 1, 1, 1, 1, 1, 1)
+    run(NextTurn())
+    assert (run.s.opening.value, run.c("A").dp) == ("full", 20)
+    legacy = Run()
+    legacy(Start("x", ambush=True))
+    assert legacy.s.opening.value == "ambush"
+    assert legacy.event("sg.started") == {"title": "x", "opening": "ambush", "gm_fixed": "off"}
+    Run().refused(Start("x", ambush=True, opening="keep"), "sg.opening_conflict")
+    Run().refused(Start("x", opening="later"), "sg.option_invalid")
+
+
+def test_s_start_1_the_gm_changes_the_opening_before_the_turns() -> None:
+    run = battle(pc("A", dp=20, recovery=4))
+    run(Roll("A", 0, 6), 1, 1, 1, 1, 1, 1)
+    run(GMSet("opening", "ambush"))
+    assert run.event("sg.gm_set") == {"target": "opening", "before": "full", "value": "ambush"}
+    run(NextTurn())
+    assert run.c("A").dp == 14
 
 
 def test_s_start_1_one_battle_until_it_ends() -> None:
@@ -218,7 +251,7 @@ def test_s_start_1_one_battle_until_it_ends() -> None:
 
 
 def test_s_gm_1_gm_side_counts_n_times_3_5_rounded_down() -> None:
-    run = battle(pc("A", dp=20), enemy("B", dp=20), gm_fixed=True)
+    run = battle(pc("A", dp=20), enemy("B", dp=20), gm_fixed="checks")
     run(Roll("B", 5, 3))  # no dice: 3 × 3.5 = 10.5 → 10
     rolled = run.event("sg.rolled")
     assert (rolled["total"], rolled["fixed"], rolled["values"], rolled["paid"], run.c("B").dp) == (
@@ -232,6 +265,21 @@ def test_s_gm_1_gm_side_counts_n_times_3_5_rounded_down() -> None:
     assert run.event("sg.rolled")["total"] == 3
     run(Roll("A", 5, 2), 6, 1)  # the players still roll
     assert run.event("sg.rolled")["total"] == 12
+
+
+def test_s_gm_1_checks_only_leaves_damage_dice_rolled_all_fixes_them_too() -> None:
+    run = battle(pc("A", dp=20), enemy("B", dp=20), gm_fixed="checks")
+    run(Roll("B", 3, 2, kind="damage"), 6, 5)  # rolled: 3 + 11
+    assert (run.event("sg.rolled")["total"], run.event("sg.rolled")["fixed"]) == (14, False)
+    run(GMSet("gm_fixed", "all"))  # the GM may switch it at any time
+    run(Roll("B", 3, 2, kind="damage"))  # 3 + 7
+    assert (run.event("sg.rolled")["total"], run.event("sg.rolled")["fixed"], run.c("B").dp) == (10, True, 20)
+    run(GMSet("gm_fixed", "off"))
+    run(Roll("B", 3, 1), 2)
+    assert run.event("sg.rolled")["total"] == 5
+    run(GMSet("gm_fixed", "true"))  # the earlier spelling: checks
+    assert run.s.gm_fixed.value == "checks"
+    run.refused(GMSet("gm_fixed", "dice"), "sg.option_invalid")
 
 
 def test_s_rein_1_dp_is_recovery_times_3_capped_at_maximum() -> None:

@@ -25,22 +25,32 @@ from engine.sengensho.state import Down
 
 def busy_battle():  # type: ignore[no-untyped-def]
     run = battle(
-        Join("霊夢", body=3, endurance=2, intellect=4, sense=5, will=3, hp=20, invoker="u1"),
+        Join(
+            "霊夢",
+            body=3,
+            endurance=2,
+            intellect=4,
+            sense=5,
+            will=3,
+            hp=20,
+            invoker="u1",
+            skills="隠密3 感知2",
+        ),
         pc("H", dp=20),
         enemy("B", dp=12, hp=9),
         enemy("S", dp=15),
-        ambush=True,
-        gm_fixed=True,
+        opening="ambush",
+        gm_fixed="checks",
     )
-    run(SpellCard("霊夢", declare=2, use=1))
+    run(SpellCard("霊夢", declare="霊符「夢想封印」, 夢符「封魔陣」", use="霊符「夢想封印」"))
     run(Hide("S", 9, 2))
     run(NextTurn())
     run(Item("霊夢", holder="H"))
     run(Surprise("H", "B", distance=120, wary=True))
-    run(Roll("霊夢", 5, 2, kind="stealth"), 3, 4)
+    run(Roll("霊夢", None, 2, kind="stealth", check="身体+隠密-1"), 3, 4)
     run(Roll("B", 7, 2, kind="perception", against="霊夢"))
     run(Join("R", dp_max=20, recovery=5))
-    run(SpellCard("R", declare=1))
+    run(SpellCard("R", declare="幻符「殺人ドール」"))
     return run
 
 
@@ -49,29 +59,76 @@ def test_export_document() -> None:
     doc = SENGENSHO.export(run.s)
     assert json.loads(json.dumps(doc)) == doc
     assert doc["format"] == "toride.sengensho/1"
-    assert (doc["title"], doc["ambush"], doc["gm_fixed"], doc["turn"], doc["ended"]) == (
+    assert (doc["title"], doc["opening"], doc["gm_fixed"], doc["turn"], doc["step"], doc["ended"]) == (
         "test",
-        True,
-        True,
+        "ambush",
+        "checks",
         1,
+        20,
         False,
     )
-    assert doc["spell_cards"] == {"pc": 3, "enemy": 0, "allowance": {"pc": 0, "enemy": 1}}
+    assert doc["spell_cards"] == {
+        "pc": 3,
+        "enemy": 0,
+        "unused": {"pc": 2, "enemy": 0},
+        "allowance": {"pc": 0, "enemy": 1},
+    }
     reimu = doc["characters"][0]
     assert reimu["attributes"] == {"body": 3, "endurance": 2, "intellect": 4, "sense": 5, "will": 3}
+    assert reimu["skills"] == {"隠密": 3, "感知": 2}
     assert (reimu["dp"], reimu["dp_max"], reimu["held_by"], reimu["spell_cards"]) == (
         7,
         18,
         "H",
-        {"declared": 2, "used": 1},
+        [{"name": "霊符「夢想封印」", "used": True}, {"name": "夢符「封魔陣」", "used": False}],
     )
-    assert reimu["exposed"] is True  # B's 14 beat its 12
+    assert reimu["exposed"] is True  # B's 14 beat its 3 + 3 - 1 + 7 = 12
     b = doc["characters"][2]
-    assert b["last_roll"] == {"total": 14, "kind": "perception", "turn": 1, "against": "霊夢", "won": True}
-    assert b["surprise"] == {"case": "S-SUR-2", "attacker": "H", "evasion": "perceive_max3"}
+    assert b["last_roll"] == {
+        "total": 14,
+        "kind": "perception",
+        "turn": 1,
+        "against": "霊夢",
+        "won": True,
+        "aim": None,
+    }
+    assert b["surprise"] == {
+        "case": "S-SUR-2",
+        "attacker": "H",
+        "evasion": "perceive_max3",
+        "at": 20,
+        "unaware": False,
+    }
     assert doc["characters"][1]["attack_limit"] == "S-SUR-2"
     assert doc["characters"][3]["hidden"] == {"total": 16, "turn": 0}
-    assert doc["characters"][4]["entry_turn"] == 1
+    assert (doc["characters"][4]["entry_turn"], doc["characters"][4]["declared"]) == (1, 15)
+
+
+def test_an_earlier_document_still_reads() -> None:
+    """Booleans for ``ambush`` and ``gm_fixed``, spell cards as counts (before S-CARD-1)."""
+    state = SENGENSHO.import_(
+        {
+            "format": "toride.sengensho/1",
+            "ambush": True,
+            "gm_fixed": True,
+            "characters": [
+                {
+                    "name": "A",
+                    "dp_max": 10,
+                    "recovery": 2,
+                    "hidden": {"total": 9, "turn": 0},
+                    "spell_cards": {"declared": 2, "used": 1},
+                }
+            ],
+        }
+    )
+    (a,) = state.characters
+    assert (state.opening.value, state.gm_fixed.value) == ("ambush", "checks")
+    assert (a.hidden, a.hidden_total, [(k.name, k.used) for k in a.cards]) == (
+        True,
+        9,
+        [("#1", True), ("#2", False)],
+    )
 
 
 def test_round_trip_is_lossless() -> None:
@@ -102,7 +159,7 @@ def test_import_a_scenario_with_defaults() -> None:
         "pc",
     )
     assert (aya.dp, aya.down, aya.max_hp) == (7, Down.INCAPACITATED, 1)
-    assert (state.turn, state.ambush, state.card_allowance) == (0, False, (0, 0))
+    assert (state.turn, state.opening.value, state.card_allowance) == (0, "full", (0, 0))
 
 
 @pytest.mark.parametrize(
@@ -176,6 +233,9 @@ def test_commands_as_json_round_trip() -> None:
         "against": None,
         "label": "",
         "kind": "evasion",
+        "check": None,
+        "at": None,
+        "gm": False,
     }
 
 
@@ -217,11 +277,25 @@ def test_gm_set_overrides_values() -> None:
     assert run.event("sg.gm_set") == {"target": "A.down", "before": None, "value": "unconscious"}
     run(GMSet("A.down", "none"))
     run(GMSet("B.hidden", "15"))
-    assert run.c("B").hidden_total == 15
+    assert (run.c("B").hidden, run.c("B").hidden_total) == (True, 15)
+    assert run.secret() == [("sg.gm_set", ())]  # S-HIDE-1: the GM's only (B is the GM's)
     run(GMSet("B.hidden", "false"))
     run(GMSet("turn", "3"))
     run(GMSet("allowance.enemy", "2"))
     assert (run.s.turn, run.s.card_allowance, run.c("B").hidden) == (3, (0, 2), False)
+    run(GMSet("opening", "keep"))
+    run(GMSet("gm_fixed", "all"))
+    assert (run.s.opening.value, run.s.gm_fixed.value) == ("keep", "all")
+    run(GMSet("A.skills", "射撃4 隠密2"))
+    run(GMSet("A.attributes", "3 2 4 5 3"))
+    assert (run.c("A").skills, run.c("A").attributes) == ((("射撃", 4), ("隠密", 2)), (3, 2, 4, 5, 3))
+    run(GMSet("A.cards", "恋符「マスタースパーク」, 魔符「スターダストレヴァリエ」"))
+    run(GMSet("A.used", "恋符「マスタースパーク」"))
+    assert [(k.name, k.used) for k in run.c("A").cards] == [
+        ("恋符「マスタースパーク」", True),
+        ("魔符「スターダストレヴァリエ」", False),
+    ]
+    run.refused(GMSet("A.used", "恋符「ノンディレクショナルレーザー」"), "sg.set_value_invalid")
     run(GMSet("A.unable", "true"))
     assert run.c("A").unable is True
     run.refused(GMSet("A.dp", "6"), "sg.set_value_invalid")  # above the maximum of 5

@@ -6,12 +6,17 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 import engine.sengensho
 from engine.common import COMMON_REFUSALS
 from engine.sengensho.keys import EVENTS, REFUSALS
 
 ENGINE = Path(engine.sengensho.__file__).parent
 TESTS = Path(__file__).parent
+ROOT = TESTS.parents[1]
+#: SENGENSHO.md where the spec sits beside the checkout (as in CI)
+SPEC = [ROOT.parent / "shared" / "spec" / "SENGENSHO.md", ROOT / "docs" / "spec" / "SENGENSHO.md"]
 
 #: every rule id of SENGENSHO.md
 RULE_IDS = (
@@ -28,6 +33,7 @@ RULE_IDS = (
     "S-SUR-6",
     "S-HIDE-1",
     "S-REIN-1",
+    "S-CARD-1",
     "S-ITEM-1",
     "S-ITEM-2",
     "S-GM-1",
@@ -51,6 +57,14 @@ def _calls(name: str) -> set[str]:
             if called == name and isinstance(first, ast.Constant) and isinstance(first.value, str):
                 found.add(first.value)
     return found
+
+
+def test_the_rule_list_matches_sengensho_md() -> None:
+    spec = next((p for p in SPEC if p.exists()), None)
+    if spec is None:
+        pytest.skip("SENGENSHO.md is not next to this checkout")
+    listed = re.findall(r"\*\*(S-[A-Z]+-\d+)\*\*", spec.read_text(encoding="utf-8"))
+    assert sorted(listed) == sorted(RULE_IDS)
 
 
 def test_every_event_kind_is_listed_and_emitted() -> None:
@@ -89,3 +103,25 @@ def test_every_rule_id_has_a_test() -> None:
     )
     for rule in RULE_IDS:
         assert "test_" + rule.lower().replace("-", "_") + "_" in names, rule
+
+
+def test_the_bot_accepts_every_option_of_sengensho_mds_command_table() -> None:
+    """Every ``/sg`` command and option of the table is accepted, with the choices it lists."""
+    from bot.commands import lookup
+
+    spec = next((p for p in SPEC if p.exists()), None)
+    if spec is None:
+        pytest.skip("SENGENSHO.md is not next to this checkout")
+    rows = [line for line in spec.read_text(encoding="utf-8").splitlines() if line.startswith("| `/sg ")]
+    forms = [form for row in rows for form in re.findall(r"`(/sg [^`]+)`", row)]
+    assert len(forms) >= 18
+    for form in forms:
+        _, name, *words = re.sub(r"<[^>]*>", "x", form.replace("\\|", "|")).split()
+        command = lookup(f"sg {name}")
+        for word in words:
+            option, _, takes = word.strip("[]").partition(":")
+            opt = command.option(option)
+            assert opt is not None, (form, option)
+            listed = takes.split("|") if "|" in takes else []
+            if listed and listed != ["true", "false"]:
+                assert set(listed) == set(opt.choices), (form, option, opt.choices)

@@ -49,10 +49,10 @@ async def version(engine: AsyncEngine) -> int:
 
 async def test_every_sg_command_through_the_service(sg_db: AsyncEngine) -> None:
     service = BattleService(sg_db, ScriptedDice([4, 5, 6, 3, 3, 2]))
-    view = await ok(service, GM, "sg start", title="庭", ambush="true")
+    view = await ok(service, GM, "sg start", title="庭", ambush="true")  # the earlier spelling
     assert (view.ruleset, view.events[0].data) == (
         "sengensho",
-        {"title": "庭", "ambush": True, "gm_fixed": False},
+        {"title": "庭", "opening": "ambush", "gm_fixed": "off"},
     )
     await ok(
         service,
@@ -68,22 +68,26 @@ async def test_every_sg_command_through_the_service(sg_db: AsyncEngine) -> None:
     )
     await ok(service, GM, "sg join", name="妖精", dp_max="12", recovery="3", hp="8", side="enemy")
     await ok(service, GM, "sg join", name="小傘", dp_max="14", recovery="3")
-    await ok(service, GM, "sg hide", name="妖精", base="6", dice="1")  # 4: 10
-    await ok(service, GM, "sg spellcard", name="霊夢", declare="2")
+    hidden = await run(service, GM, "sg hide", name="妖精", base="6", dice="1")  # 4: 10
+    assert isinstance(hidden, EventsView) and hidden.ephemeral  # S-HIDE-1: the GM's only
+    await ok(service, GM, "sg spellcard", name="霊夢", declare="霊符「夢想封印」, 夢符「封魔陣」")
     await ok(service, GM, "sg turn")
     doc = await document(service)
     assert (doc["turn"], dp(doc)) == (1, {"霊夢": 18, "妖精": 11, "小傘": 14})  # ambush: no recovery
-    view = await ok(service, ALICE, "sg search", name="霊夢", base="5", dice="1", target="妖精")  # 5 + 5 = 10
-    assert [e.kind for e in view.events] == ["sg.searched"]
+    view = await ok(service, GM, "sg search", name="霊夢", base="5", dice="1", target="妖精")  # 5 + 5 = 10
+    assert ([e.kind for e in view.events], view.command) == (["sg.search_rolled"], "")  # the text names it
+    assert view.private is not None and [e.kind for e in view.private.events] == ["sg.searched"]
     view = await ok(service, ALICE, "sg roll", name="霊夢", base="7", dice="2", kind="attack", label="射撃")
     assert (view.events[0].data["total"], view.events[0].dice) == (16, ((6, 6), (6, 3)))
     await ok(service, GM, "sg declare", name="小傘", dp="10")
+    await ok(service, GM, "sg next")
     await ok(service, GM, "sg item", name="小傘", holder="霊夢")
     await ok(service, GM, "sg state", name="霊夢", unable="true")
     view = await ok(service, GM, "sg surprise", attacker="妖精", target="霊夢", distance="50")
-    assert [e.kind for e in view.events] == ["sg.surprise", "sg.revealed"]
+    assert [e.kind for e in view.events] == ["sg.revealed", "sg.surprise"]
     view = await ok(service, GM, "sg roll", name="妖精", base="6", dice="2", kind="attack")
     assert view.events[0].data["total"] == 11
+    assert view.events[0].data["out_of_step"] is None  # appeared at 10, the value now acting
     await refused(
         service, ALICE, "sg roll", "sg.evasion_refused", name="霊夢", base="8", dice="2", kind="evasion"
     )
@@ -99,12 +103,13 @@ async def test_every_sg_command_through_the_service(sg_db: AsyncEngine) -> None:
         "alice",
         14,
         True,
-        {"declared": 2, "used": 0},
+        [{"name": "霊符「夢想封印」", "used": False}, {"name": "夢符「封魔陣」", "used": False}],
     )
     status = await run(service, ALICE, "sg status")
     assert isinstance(status, StatusView) and status.ruleset == "sengensho" and status.document == doc
     log = await run(service, GM, "sg log", last="2")
     assert isinstance(log, LogView) and [e.text for e in log.entries] == ["/sg item", "/gm set"]
+    assert not log.ephemeral
     view = await ok(service, GM, "sg end")
     assert view.ended and [s.kind for s in view.summaries] == ["final"]
     assert [e.kind for e in view.summaries[0].events] == ["sg.ended"]

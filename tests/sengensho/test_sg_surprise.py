@@ -4,7 +4,21 @@ from __future__ import annotations
 
 from sg_helpers import Run, battle, enemy, pc
 
-from engine.sengensho.commands import Damage, Declare, Hide, NextTurn, Roll, Search, SpellCard, Surprise
+from engine.sengensho import SENGENSHO
+from engine.sengensho.commands import (
+    Damage,
+    Declare,
+    GMSet,
+    Hide,
+    NextStep,
+    NextTurn,
+    Roll,
+    Search,
+    SpellCard,
+    Surprise,
+)
+from engine.sengensho.state import Evasion
+from engine.sengensho.state import Surprise as SurpriseMark
 
 
 def fight() -> Run:
@@ -56,7 +70,7 @@ def test_s_sur_2_wary_target_evades_at_most_3d_after_winning_perception() -> Non
     assert run.refused(Roll("A", 10, 4, kind="attack"), "sg.dice_over_cap").values["rule"] == "S-SUR-2"
     run(Roll("A", 10, 3, kind="attack"), 4, 4, 4)  # 22
     run.refused(Roll("B", 9, 3, kind="evasion", against="A"), "sg.evasion_needs_perception")
-    run(Roll("B", 12, 2, kind="check", against="A", label="知覚 -2"), 5, 5)  # 22: tie, B answers and defends
+    run(Roll("B", 12, 2, kind="perception", against="A", label="知覚 -2"), 5, 5)  # 22: a tie, B defends
     assert run.event("sg.rolled")["won"] is True
     assert run.refused(Roll("B", 9, 4, kind="evasion", against="A"), "sg.dice_over_cap").values == {
         "name": "B",
@@ -66,12 +80,31 @@ def test_s_sur_2_wary_target_evades_at_most_3d_after_winning_perception() -> Non
     }
     run(Roll("B", 9, 3, kind="evasion", against="A"), 6, 6, 2)  # 23 > 22
     rolled = run.event("sg.rolled")
-    assert (rolled["total"], rolled["won"], rolled["surprise"], run.c("B").surprise) == (
-        23,
-        True,
-        "S-SUR-2",
-        None,
-    )
+    assert (rolled["total"], rolled["won"], rolled["surprise"]) == (23, True, "S-SUR-2")
+
+
+def test_s_sur_2_a_tie_in_the_perception_check_goes_to_the_target() -> None:
+    """Defect: with ``kind:perception`` the tie went to the attacker (the exemption of perception
+    against 隠密 was applied to perception against an attack). The target defends."""
+    run = fight()
+    run(Surprise("A", "B", distance=40, wary=True))
+    run(Roll("A", 10, 3, kind="attack"), 4, 4, 4)  # 22
+    run(Roll("B", 12, 2, kind="perception", against="A"), 5, 5)  # 22
+    assert (run.event("sg.rolled")["won"], run.c("B").last_roll.won) == (True, True)  # type: ignore[union-attr]
+    run(Roll("B", 9, 3, kind="evasion", against="A"), 1, 1, 1)  # so it may evade, with at most 3D
+    assert run.event("sg.rolled")["surprise"] == "S-SUR-2"
+
+
+def test_s_core_4_a_roll_against_an_attack_must_say_how_it_answers() -> None:
+    """Defect: a roll ``against:`` an attack with no ``kind`` counted as a check, so a barred evasion
+    passed as ``label:回避``."""
+    run = fight()
+    run(Surprise("A", "B", distance=50))
+    run(Roll("A", 10, 2, kind="attack"), 4, 4)
+    error = run.refused(Roll("B", 9, 2, against="A", label="回避"), "sg.against_needs_kind")
+    assert error.values == {"name": "B", "against": "A", "allowed": "evasion, guard, resist, perception"}
+    run.refused(Roll("B", 9, 2, kind="evasion", against="A", label="回避"), "sg.evasion_refused")
+    run.refused(Roll("B", 9, 2, kind="guard", against="A"), "sg.evasion_refused")
 
 
 def test_s_sur_2_inside_alert_perception_succeeds_by_itself() -> None:
@@ -135,8 +168,8 @@ def test_s_sur_4_wary_but_not_found_evades_at_minus_5_with_free_dice() -> None:
         True,
         "S-SUR-4",
     )
-    run(Roll("B", 10, 1, kind="evasion", against="A"), 1)  # the next evasion is free of it
-    assert run.event("sg.rolled")["modifier"] == 0
+    run(Roll("B", 10, 1, kind="evasion", against="A"), 1)  # against A, at that value: still −5
+    assert run.event("sg.rolled")["modifier"] == -5
 
 
 # --- S-SUR-5 ----------------------------------------------------------------------------------
@@ -157,6 +190,58 @@ def test_s_sur_5_same_initiative_while_unaware_counts_unaware_later_ones_may_be_
     run(Surprise("D", "B", distance=60, wary=True))  # a later initiative: wary
     event = run.event("sg.surprise")
     assert (event["case"], event["same_initiative"], event["evasion"]) == ("S-SUR-2", False, "perceive_max3")
+
+
+def test_s_sur_5_a_surprise_does_not_restrict_the_target_against_a_later_ordinary_attack() -> None:
+    """Defect: after ``/sg surprise attacker:A target:X distance:50`` X could not evade B's ordinary
+    attack at a later initiative (``X cannot evade (S-SUR-1: an unaware target)``)."""
+    run = fight()  # A and C at 20, D at 15
+    run(Surprise("A", "B", distance=50))
+    run(Roll("A", 10, 2, kind="attack"), 4, 4)
+    run.refused(Roll("B", 9, 2, kind="evasion", against="A"), "sg.evasion_refused")
+    run(Roll("C", 5, 1, kind="attack"), 1)  # C at the same value, while B was unaware: restricted too
+    run.refused(Roll("B", 9, 2, kind="evasion", against="C"), "sg.evasion_refused")
+    run(NextStep())  # the GM moves the turn past 20 (B did not act there): B is wary now
+    assert (run.event("sg.step")["skipped"], run.s.step, run.c("B").surprise, run.c("B").unaware_at) == (
+        ["B"],
+        15,
+        None,
+        None,
+    )
+    run(Roll("D", 8, 2, kind="attack"), 3, 3)  # 14
+    run(Roll("B", 9, 2, kind="evasion", against="D"), 3, 3)  # 15 > 14
+    rolled = run.event("sg.rolled")
+    assert (rolled["total"], rolled["modifier"], rolled["surprise"], rolled["won"]) == (15, 0, None, True)
+
+
+def test_s_sur_5_a_wary_surprise_gives_minus_5_against_its_attacker_only() -> None:
+    """Defect: with ``distance:20 wary:true`` X got −5 against B too."""
+    run = fight()
+    run(Surprise("A", "B", distance=20, wary=True))
+    run(Roll("A", 10, 1, kind="attack"), 1)  # 11
+    run(Roll("C", 5, 1, kind="attack"), 1)  # C at the same value: B was wary, so not restricted by A's
+    run(Roll("B", 9, 1, kind="evasion", against="C"), 1)
+    assert (run.event("sg.rolled")["total"], run.event("sg.rolled")["modifier"]) == (10, 0)
+    run(Roll("B", 9, 1, kind="evasion", against="A"), 1)
+    assert (run.event("sg.rolled")["total"], run.event("sg.rolled")["modifier"]) == (5, -5)
+
+
+def test_s_sur_5_the_gm_lifts_a_restriction_and_the_status_shows_it_only_while_it_holds() -> None:
+    """Defect: the mark stayed in the status, and ``/gm set`` could not clear it."""
+    run = fight()
+    run(Surprise("A", "B", distance=50))
+    assert SENGENSHO.export(run.s)["characters"][1]["surprise"]["case"] == "S-SUR-1"
+    run(GMSet("B.surprise", "none"))
+    assert run.event("sg.gm_set") == {"target": "B.surprise", "before": "refused", "value": None}
+    run(Roll("A", 10, 1, kind="attack"), 1)
+    run(Roll("B", 9, 1, kind="evasion", against="A"), 1)  # lifted: it evades as usual
+    assert run.event("sg.rolled")["modifier"] == 0
+    run(GMSet("B.surprise", "minus5"))  # or the GM sets one: −5 to every defence at this value
+    assert run.c("B").surprise == SurpriseMark("GM", None, Evasion.MINUS5, 20)
+    run(Roll("B", 9, 1, kind="evasion", against="A"), 1)
+    assert run.event("sg.rolled")["modifier"] == -5
+    run(NextStep())
+    assert SENGENSHO.export(run.s)["characters"][1]["surprise"] is None
 
 
 def test_s_sur_5_unaware_is_forgotten_at_the_next_turn() -> None:
@@ -216,11 +301,12 @@ def test_s_hide_1_each_searcher_once_a_turn_the_hider_wins_ties() -> None:
         False,
         18,
     )
+    assert run.secret() == [("sg.searched", ())]  # the contest is the GM's to read; the roll is public
     run.refused(Search("A", 8, 2, "B"), "sg.already_searched")
     run(Search("C", 8, 1, "B"), 1)
     run(NextTurn())
     run(Search("A", 8, 2, "B"), 6, 6)  # 20
-    assert run.kinds() == ["sg.searched", "sg.revealed"]
+    assert run.kinds() == ["sg.search_rolled", "sg.searched", "sg.revealed"]
     assert run.event("sg.revealed") == {"name": "B", "reason": "found", "by": "A", "cards_entry": False}
     assert run.c("B").hidden is False
     run.refused(Search("C", 8, 1, "B"), "sg.not_hidden")
@@ -233,16 +319,17 @@ def test_s_hide_1_moving_rolls_again_and_the_attack_is_a_surprise() -> None:
     run(Hide("B", 9, 1), 1)  # it moves: 10
     assert (run.c("B").hidden_total, run.event("sg.hidden")["moved"]) == (10, True)
     run(Surprise("B", "A", distance=10))  # undiscovered: no contest needed, A cannot evade
-    assert run.kinds() == ["sg.surprise", "sg.revealed"]
+    assert run.kinds() == ["sg.revealed", "sg.surprise"]
     assert (run.event("sg.surprise")["case"], run.event("sg.surprise")["found"]) == ("S-SUR-3", False)
     assert run.event("sg.revealed") == {"name": "B", "reason": "attack", "by": None, "cards_entry": True}
-    run(SpellCard("B", declare=2))  # it declares its cards as it appears; the PC side may answer with 2
-    assert (run.event("sg.cards_declared")["answer"], run.s.card_allowance) == (2, (2, 0))
+    run(SpellCard("B", declare="闇符「ディマーケイション」, 月符「ムーンライトレイ」"))  # as it appears
+    assert (run.event("sg.cards_declared")["answer"], run.s.card_allowance) == (2, (2, 0))  # PC side: 2 more
 
 
 def test_s_hide_1_an_attack_roll_reveals_the_hidden() -> None:
     run = fight()
     run(Hide("B", 9, 1), 3)
     run(Roll("B", 10, 2, kind="attack"), 4, 4)
-    assert run.kinds() == ["sg.rolled", "sg.revealed"]
+    assert run.kinds() == ["sg.revealed", "sg.rolled"]
+    assert run.secret() == []  # its attack, and from then on everything about it, is public
     assert run.c("B").hidden is False

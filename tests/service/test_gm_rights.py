@@ -40,6 +40,7 @@ COGM = Actor("carol")
 #: a valid line for every GM-only command (the table must name them all)
 GM_LINES: dict[str, tuple[Where, str]] = {
     "commander add": (FORT, "/commander add name:副長 hp:10 area:A2"),
+    "commander move": (FORT, "/commander move name:隊長 to:A1"),
     "fort end": (FORT, "/fort end"),
     "fort next": (FORT, "/fort next"),
     "fort siege": (FORT, "/fort siege effect:fixed amount:5"),
@@ -55,6 +56,7 @@ GM_LINES: dict[str, tuple[Where, str]] = {
     "unit move": (FORT, "/unit move unit:G to:A1"),
     "unit remove": (FORT, "/unit remove unit:G"),
     "sg end": (SG, "/sg end"),
+    "sg next": (SG, "/sg next"),
     "sg state": (SG, "/sg state name:霊夢 unable:true"),
     "sg turn": (SG, "/sg turn"),
 }
@@ -90,6 +92,7 @@ async def _battles(service: BattleService) -> None:
     await ok(service, FORT, GM, "/fort start rounds:3")
     await ok(service, FORT, GM, "/unit add name:G type:normal area:A2 hp:30 fort_damage:5 strike:2d")
     await ok(service, FORT, GM, "/unit add name:Sol type:soldier area:F0 hp:30 fort_damage:0 strike:2d")
+    await ok(service, FORT, GM, "/commander add name:隊長 hp:20 area:A2")
     await ok(service, FORT, GM, "/gm add user:carol")
     await ok(service, SG, GM, "/sg start title:庭")
     await ok(service, SG, GM, "/sg join name:霊夢 dp_max:10 recovery:2")
@@ -185,8 +188,6 @@ async def test_co_gms_belong_to_their_battle_and_go_with_it(service: BattleServi
     for actor in (GM, COGM):
         view = await run(service, FORT, actor, "/fort next")
         assert isinstance(view, ErrorView) and view.key == "service.gm_only"
-    log = await ok(service, OTHER, MALLORY, "/fort log")
-    assert [e.text for e in log.entries][1:] == ["/gm add user:mallory", "/gm add user:friend"]  # type: ignore[attr-defined]
 
 
 async def test_the_gm_role_is_set_with_manage_server_and_counts_on_its_server_only(

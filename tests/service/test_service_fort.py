@@ -29,7 +29,7 @@ SCRIPT: list[tuple[str, str | None]] = [
     ("/unit add name:G2 type:normal area:A1 hp:30 fort_damage:5 strike:2d", None),
     ("/unit add name:Ram type:ram area:A2 hp:60 fort_damage:0 strike:2d+10", None),
     ("/unit add name:Bat type:flying area:B1 hp:20 fort_damage:5", None),
-    ("/unit add name:Sol type:soldier area:F0 hp:30 fort_damage:0 strike:2d+3", None),
+    ("/unit add name:Sol type:soldier area:F0 hp:30 fort_damage:0 strike:2d+3 position:outside", None),
     ("/unit add name:Late type:normal area:B2 hp:20 fort_damage:5 arrive_round:1", None),
     ("@bob /unit add name:X type:normal area:A1 hp:1 fort_damage:1", "service.gm_only"),
     ("/unit add name:G1 type:normal area:A1 hp:1 fort_damage:1", "fort.name_taken"),
@@ -52,16 +52,20 @@ SCRIPT: list[tuple[str, str | None]] = [
     ("/attack area unit:G1 damage:2d+5 radius:5 kind:magic", None),
     ("@bob /attack pierce from:F0 to:A2 damage:20 kind:fixed", None),
     ("@bob /unit attack attacker:G1 target:Sol", "service.enemy_unit_gm_only"),
-    ("/fort repair by:Alice", None),
+    ("/fort repair by:Alice", "fort.repair_full"),  # F-FORT-3: the fort is at its maximum
     ("/fort heal amount:12", None),
     ("@bob /fort next", "service.gm_only"),
     ("/fort next", None),
     ("/unit move unit:G1 to:F0", None),
-    ("@bob /unit attack attacker:Sol target:G1 hit:true", None),
+    ("@bob /unit attack attacker:Sol target:G1 hit:true", "fort.not_your_turn"),  # F-TURN-3
+    ("/unit attack attacker:Sol target:G1 hit:true", None),  # the GM's, out of turn: carried out, marked
     ("/unit barrage unit:G1 apply_hp:true", None),
     ("/unit advance", None),
+    ("@bob /commander move name:Boss to:A1", "service.gm_only"),
+    ("/commander move name:Boss to:A1", None),
     ("/unit hp unit:G2 set:3", None),
     ("/fort siege effect:fixed amount:30", None),
+    ("/fort repair by:Alice", None),
     ("/commander hp name:Boss delta:-50", None),
     ("/fort next", None),
     ("@bob /gm set target:fort.hp value:1", "service.gm_only"),
@@ -101,18 +105,21 @@ async def test_every_fort_command_through_the_service(engine: AsyncEngine) -> No
         assert line is not None
         used.add(line.path)
     assert dice.remaining == 0
-    for extra in ("/fort status", "/fort log last:100", "/fort export"):
+    for extra in ("/fort status", "/fort map", "/fort log last:100", "/fort export"):
         view = await run(service, extra)
         assert view.ok, extra
         used.add(extra.split(" ")[0][1:] + " " + extra.split(" ")[1])
     fort_paths = {p for p, spec in commands().items() if spec.ruleset in (None, "fort")}
-    assert fort_paths - used - {"roll", "fort import", "gm add", "gm remove", "gm role"} == set()
+    # the sheet commands go through the service in tests/sheets/test_sheet_commands.py
+    sheets = {"pc sheet", "pc palette", "pc roll"}
+    assert fort_paths - used - sheets - {"roll", "fort import", "gm add", "gm remove", "gm role"} == set()
 
     export = await run(service, "/fort export")
     assert isinstance(export, ExportView)
     doc = export.document
-    # 200 - 10 (G1 enters F0) - 5 (G2 enters) - 30 (siege); the GM's 170 undone with the turn, the turn redone
-    assert doc["fort"] == {"hp": 155, "max_hp": 200, "repaired_round": 1}
+    # 200 - 10 (G1 enters F0) - 5 (G2 enters) - 30 (siege) + 10 (the repair, the GM's out of turn); the
+    # GM's 170 undone with the turn, the turn redone
+    assert doc["fort"] == {"hp": 165, "max_hp": 200, "repaired_round": 1}
     assert (doc["round"], doc["turn"], doc["outcome"], doc["confused_round"]) == (2, "ended", "retreat", 2)
     units = {u["name"]: (u["area"], u["hp"], u["destroyed"]) for u in doc["units"]}
     assert units == {
@@ -120,11 +127,11 @@ async def test_every_fort_command_through_the_service(engine: AsyncEngine) -> No
         "G2": ("F0", 3, False),  # 30 - 10 (2 bodies) - 9 (caught on a 2) - 10 (pierce), then set to 3
         "Ram": ("A1", 29, False),  # 60 - 21 (cannon) - 10 (pierce); it broke the barricade
         "Bat": ("B1", -18, True),  # 20 - 38 (ballista K90+20 on 3,4)
-        "Sol": ("F0", 30, False),
+        "Sol": ("F0", 20, False),  # 30 - 10: the pierce from F0 catches soldiers too (F-UNIT-5)
     }
     assert doc["traps"] == [{"kind": "barricade", "edge": "A2-A1", "uses": 0}]
     assert [(p["name"], p["owner"], p["hp"]) for p in doc["pcs"]] == [("Alice", "gm", 25), ("Bob", "bob", 10)]
-    assert doc["commanders"] == [{"name": "Boss", "area": "A2", "hp": 0, "max_hp": 50}]
+    assert doc["commanders"] == [{"name": "Boss", "area": "A1", "hp": 0, "max_hp": 50, "horn": None}]
 
     # /gm set is logged with who did it, and its undo too
     log = await run(service, "/fort log last:200")
@@ -132,10 +139,10 @@ async def test_every_fort_command_through_the_service(engine: AsyncEngine) -> No
     gm_set = next(e for e in log.entries if e.text == "/gm set target:fort.hp value:170")
     assert (gm_set.actor, gm_set.status) == ("gm", "discarded")  # undone, then dropped by a new action
     assert [(e.kind, e.data["before"], e.data["after"]) for e in gm_set.events] == [
-        ("battle.gm_set", 155, 170)
+        ("battle.gm_set", 165, 170)
     ]
     undo = next(e for e in log.entries if e.text == "/gm undo steps:2")
-    assert undo.events[0].data == {"steps": 2, "seqs": [37, 36]}  # 37 accepted lines by then
+    assert undo.events[0].data == {"steps": 2, "seqs": [38, 37]}  # 38 accepted lines by then
     status = await run(service, "/fort status")
     assert isinstance(status, StatusView) and status.ended
 

@@ -124,7 +124,10 @@ async def test_one_failing_write_in_a_group_commit_does_not_fail_the_others(data
             if kind == "refused":
                 raise LookupError("refused before writing")
             row = repo.NewRow(ACTION, "gm", f"/x {channel}", {}, [], None)
-            version = await repo.append_note(conn, head, row)
+            state = await repo.load_state(conn, head.id)
+            version = await repo.write(
+                conn, head, state=state, status=head.status, row=row, discard_redo=False
+            )
             if kind == "fails after writing":  # the same seq again: the log's unique (battle, seq)
                 await repo._insert_row(conn, head.id, version, row, repo.utcnow())
             return version

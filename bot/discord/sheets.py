@@ -1,0 +1,48 @@
+"""Sheets and palettes in Discord: a palette line rolled, a palette shown, the ココフォリア export file."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+
+from bot.discord import limits
+from bot.discord.embeds import ROLL, Reply
+from bot.discord.presenters import NEUTRAL, SECRET
+from bot.discord.text import md
+from bot.i18n import t
+from bot.render.sheet_text import palette_lines
+from bot.views import ExportView, PaletteRollView, PaletteView
+
+
+def roll_reply(view: PaletteRollView, lang: str, user: str) -> Reply:
+    """The line's label as the title, the expanded command and BCDice's text beside it."""
+    name = user or view.actor
+    embeds = limits.build(
+        title=md(t("palette.roll_title", lang, pc=view.pc, label=view.label)),
+        # in code, as typed (markdown is not read there; a backtick would end it)
+        lines=[f"`{view.expanded.replace('`', chr(0x2018))}`", md(view.text)],
+        colour=SECRET if view.secret else ROLL,
+        author=name,
+    )
+    if not view.secret:
+        return Reply([embeds], view.ephemeral)
+    notice = limits.build(
+        lines=[t("palette.secret_notice", lang, actor=md(name), pc=md(view.pc))], colour=SECRET
+    )
+    return Reply([embeds], ephemeral=True, notice=notice)
+
+
+def palette_reply(view: PaletteView, lang: str) -> Reply:
+    title, *lines = palette_lines(view, lang)
+    embeds = limits.build(title=md(title), lines=[md(line) for line in lines], colour=NEUTRAL)
+    return Reply(limits.messages(embeds), view.ephemeral)
+
+
+def export_reply(view: ExportView, lang: str) -> Reply:
+    """A file of ココフォリア characters, one a line, with how to paste them."""
+    data = (view.text or "").encode("utf-8")
+    embeds = limits.build(
+        lines=[t(f"export.{view.format}_done", lang, filename=md(view.filename))], colour=NEUTRAL
+    )
+    return Reply([embeds], view.ephemeral, file=discord.File(io.BytesIO(data), filename=view.filename))

@@ -1,0 +1,83 @@
+"""``toride map BATTLE.json [-o FILE.png]``: draw an exported fort battle (or a scenario) as a PNG.
+
+For GMs preparing a scenario: the file is read as ``/fort import`` reads it (``toride.fort/1``; a
+scenario may leave out everything but ``rounds``), and drawn as ``/fort map`` draws a battle. It
+needs neither the database nor Discord, and imports neither (``bot.cli`` comes here first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot.i18n import DEFAULT_LANG, LANGUAGES, t
+from bot.render.common import values_text
+from engine.errors import EngineError
+
+
+def _arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("battle", type=Path, help="an exported fort battle: /fort export, or a scenario file")
+    p.add_argument("-o", "--output", type=Path, default=None, help="the PNG to write (default: BATTLE.png)")
+    p.add_argument("--lang", choices=list(LANGUAGES), default=DEFAULT_LANG, help="language of the picture")
+
+
+def add_map_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("map", help="draw an exported fort battle as a picture (PNG)")
+    _arguments(p)
+    p.set_defaults(func=run_map)
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(prog="toride map", description="Draw an exported fort battle as a PNG.")
+    _arguments(parser)
+    return run_map(parser.parse_args(argv))
+
+
+def read_battle(path: Path) -> dict[str, object]:
+    """The battle document of ``path``, checked and completed as ``/fort import`` would."""
+    from engine.fort.export import export_state, import_state
+
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise EngineError("map.file_missing", path=str(path)) from None
+    except IsADirectoryError:
+        raise EngineError("console.file_directory", path=str(path)) from None
+    except UnicodeDecodeError:
+        raise EngineError("console.file_not_text", path=str(path)) from None
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise EngineError("console.file_unreadable", path=str(path), error=reason) from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise EngineError("map.bad_json", path=str(path), line=error.lineno, column=error.colno) from None
+    if not isinstance(document, dict):
+        raise EngineError("map.not_a_battle", path=str(path))
+    return export_state(import_state(document))
+
+
+def run_map(args: argparse.Namespace) -> int:
+    from bot.render.picture.draw import map_png
+
+    lang = args.lang
+    output: Path = args.output or args.battle.with_suffix(".png")
+    try:
+        png = map_png(read_battle(args.battle), lang)
+    except EngineError as error:
+        return _refused(t(error.key, lang, **values_text(error.values, lang)), lang)
+    try:
+        output.write_bytes(png)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        return _refused(t("console.file_unwritable", lang, path=str(output), error=reason), lang)
+    print(t("map.written", lang, path=str(output)))
+    return 0
+
+
+def _refused(reason: str, lang: str) -> int:
+    print(t("render.refused", lang, reason=reason), file=sys.stderr)
+    return 2

@@ -1,0 +1,213 @@
+"""PCs from character sheets, and their chat palettes: reading a sheet into a PC, setting a palette, a
+palette line rolled, and the GM's overrides of sheet values (``/gm set pc.<name>.<value>``).
+
+Not a rule of the fort battle: a convenience around it, so nothing here cites an F- rule.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import unicodedata
+from typing import Any
+
+from engine.common import ImportInvalid, fold
+from engine.dice import DiceSource, RollResult, parse_command
+from engine.fort.commands import ReadPCSheet, SetPCPalette
+from engine.fort.context import Context
+from engine.fort.lookup import find_pc, set_pc
+from engine.fort.state import PC, FortState, evolve
+from engine.palette import Expanded, Palette, expand_line, find_line, parse_palette
+from engine.ruleset import RuleError
+from engine.sheets.model import MAX_VALUE, PCSheet, sheet_from_json
+from engine.sheets.palette_gen import combined_palette, sheet_variables
+
+
+def decode_sheet(text: str) -> PCSheet:
+    """A command's sheet (``sheet_to_json`` as JSON text); ``fort.sheet_invalid`` if it is not one."""
+    try:
+        raw = json.loads(text)
+    except ValueError:
+        raise RuleError("fort.sheet_invalid", reason="not_json") from None
+    try:
+        return sheet_from_json(raw)
+    except ImportInvalid as invalid:
+        raise RuleError("fort.sheet_invalid", reason=f"{invalid.path}: {invalid.reason}") from None
+
+
+def _clean_palette(text: str | None) -> str | None:
+    if text is None or not text.strip():
+        return None
+    parse_palette(text)  # refuses a palette past the limits
+    return text.strip("\n")
+
+
+def sheet_event(pc: PC) -> dict[str, Any]:
+    """What a sheet gave the PC, for the event that says so."""
+    sheet = pc.sheet or PCSheet()
+    return {
+        "pc": pc.name,
+        "source": sheet.source,
+        "hp": pc.hp,
+        "max_hp": pc.max_hp,
+        "mp": sheet.mp,
+        "max_mp": sheet.max_mp,
+        "defense": sheet.defense,
+        "evasion": sheet.evasion,
+        "vit_resist": sheet.vit_resist,
+        "mnd_resist": sheet.mnd_resist,
+        "initiative": sheet.initiative,
+        "move": pc.move,
+        "weapons": [
+            {"name": w.name, "usage": w.usage, "acc": w.acc, "rate": w.rate, "crit": w.crit, "dmg": w.dmg}
+            for w in sheet.weapons
+        ],
+        "lines": len(pc_palette(pc).lines),
+        "custom": pc.palette is not None,
+    }
+
+
+def with_sheet(pc: PC, sheet: PCSheet, hp: int | None, move: int | None, palette: str | None) -> PC:
+    """The PC with a sheet (read again: HP and MP already tracked keep their value, never above the new
+    maximum). A sheet without a palette of its own keeps the palette the PC has."""
+    if pc.sheet is not None and pc.sheet.mp is not None and sheet.max_mp is not None:
+        sheet = dataclasses.replace(sheet, mp=min(pc.sheet.mp, sheet.max_mp))
+    current = hp if pc.hp is None or hp is None else min(pc.hp, hp)
+    own = _clean_palette(palette)
+    return evolve(
+        pc,
+        hp=current if hp is not None else pc.hp,
+        max_hp=hp if hp is not None else pc.max_hp,
+        move=move if move is not None else pc.move,
+        sheet=sheet,
+        palette=own if own is not None else pc.palette,
+    )
+
+
+def read_pc_sheet(ctx: Context, state: FortState, cmd: ReadPCSheet) -> FortState:
+    """``/pc sheet``: the PC's HP, MP, 防護点, 回避力, resistances, 先制力, 移動力, weapons and palette."""
+    i = find_pc(state, cmd.name)
+    pc = with_sheet(state.pcs[i], decode_sheet(cmd.sheet), cmd.hp, cmd.move, cmd.palette)
+    ctx.emit("pc.sheet_read", sheet_event(pc))
+    return set_pc(state, i, pc)
+
+
+def set_pc_palette(ctx: Context, state: FortState, cmd: SetPCPalette) -> FortState:
+    """``/pc palette text:``: the PC's own palette; an empty text goes back to the generated one."""
+    i = find_pc(state, cmd.name)
+    pc = evolve(state.pcs[i], palette=_clean_palette(cmd.text))
+    ctx.emit(
+        "pc.palette_set",
+        {"pc": pc.name, "lines": len(pc_palette(pc).lines), "custom": pc.palette is not None},
+    )
+    return set_pc(state, i, pc)
+
+
+# --- rolling -------------------------------------------------------------------------------------
+
+
+def pc_palette(pc: PC) -> Palette:
+    """What the PC rolls from: its own palette and/or the one generated from its sheet."""
+    return parse_palette(combined_palette(pc.sheet, pc.palette))
+
+
+def pc_values(pc: PC) -> dict[str, str]:
+    """The PC's values a palette may name (folded names): its sheet's, and HP, MP, 移動力 as they are now."""
+    return {fold(k): v for k, v in sheet_variables(pc.sheet, pc.hp, pc.max_hp, pc.move).items()}
+
+
+def roll_line(pc: PC, selector: str, dice: DiceSource) -> tuple[Expanded, RollResult]:
+    """``/pc roll line:``: the line expanded, and BCDice's roll of it (``dice.*`` if it is not a command)."""
+    palette = pc_palette(pc)
+    expanded = expand_line(palette, find_line(palette, selector), pc_values(pc))
+    return expanded, parse_command(expanded.text).roll(dice)
+
+
+# --- /gm set pc.<name>.<value> -----------------------------------------------------------------------
+
+_TOTALS = {
+    "level": "level", "冒険者レベル": "level",
+    "mp": "mp", "max_mp": "max_mp", "最大mp": "max_mp",
+    "vit_resist": "vit_resist", "生命抵抗": "vit_resist",
+    "mnd_resist": "mnd_resist", "精神抵抗": "mnd_resist",
+    "initiative": "initiative", "先制力": "initiative",
+    "monster_lore": "monster_lore", "魔物知識": "monster_lore",
+}  # fmt: skip
+_DEFENCE = re.compile(r"^(evasion|defense|回避|防護)(\d*)$")
+_WEAPON = re.compile(r"^(?:(命中|威力|c値|追加d|武器)(\d+)|weapon(\d+)_(acc|rate|crit|dmg|name))$")
+_WEAPON_FIELDS = {"命中": "acc", "威力": "rate", "c値": "crit", "追加d": "dmg", "武器": "name"}
+
+
+def _number(value: str) -> int | None:
+    text = unicodedata.normalize("NFKC", value).strip().replace("−", "-")
+    if fold(text) in ("none", "null", "-", ""):
+        return None
+    try:
+        number = int(text)
+    except ValueError:
+        raise ValueError("sheet_not_a_number") from None
+    if abs(number) > MAX_VALUE:
+        raise ValueError("sheet_not_a_number")
+    return number
+
+
+def _one(field: str, value: Any) -> dict[str, Any]:
+    return {field: value}
+
+
+def set_sheet_value(pc: PC, attr: str, value: str) -> tuple[Any, Any, PC]:
+    """One sheet value of ``pc`` set: a total (``mp``, ``evasion``, ``生命抵抗`` ...), a weapon's (``命中1``,
+    ``weapon1_rate``), or any other value a palette names (``器用度``). Raises ``ValueError(reason)`` for a
+    value that does not fit, ``fort.gm_set_target_unknown`` for a name the sheet does not have."""
+    key = fold(attr)
+    sheet = pc.sheet
+    if sheet is None:
+        raise ValueError("sheet_missing")
+    if key in _TOTALS:
+        field = _TOTALS[key]
+        number = _number(value)
+        new = dataclasses.replace(sheet, **_one(field, number))
+        if new.mp is not None and new.max_mp is not None and new.mp > new.max_mp:
+            raise ValueError("sheet_above_max")
+        return getattr(sheet, field), number, evolve(pc, sheet=new)
+    found = _DEFENCE.match(key)
+    if found:
+        column = int(found.group(2) or 1) - 1
+        field = "evasion" if found.group(1) in ("evasion", "回避") else "defense"
+        if not 0 <= column < len(sheet.defences):
+            raise ValueError("sheet_no_such_column")
+        number = _number(value)
+        old = sheet.defences[column]
+        defences = (
+            *sheet.defences[:column],
+            dataclasses.replace(old, **_one(field, number)),
+            *sheet.defences[column + 1 :],
+        )
+        return getattr(old, field), number, evolve(pc, sheet=dataclasses.replace(sheet, defences=defences))
+    found = _WEAPON.match(key)
+    if found:
+        n = int(found.group(2) or found.group(3)) - 1
+        field = _WEAPON_FIELDS[found.group(1)] if found.group(1) else found.group(4)
+        if not 0 <= n < len(sheet.weapons):
+            raise ValueError("sheet_no_such_weapon")
+        weapon = sheet.weapons[n]
+        new_value: Any = unicodedata.normalize("NFKC", value).strip() if field == "name" else _number(value)
+        weapons = (
+            *sheet.weapons[:n],
+            dataclasses.replace(weapon, **_one(field, new_value)),
+            *sheet.weapons[n + 1 :],
+        )
+        return (
+            getattr(weapon, field),
+            new_value,
+            evolve(pc, sheet=dataclasses.replace(sheet, weapons=weapons)),
+        )
+    for i, (name, old_number) in enumerate(sheet.values):
+        if fold(name) == key:
+            number = _number(value)
+            if number is None:
+                raise ValueError("sheet_not_a_number")
+            values = (*sheet.values[:i], (name, number), *sheet.values[i + 1 :])
+            return old_number, number, evolve(pc, sheet=dataclasses.replace(sheet, values=values))
+    raise RuleError("fort.gm_set_target_unknown", target=f"pc.{pc.name}.{attr}")

@@ -1,0 +1,142 @@
+"""The turn's steps (S-CORE-3): the initiative value now acting, who acts there, and moving on.
+
+The order is the declared values, highest first; ties act together. Hidden characters are not in
+it: they count as waiting (S-HIDE-1) and act at whatever value is acting when they do. A step is
+over once everyone at it has acted, but it moves on only when the next value's first own roll
+comes (so that one action may take several rolls, and the answers to it still belong to it), or
+at once when no one stands at it any more, or when the GM says so (``/sg next``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from engine.common import EventRecorder
+from engine.ruleset import RuleError
+from engine.sengensho.commands import NextStep
+from engine.sengensho.state import Character, SengenshoState
+
+
+def in_order(c: Character) -> bool:
+    """In the order the table sees: not knocked out, a declared value, not hidden."""
+    return c.acts and c.declared is not None and not c.hidden
+
+
+def turn_order(state: SengenshoState) -> list[list[Character]]:
+    """S-CORE-3: who acts, highest declared DP first; ties act together, listed in join order."""
+    steps: dict[int, list[Character]] = {}
+    for c in state.characters:
+        if in_order(c):
+            assert c.declared is not None
+            steps.setdefault(c.declared, []).append(c)
+    return [steps[value] for value in sorted(steps, reverse=True)]
+
+
+def order_record(state: SengenshoState) -> list[dict[str, Any]]:
+    """The order as events carry it: one entry per initiative value, tied names together."""
+    return [{"dp": step[0].declared, "names": [c.name for c in step]} for step in turn_order(state)]
+
+
+def at_step(state: SengenshoState, value: int | None) -> list[Character]:
+    return [c for c in state.characters if in_order(c) and c.declared == value]
+
+
+def waiting_below(state: SengenshoState, value: int | None) -> int | None:
+    """The highest value below ``value`` (any, for None) at which someone has still to act."""
+    values = [
+        c.declared
+        for c in state.characters
+        if in_order(c) and not c.acted and c.declared is not None and (value is None or c.declared < value)
+    ]
+    return max(values) if values else None
+
+
+def whose_step(state: SengenshoState) -> int | None:
+    """The value whose characters may act now: the step, or once all there acted, the next one."""
+    step = state.step
+    if step is not None and any(not c.acted for c in at_step(state, step)):
+        return step
+    return waiting_below(state, step)
+
+
+def _clear(c: Character, value: int) -> Character:
+    """S-SUR-5: once the turn moves past a value, what a surprise there restricted ends."""
+    return replace(
+        c,
+        surprise=c.surprise if c.surprise is not None and c.surprise.at == value else None,
+        unaware_at=c.unaware_at if c.unaware_at == value else None,
+        attack_limit=c.attack_limit if c.declared == value else None,
+    )
+
+
+def move_to(state: SengenshoState, value: int, by: str, rec: EventRecorder) -> SengenshoState:
+    """The turn moves to ``value``; who had not acted at the step left is listed (``by`` the GM)."""
+    skipped = [c.name for c in at_step(state, state.step) if not c.acted]
+    new = replace(state, step=value, characters=tuple(_clear(c, value) for c in state.characters))
+    rec.emit(
+        "sg.step",
+        {
+            "turn": state.turn,
+            "dp": value,
+            "names": [c.name for c in at_step(new, value)],
+            "by": by,
+            "skipped": skipped,
+        },
+    )
+    return new
+
+
+def settle(state: SengenshoState, rec: EventRecorder) -> SengenshoState:
+    """S-CORE-3: a step no one stands at any more (they declared lower, fell, hid) moves on by itself."""
+    if state.turn < 1 or state.ended or (state.step is not None and at_step(state, state.step)):
+        return state
+    value = waiting_below(state, state.step)
+    return state if value is None else move_to(state, value, "auto", rec)
+
+
+def own_step(
+    state: SengenshoState, i: int, gm: bool, rec: EventRecorder
+) -> tuple[SengenshoState, dict[str, Any] | None]:
+    """S-CORE-3: an own roll belongs to its character's step and marks it as having acted."""
+    # The next value's first own roll moves the turn on once everyone at the step has acted. A
+    # hidden character acts at the value now acting (S-HIDE-1). A player's roll out of step is
+    # refused, saying whose step it is; the GM's is carried out, and the mark says whose step it was.
+    if state.turn < 1:
+        return state, None
+    c = state.characters[i]
+    step, now = state.step, whose_step(state)
+    fits = False
+    if c.hidden:
+        fits = step is None or c.declared is None or c.declared >= step
+        if fits and step is not None:
+            c = replace(c, declared=step)
+    elif c.declared is not None and c.declared == step:
+        fits = True
+    elif c.declared is not None and c.declared == now:
+        state = move_to(state, c.declared, "auto", rec)
+        c = state.characters[i]
+        fits = True
+    mark = None
+    if not fits:
+        names = [x.name for x in at_step(state, now)]
+        if not gm:
+            if now is None:
+                raise RuleError("sg.turn_done", name=c.name, turn=state.turn)
+            if c.acted:  # its step is over (its action was at an earlier value)
+                raise RuleError("sg.acted_this_turn", name=c.name, step=now, names=names, turn=state.turn)
+            if c.declared is not None and c.declared > now:  # the turn went past it (the GM moved on)
+                raise RuleError("sg.step_passed", name=c.name, step=now, names=names, declared=c.declared)
+            raise RuleError("sg.out_of_step", name=c.name, step=now, names=names, declared=c.declared)
+        mark = {"dp": now, "names": names}
+    return state.put(i, replace(c, acted=True)), mark
+
+
+def next_step(state: SengenshoState, command: NextStep, rec: EventRecorder) -> SengenshoState:
+    """S-CORE-3: the GM moves the turn on to the next initiative value."""
+    if state.turn < 1:
+        raise RuleError("sg.no_turn")
+    value = waiting_below(state, state.step)
+    if value is None:
+        raise RuleError("sg.no_later_step", turn=state.turn, next=state.turn + 1)
+    return move_to(state, value, "gm", rec)

@@ -1,0 +1,192 @@
+"""What the bot keeps of a character sheet, and its JSON form (in commands, and in the fort export).
+
+A ``PCSheet`` holds the numbers a battle and a palette use, read from a ゆとシートⅡ sheet
+(engine/sheets/ytsheet.py) or written by hand; HP and movement live on the PC itself. ``values`` keeps
+the other numbers a palette may name, under ゆとシート's own names (``器用度``, ``ファイター``,
+``真語魔法``). A ``MonsterSheet`` is a monster's parts (one row of its status table each).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.common import JsonDoc, JsonStyle
+
+#: the largest number a sheet value may hold
+MAX_VALUE = 100_000
+
+
+@dataclass(frozen=True, slots=True)
+class Weapon:
+    """One row of the weapon table: 命中 (``weapon{n}AccTotal``), 威力, C値, 追加D (``weapon{n}DmgTotal``)."""
+
+    name: str
+    usage: str = ""
+    acc: int | None = None
+    rate: int | None = None
+    crit: int | None = None
+    dmg: int | None = None
+    category: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Defence:
+    """One defence column (``defenseTotal{i}Eva`` / ``Def``); ``listed``: ゆとシート gives it a palette
+    line."""
+
+    evasion: int | None = None
+    defense: int | None = None
+    note: str = ""
+    listed: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class PCSheet:
+    """A PC's sheet values. ``palette_insert`` is ゆとシート's ``paletteInsertType``: with a custom palette,
+    ``begin`` puts it before the generated one and ``end`` after it; None: the custom palette alone."""
+
+    source: str = ""
+    level: int | None = None
+    mp: int | None = None
+    max_mp: int | None = None
+    defences: tuple[Defence, ...] = ()
+    vit_resist: int | None = None
+    mnd_resist: int | None = None
+    initiative: int | None = None
+    monster_lore: int | None = None
+    weapons: tuple[Weapon, ...] = ()
+    values: tuple[tuple[str, int], ...] = ()
+    palette_insert: str | None = None
+
+    @property
+    def evasion(self) -> int | None:
+        return self.defences[0].evasion if self.defences else None
+
+    @property
+    def defense(self) -> int | None:
+        return self.defences[0].defense if self.defences else None
+
+    def value(self, name: str) -> int | None:
+        for key, number in self.values:
+            if key == name:
+                return number
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class MonsterPart:
+    """One row of a monster's status table (``status{n}...``): 攻撃方法（部位）, HP, 防護点, the strike."""
+
+    style: str
+    part: str
+    hp: int | None = None
+    mp: int | None = None
+    defense: int | None = None
+    damage: str | None = None
+    accuracy: int | None = None
+    evasion: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MonsterSheet:
+    name: str
+    level: int | None
+    parts: tuple[MonsterPart, ...]
+    #: 移動速度 as written (``20（飛行40）``)
+    mobility: str = ""
+    weakness: str = ""
+    source: str = ""
+
+
+# --- JSON ---------------------------------------------------------------------------------------
+
+
+def sheet_to_json(sheet: PCSheet) -> dict[str, Any]:
+    return {
+        "source": sheet.source,
+        "level": sheet.level,
+        "mp": sheet.mp,
+        "max_mp": sheet.max_mp,
+        "vit_resist": sheet.vit_resist,
+        "mnd_resist": sheet.mnd_resist,
+        "initiative": sheet.initiative,
+        "monster_lore": sheet.monster_lore,
+        "defences": [
+            {"evasion": d.evasion, "defense": d.defense, "note": d.note, "listed": d.listed}
+            for d in sheet.defences
+        ],
+        "weapons": [
+            {
+                "name": w.name,
+                "usage": w.usage,
+                "acc": w.acc,
+                "rate": w.rate,
+                "crit": w.crit,
+                "dmg": w.dmg,
+                "category": w.category,
+                "note": w.note,
+            }
+            for w in sheet.weapons
+        ],
+        "values": dict(sheet.values),
+        "palette_insert": sheet.palette_insert,
+    }
+
+
+_WRONG = {int: "not_an_integer", str: "not_a_string", bool: "not_a_boolean", list: "not_a_list"}
+STYLE = JsonStyle(sep=".", end="", item="[{}]", wrong_type=_WRONG.__getitem__, null_is_missing=False)
+_LIMIT = (-MAX_VALUE, MAX_VALUE)
+
+
+def _number(d: JsonDoc, key: str) -> int | None:
+    return d.int_(key, None, *_LIMIT)
+
+
+def sheet_from_json(raw: Any, path: str = "$") -> PCSheet:
+    """The sheet a ``sheet_to_json`` dict describes; ``ImportInvalid`` (with where and why) if it is not."""
+    d = JsonDoc(raw, path, STYLE)
+    values_doc = d.obj_or_empty("values")
+    values: list[tuple[str, int]] = []
+    for name in values_doc.raw:
+        if not isinstance(name, str) or not name.strip():
+            raise values_doc.bad(str(name), "not_a_name")
+        values.append((name, values_doc.int_(name, 0, *_LIMIT)))
+    insert = d.get("palette_insert", str, None)
+    if insert not in (None, "begin", "end"):
+        raise d.bad("palette_insert", "not_one_of_begin|end")
+    return PCSheet(
+        source=d.get("source", str, ""),
+        level=_number(d, "level"),
+        mp=_number(d, "mp"),
+        max_mp=_number(d, "max_mp"),
+        defences=tuple(
+            Defence(
+                _number(x, "evasion"),
+                _number(x, "defense"),
+                x.get("note", str, ""),
+                x.get("listed", bool, True),
+            )
+            for x in d.items("defences")
+        ),
+        vit_resist=_number(d, "vit_resist"),
+        mnd_resist=_number(d, "mnd_resist"),
+        initiative=_number(d, "initiative"),
+        monster_lore=_number(d, "monster_lore"),
+        weapons=tuple(
+            Weapon(
+                w.get("name", str, ""),
+                w.get("usage", str, ""),
+                _number(w, "acc"),
+                _number(w, "rate"),
+                _number(w, "crit"),
+                _number(w, "dmg"),
+                w.get("category", str, ""),
+                w.get("note", str, ""),
+            )
+            for w in d.items("weapons")
+        ),
+        values=tuple(values),
+        palette_insert=insert,
+    )
