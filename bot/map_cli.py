@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot.commands import JsonRefused, load_json
 from bot.i18n import DEFAULT_LANG, LANGUAGES, t
 from bot.render.common import values_text
 from engine.errors import EngineError
@@ -52,9 +53,11 @@ def read_battle(path: Path) -> dict[str, object]:
         reason = error.strerror or str(error)
         raise EngineError("console.file_unreadable", path=str(path), error=reason) from None
     try:
-        document = json.loads(text)
+        document = load_json(text)
     except json.JSONDecodeError as error:
         raise EngineError("map.bad_json", path=str(path), line=error.lineno, column=error.colno) from None
+    except JsonRefused as refused:  # too deep, a number no battle means, a lone surrogate
+        raise EngineError(refused.key, option=str(path), **refused.values) from None
     if not isinstance(document, dict):
         raise EngineError("map.not_a_battle", path=str(path))
     return export_state(import_state(document))

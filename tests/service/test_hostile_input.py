@@ -7,6 +7,7 @@ commands and for imports.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -21,12 +22,15 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.commands import OptType, commands
 from bot.console.session import ConsoleSession
 from bot.i18n import t
+from bot.map_cli import read_battle
 from bot.render.text import render
+from bot.roll_cli import roll_jsonl
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.storage import repository as repo
 from bot.views import ErrorView, EventsView, View
 from engine import limits
 from engine.dice import SeededDice
+from engine.errors import EngineError
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Where("g", "c")
@@ -112,6 +116,19 @@ async def test_a_deeply_nested_json_import(engine: AsyncEngine, tmp_path: Path) 
     reply = await session.handle("/fort import file:deep.json")
     assert reply is not None and reply.text == "⚠ " + t("command.json_too_deep", "en", option="file", max=20)
     assert await rows(engine) == 0
+    # every other reader of JSON a user hands in: a sheet, toride map, toride roll --jsonl
+    await session.handle("/fort start rounds:3")
+    reply = await session.handle("/pc add name:Alice sheet:deep.json")
+    assert reply is not None and reply.text == "⚠ " + t("command.json_too_deep", "en", option="sheet", max=20)
+    with pytest.raises(EngineError) as refused_map:
+        read_battle(tmp_path / "deep.json")
+    assert refused_map.value.key == "command.json_too_deep"
+    out = io.StringIO()
+    assert roll_jsonl(io.StringIO("[" * 100_000 + "\n" + '{"command": "2d6", "rands": [1, 2]}\n'), out) == 1
+    assert [json.loads(line)["text"] for line in out.getvalue().splitlines()] == [
+        None,
+        "(2D6) ＞ 3[1,2] ＞ 3",
+    ]
 
 
 async def test_a_lone_surrogate_in_an_imported_title(engine: AsyncEngine, tmp_path: Path) -> None:
