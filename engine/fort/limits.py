@@ -23,6 +23,9 @@ def check_state(state: FortState) -> None:
     names = [p.name for p in state.pcs] + [u.name for u in state.units] + [c.name for c in state.commanders]
     for name in names:
         limits.check_name(name)
-    if state.ballista.bolt is not None:
-        limits.check_text("bolt", state.ballista.bolt)
+    texts = [("bolt", state.ballista.bolt)]
+    texts += [("weakness", u.weakness) for u in state.units] + [("horn", c.horn) for c in state.commanders]
+    for what, text in texts:
+        if text is not None:
+            limits.check_text(what, text)
     limits.check_numbers(export_state(state))

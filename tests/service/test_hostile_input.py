@@ -307,3 +307,14 @@ def test_every_limit_refusal_says_its_limit_in_both_languages() -> None:
                 "limits.text_not_unicode",
             ):
                 assert placeholders(entries[key]) & limit, (lang, key)  # the sentence says the limit
+
+
+async def test_free_texts_of_an_import_are_held_to_the_limits_too(engine: AsyncEngine) -> None:
+    service = BattleService(engine, SeededDice(1))
+    unit = {"name": "G", "type": "normal", "area": "A2", "hp": 1, "weakness": "炎\n+3"}
+    view = await execute(service, "fort import", file=fort_document(units=[unit]))
+    refused(view, "limits.text_control", what="weakness")
+    boss = {"name": "隊長", "area": "A2", "hp": 1, "horn": "x" * 101}
+    view = await execute(service, "fort import", file=fort_document(commanders=[boss]))
+    refused(view, "limits.text_too_long", what="horn", max=100)
+    assert await rows(engine) == 0
