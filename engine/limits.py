@@ -70,6 +70,13 @@ def is_unicode(text: str) -> bool:
     return True
 
 
+def shown_safely(text: str) -> str:
+    """``text`` with every control character and lone surrogate as U+FFFD (for echoing it back)."""
+    if text_problem(text, len(text)) is None:
+        return text
+    return "".join("\ufffd" if is_control(c) or not is_unicode(c) else c for c in text)
+
+
 def text_problem(text: str, max_len: int) -> str | None:
     """What is wrong with ``text`` as a name or text of at most ``max_len`` characters, or None.
 

@@ -48,9 +48,7 @@ def echo(value: Any) -> Any:
         return value
     if len(value) > ECHO_MAX:
         value = value[: ECHO_MAX - 1] + "…"
-    if limits.text_problem(value, ECHO_MAX) is None:
-        return value
-    return "".join("\ufffd" if limits.is_control(c) or not limits.is_unicode(c) else c for c in value)
+    return limits.shown_safely(value)
 
 
 def refusal_values(values: Mapping[str, Any], lang: str) -> dict[str, str]:

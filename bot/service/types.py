@@ -48,11 +48,7 @@ class Invocation:
         text = self.text or "/" + self.path
         if len(text) > LOG_TEXT_MAX:
             text = text[: LOG_TEXT_MAX - 1] + "…"
-        if limits.text_problem(text, LOG_TEXT_MAX) is None:
-            return text
-        return "".join(
-            "\ufffd" if limits.is_control(c) or not limits.is_unicode(c) else c for c in text
-        )
+        return limits.shown_safely(text)
 
 
 @dataclass(slots=True)

@@ -101,9 +101,9 @@ class Writer:
     ) -> T:
         """Run ``job`` in the next group-committed transaction, under ``channel``'s lock if given.
 
-        Returns what the job returned, after the commit; raises what it raised (its savepoint rolled
-        back, the rest of the batch unaffected). ``reset`` undoes the job's effects outside the
-        database, before the batch is run again after a passing failure.
+        Returns what the job returned, after the commit; raises what it raised, with nothing of it
+        written and the rest of the batch unaffected. ``reset`` undoes the job's effects outside the
+        database (scripted dice), before the batch is run again.
         """
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._pending.append(_Pending(channel, job, reset, future))

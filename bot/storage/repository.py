@@ -2,9 +2,10 @@
 
 Every write of a battle names the version it read, and holds only while that battle is still its
 channel's current (latest) one: ``UPDATE ... WHERE id = :id AND version = :v AND no newer battle in
-the channel``. No row updated means another writer came first (``VersionConflict``); the caller
-reloads. Writers of one channel are serialised across processes by ``lock_channel`` (the service
-takes it first in every write transaction), so under it a conflict does not happen.
+the channel``. No row updated means another writer came first (``VersionConflict``): nothing was
+written, and the caller reads the battle again. Writers of one channel are serialised across
+processes by ``lock_channel`` (the service takes it first in every write transaction), so a battle
+read under it cannot conflict; a conflict means a cached battle was stale.
 Settings and co-GM writes are single upserts / deletes: atomic on both databases, never a
 read-modify-write.
 """
