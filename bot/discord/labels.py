@@ -11,8 +11,7 @@ it for one command), ``choice.<option>.<value>`` for a choice's display name.
 
 from __future__ import annotations
 
-import re
-
+import regex
 from discord import app_commands
 
 from bot.commands import CommandSpec, Option
@@ -22,12 +21,15 @@ from bot.i18n import catalogue
 NAME_MAX = 32
 DESC_MAX = 100
 CHOICE_MAX = 100
-_NAME = re.compile(r"^[-_\w]{1,32}$")
+#: Discord's rule for CHAT_INPUT command and option names, their localizations too ("Application
+#: Command Naming"): this pattern with the unicode flag, and a letter that has a lower-case variant
+#: must be that variant (uncased letters, as in Japanese, are allowed as they are)
+NAME_PATTERN = regex.compile(r"^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$")
 
 
 def valid_name(name: str) -> bool:
-    """Would Discord accept ``name`` as a command or option name (``^[-_\\p{L}\\p{N}]{1,32}$``, lower)?"""
-    return bool(_NAME.match(name)) and name.lower() == name
+    """Would Discord accept ``name`` as a command or option name (pattern and lower case)?"""
+    return NAME_PATTERN.fullmatch(name) is not None and all(c.lower() == c for c in name)
 
 
 def _dotted(path: str) -> str:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import discord
-import pytest
 from discord import app_commands
 from discord_harness import Harness
 
@@ -231,16 +230,6 @@ async def test_a_new_rule_sets_group_gets_its_cog_generically(harness: Harness) 
     mode = next(o for o in roll["options"] if o["name"] == "mode")
     assert mode["autocomplete"] is True and "choices" not in mode
     assert [o["name"] for o in payload["options"]] == ["roll", "turn"]
-
-
-@pytest.mark.parametrize("name", ["砦", "ラウンド数", "fort_hp", "c値", "hp反映"])
-def test_valid_names(name: str) -> None:
-    assert valid_name(name)
-
-
-@pytest.mark.parametrize("name", ["Fort", "two words", "", "x" * 33, "砦!"])
-def test_invalid_names(name: str) -> None:
-    assert not valid_name(name)
 
 
 def _size(payload: dict[str, Any], locale: str | None) -> int:
