@@ -2,20 +2,27 @@
 
 ``command`` runs a generated slash command, ``complete`` answers autocomplete, ``button`` a status
 button, ``report_error`` every failure (ephemeral, in the user's language, never a trace).
+
+Discord waits 3 seconds for the first answer to an interaction. Everything that may wait for the
+database (the guild's language too) runs against one deadline, ``DEFER_AFTER`` after the handler
+started: whatever is not ready by then is deferred ("thinking ...") and sent as an edit. Each
+command and button press leaves one structured log line (``bot.discord.commandlog``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Mapping
-from typing import Any
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
 
 from bot.commands import CommandSpec, Kind, Option, OptType
 from bot.discord import embeds as render
+from bot.discord.commandlog import CommandLog
 from bot.discord.lang import language_of
 from bot.discord.live import LiveStatus, status_message
 from bot.discord.pictures import status_picture
@@ -32,8 +39,10 @@ log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
 #: the largest import file read from an attachment
 MAX_FILE = IMPORT_MAX_BYTES
-#: answer within Discord's 3 seconds: after this long the reply is deferred ("thinking ...")
-DEFER_AFTER = 2.0
+#: answer within Discord's 3 seconds: what is not ready this long after the handler started is
+#: deferred ("thinking ..."), which leaves the rest of the 3 s to the network and a busy event loop
+DEFER_AFTER = 1.2
+T = TypeVar("T")
 #: the guild id used for direct messages
 DM = "dm"
 
@@ -102,7 +111,7 @@ class Frontend:
     async def command(
         self, interaction: discord.Interaction, spec: CommandSpec, raw: Mapping[str, Any]
     ) -> None:
-        lang = await self.language(interaction)
+        started = time.monotonic()
         options: dict[str, Any] = {}
         shown: dict[str, Any] = {}
         files: dict[str, discord.Attachment] = {}
@@ -130,7 +139,8 @@ class Frontend:
                 return ErrorView(key=error.key, values=dict(error.values))
             return await self.service.execute(where, actor, invocation)
 
-        await self.run(interaction, work(), lang, new_battle=spec.kind in (Kind.START, Kind.IMPORT))
+        new_battle = spec.kind in (Kind.START, Kind.IMPORT)
+        await self.run(interaction, work, spec.path, new_battle=new_battle, started=started)
 
     async def _read(self, attachment: discord.Attachment, options: dict[str, Any], name: str) -> View | None:
         if attachment.size > MAX_FILE:
@@ -146,34 +156,60 @@ class Frontend:
     async def run(
         self,
         interaction: discord.Interaction,
-        work: Awaitable[View],
-        lang: str,
+        work: Callable[[], Awaitable[View]],
+        path: str,
         *,
         new_battle: bool = False,
+        started: float | None = None,
+        via: str = "command",
     ) -> View:
         """Answer with what ``work`` (a service call) gives; defer if it is not ready in time."""
         where = where_of(interaction)
+        entry = CommandLog(where, path, via, started)
 
-        async def answer() -> View:
-            view = await work
+        async def answer() -> tuple[View, str]:
+            lang = await self.language(interaction)
+            view = await work()
             if isinstance(view, MapView):  # drawn off the event loop, within the answer's deadline
                 await status_picture(view.status, lang, self.pictures)
-            return view
+            return view, lang
 
-        call = asyncio.ensure_future(answer())
-        deferred = False
-        if self.defer_after is not None:
-            done, _ = await asyncio.wait({call}, timeout=self.defer_after)
-            if not done:
-                await interaction.response.defer(thinking=True)
-                deferred = True
-        view = await call
-        reply = render.render(view, lang, user=interaction.user.display_name, pictures=self.pictures)
-        if reply.changed and self.live is not None:
-            # first: the battle changed even if the answer cannot be sent (an expired interaction)
-            self.live.changed(where, new_battle=new_battle and view.ok)
-        await self.send(interaction, reply, deferred=deferred)
+        try:
+            (view, lang), deferred = await self.in_time(
+                answer(), lambda: interaction.response.defer(thinking=True), entry.started
+            )
+            entry.deferred = deferred
+            entry.view(view)
+            reply = render.render(view, lang, user=interaction.user.display_name, pictures=self.pictures)
+            if reply.changed and self.live is not None:
+                # first: the battle changed even if the answer cannot be sent (an expired interaction)
+                self.live.changed(where, new_battle=new_battle and view.ok)
+            await self.send(interaction, reply, deferred=deferred)
+        except BaseException as error:
+            entry.failed(error)
+            raise
+        finally:
+            entry.write()
         return view
+
+    async def in_time(
+        self, work: Awaitable[T], defer: Callable[[], Awaitable[Any]], started: float
+    ) -> tuple[T, bool]:
+        """``work``'s result, and whether ``defer`` was called because it was not ready by the
+        deadline (``defer_after`` after ``started``)."""
+        call = asyncio.ensure_future(work)
+        if self.defer_after is None:
+            return await call, False
+        remaining = max(0.0, started + self.defer_after - time.monotonic())
+        done, _ = await asyncio.wait({call}, timeout=remaining)
+        if done:
+            return call.result(), False
+        try:
+            await defer()
+        except BaseException:
+            call.cancel()
+            raise
+        return await call, True
 
     async def send(self, interaction: discord.Interaction, reply: render.Reply, *, deferred: bool) -> None:
         first, *rest = reply.messages
@@ -230,36 +266,66 @@ class Frontend:
     # status buttons
 
     async def button(self, interaction: discord.Interaction, action: str) -> None:
-        lang = await self.language(interaction)
+        started = time.monotonic()
         where = where_of(interaction)
         if action == "refresh":
+            await self._refresh(interaction, where, started)
+            return
+        path: str | None = "gm undo"
+
+        async def work() -> View:
+            nonlocal path
+            if action == "next":
+                view = await self.service.status(where)
+                path = presenter(view.ruleset).next_path if view is not None else None
+            if path is None:
+                return ErrorView(key="service.no_battle")
+            invocation = Invocation(path=path, options={}, text="/" + path)
+            return await self.service.execute(where, actor_of(interaction), invocation)
+
+        await self.run(interaction, work, f"button {action}", started=started, via="button")
+
+    async def _refresh(self, interaction: discord.Interaction, where: Where, started: float) -> None:
+        """The refresh button: the status message shows the battle as it is now."""
+        entry = CommandLog(where, "button refresh", "button", started)
+
+        async def shown() -> tuple[list[discord.Embed], list[discord.File], discord.ui.View | None] | str:
+            """The status message, or (no battle here) the presser's language for the refusal."""
             view = await self.service.status(where)
             if view is None:
-                await self.send(
-                    interaction, render.render(ErrorView(key="service.no_battle"), lang), deferred=False
-                )
-                return
+                return await self.language(interaction)
             guild_lang = await self.service.language(where.guild)
             embeds, files = await status_message(view, guild_lang, self.pictures)
             buttons = None
             if not view.ended and self.live is not None and self.live.buttons is not None:
                 has_next = presenter(view.ruleset).next_path is not None
                 buttons = self.live.buttons(self, guild_lang, next_turn=has_next)
-            await interaction.response.edit_message(
-                embeds=embeds, attachments=files, view=buttons, allowed_mentions=NO_MENTIONS
-            )
-            return
-        path: str | None = "gm undo"
-        if action == "next":
-            view = await self.service.status(where)
-            path = presenter(view.ruleset).next_path if view is not None else None
-        if path is None:
-            await self.send(
-                interaction, render.render(ErrorView(key="service.no_battle"), lang), deferred=False
-            )
-            return
-        invocation = Invocation(path=path, options={}, text="/" + path)
-        await self.run(interaction, self.service.execute(where, actor_of(interaction), invocation), lang)
+            return embeds, files, buttons
+
+        try:
+            # a late answer edits the message afterwards (Discord's "deferred update": no new message)
+            message, deferred = await self.in_time(shown(), interaction.response.defer, started)
+            entry.deferred = deferred
+            if isinstance(message, str):
+                entry.refused("service.no_battle")
+                embeds = render.error_embeds("service.no_battle", {}, message)
+                send = interaction.followup.send if deferred else interaction.response.send_message
+                await send(embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS)
+                return
+            embeds, files, buttons = message
+            if deferred:
+                await interaction.edit_original_response(
+                    embeds=embeds, attachments=files, view=buttons, allowed_mentions=NO_MENTIONS
+                )
+            else:
+                await interaction.response.edit_message(
+                    embeds=embeds, attachments=files, view=buttons, allowed_mentions=NO_MENTIONS
+                )
+        except BaseException as error:
+            entry.failed(error)
+            raise
+        finally:
+            entry.write()
 
     # -----------------------------------------------------------------------------------------
     # errors
