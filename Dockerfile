@@ -24,5 +24,8 @@ USER toride
 ENV TORIDE_DATABASE_URL=sqlite+aiosqlite:////data/toride.db
 VOLUME ["/data"]
 
-# the database is upgraded at start; DISCORD_TOKEN comes from the environment (.env)
+# the database is upgraded at start; DISCORD_TOKEN comes from the environment (.env).
+# Exec form: toride is PID 1 (or tini's child with compose's init: true) and gets docker stop's
+# SIGTERM itself; it runs the waiting status edits and exits 0 within seconds, never killed
+STOPSIGNAL SIGTERM
 CMD ["toride", "run"]

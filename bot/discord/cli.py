@@ -6,8 +6,25 @@ import argparse
 import asyncio
 import logging
 import sys
+from typing import TYPE_CHECKING
 
-from bot.discord.settings import ENV_TOKEN, dev_guild_from_env, localized_names_from_env, token_from_env
+from bot.discord.settings import (
+    DEFAULT_HEALTH_HOST,
+    ENV_API_BASE,
+    ENV_HEALTH_HOST,
+    ENV_HEALTH_PORT,
+    ENV_SHARD_COUNT,
+    ENV_SHARDS,
+    ENV_TOKEN,
+    dev_guild_from_env,
+    env,
+    localized_names_from_env,
+    parse_shards,
+    token_from_env,
+)
+
+if TYPE_CHECKING:
+    from bot.discord.runner import RunOptions
 
 NO_TOKEN = (
     f"{ENV_TOKEN} is not set: the Discord bot needs its bot token (README, section 'Discord').\n"
@@ -25,6 +42,30 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=None,
         help="sync the commands to this guild at start (TORIDE_DEV_GUILD)",
     )
+    run.add_argument(
+        "--shard-count",
+        type=int,
+        default=None,
+        help=f"how many shards the bot has in all, across its processes ({ENV_SHARD_COUNT}; "
+        "default: the count Discord recommends, all run here)",
+    )
+    run.add_argument(
+        "--shards",
+        default=None,
+        help=f"the shards this process runs, e.g. 0-1 or 0,2,4-5 ({ENV_SHARDS}; needs --shard-count; "
+        "default: all)",
+    )
+    run.add_argument(
+        "--health-port",
+        type=int,
+        default=None,
+        help=f"answer GET /health on this port: gateway connected, database reachable ({ENV_HEALTH_PORT})",
+    )
+    run.add_argument(
+        "--health-host",
+        default=None,
+        help=f"the health endpoint's address ({ENV_HEALTH_HOST}; default {DEFAULT_HEALTH_HOST})",
+    )
     run.set_defaults(func=run_bot)
     sync = sub.add_parser("sync", help="register the slash commands with Discord (globally, or in one guild)")
     sync.add_argument("--guild", type=int, default=None, help="only this guild (shows at once; for testing)")
@@ -32,38 +73,76 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     sync.set_defaults(func=run_sync)
 
 
+def _number(given: int | None, name: str) -> int | None:
+    """An option's number, else its environment variable's (ValueError: not a number)."""
+    if given is not None:
+        return given
+    value = env(name)
+    if value is None:
+        return None
+    if not value.isdigit():
+        raise ValueError(f"{name}: {value!r} is not a whole number")
+    return int(value)
+
+
+def run_options(args: argparse.Namespace) -> RunOptions:
+    """The options of ``toride run`` from its arguments, else the environment (ValueError: wrong)."""
+    from bot.discord.runner import RunOptions
+
+    count = _number(args.shard_count, ENV_SHARD_COUNT)
+    shards_text = args.shards if args.shards is not None else env(ENV_SHARDS)
+    if count is not None and count < 1:
+        raise ValueError(f"shard count: {count} is not at least 1")
+    shard_ids = None
+    if shards_text is not None:
+        if count is None:
+            raise ValueError("shards: give the shard count too (--shard-count or TORIDE_SHARD_COUNT)")
+        shard_ids = parse_shards(shards_text, count)
+    port = _number(args.health_port, ENV_HEALTH_PORT)
+    if port is not None and not 0 < port < 65536:
+        raise ValueError(f"health port: {port} is not a port number (1-65535)")
+    host = args.health_host or env(ENV_HEALTH_HOST) or DEFAULT_HEALTH_HOST
+    return RunOptions(
+        db=args.db,
+        dev_guild=args.dev_guild or dev_guild_from_env(),
+        localized_names=localized_names_from_env(),
+        shard_count=count,
+        shard_ids=shard_ids,
+        health=(host, port) if port is not None else None,
+    )
+
+
+def use_api_base() -> None:
+    """Tests only: talk to a local stand-in for Discord's REST API (``TORIDE_DISCORD_API_BASE``)."""
+    base = env(ENV_API_BASE)
+    if base is not None:
+        from discord.http import Route
+
+        Route.BASE = base.rstrip("/")
+
+
 def run_bot(args: argparse.Namespace) -> int:
     token = token_from_env()
     if token is None:
         print(NO_TOKEN, file=sys.stderr)
         return 2
+    try:
+        options = run_options(args)
+    except ValueError as error:
+        print(f"toride run: {error}", file=sys.stderr)
+        return 2
     import discord
 
+    from bot.discord.runner import serve
+
     discord.utils.setup_logging(level=logging.INFO)
+    use_api_base()
     try:
-        asyncio.run(_run(token, args.db, args.dev_guild or dev_guild_from_env()))
+        asyncio.run(serve(token, options))
     except discord.LoginFailure:
         print(BAD_TOKEN, file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        pass
     return 0
-
-
-async def _run(token: str, db: str | None, dev_guild: int | None) -> None:
-    from bot.discord.client import TorideBot
-    from bot.service import BattleService
-    from bot.storage import open_database
-
-    engine = await open_database(db)
-    try:
-        bot = TorideBot(
-            BattleService(engine), dev_guild=dev_guild, localized_names=localized_names_from_env()
-        )
-        async with bot:
-            await bot.start(token)
-    finally:
-        await engine.dispose()
 
 
 def run_sync(args: argparse.Namespace) -> int:
@@ -73,6 +152,7 @@ def run_sync(args: argparse.Namespace) -> int:
         return 2
     import discord
 
+    use_api_base()
     try:
         count = asyncio.run(_sync(token, args.guild, args.clear))
     except discord.LoginFailure:

@@ -1,17 +1,26 @@
-"""The bot: a discord.py client whose command tree is generated from the command table."""
+"""The bot: a sharded discord.py client whose command tree is generated from the command table.
+
+One process runs the shards it is given (``shard_ids`` of ``shard_count``, discord.py's
+``AutoShardedBot``: one gateway connection each); several processes with different shards share one
+database. A guild's interactions come to the shard ``(guild_id >> 22) % shard_count``, so each
+channel's live status message is kept by one process.
+"""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
+from typing import Any
 
 import discord
+import yarl
 from discord.ext import commands as ext
 
 from bot.commands import commands
 from bot.discord.buttons import StatusButtons
 from bot.discord.coalesce import Coalescer
 from bot.discord.cogs import build_cogs
-from bot.discord.frontend import DEFER_AFTER, Frontend
+from bot.discord.frontend import DEFER_AFTER, DM, Frontend
 from bot.discord.live import LiveStatus
 from bot.discord.pictures import warm_up
 from bot.discord.translator import CatalogueTranslator
@@ -21,7 +30,12 @@ from bot.service import BattleService
 log = logging.getLogger(__name__)
 
 
-class TorideBot(ext.Bot):
+def shard_of(guild: str, shard_count: int) -> int:
+    """The shard Discord sends a guild's events to (direct messages: shard 0)."""
+    return 0 if guild == DM or not guild.isdigit() else (int(guild) >> 22) % shard_count
+
+
+class TorideBot(ext.AutoShardedBot):
     def __init__(
         self,
         service: BattleService,
@@ -30,12 +44,18 @@ class TorideBot(ext.Bot):
         localized_names: bool = True,
         coalescer: Coalescer | None = None,
         defer_after: float | None = DEFER_AFTER,
+        shard_count: int | None = None,
+        shard_ids: Sequence[int] | None = None,
     ) -> None:
+        shards: dict[str, Any] = {"shard_count": shard_count}
+        if shard_ids is not None:
+            shards["shard_ids"] = list(shard_ids)
         super().__init__(
             command_prefix=ext.when_mentioned,
             intents=discord.Intents(guilds=True),
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
+            **shards,
         )
         self.service = service
         self.dev_guild = dev_guild
@@ -46,6 +66,7 @@ class TorideBot(ext.Bot):
         self.live.frontend = self.frontend
         self.tree.error(self.frontend.on_tree_error)
         self._installed = False
+        self._refreshed = False
 
     async def install(self) -> None:
         """The translator, one cog per command group, and the status buttons (idempotent)."""
@@ -60,17 +81,47 @@ class TorideBot(ext.Bot):
     async def setup_hook(self) -> None:
         await self.install()
         warm_up()
+        if self.shard_count is not None:
+            # discord.py connects a fixed shard count to its built-in gateway address; Discord's
+            # documented way is the address GET /gateway/bot gives (the same one, for Discord itself)
+            _, url, _ = await self.http.get_bot_gateway()
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         if self.dev_guild is not None:
             guild = discord.Object(id=self.dev_guild)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to the development guild %s", len(synced), self.dev_guild)
 
-    async def on_ready(self) -> None:
-        log.info(
-            "logged in as %s (%s) in %d guilds", self.user, getattr(self.user, "id", "-"), len(self.guilds)
+    def handles(self, guild: str) -> bool:
+        """Do this process's shards receive ``guild``'s interactions?"""
+        if self.shard_count is None or self.shard_ids is None:
+            return True
+        return shard_of(guild, self.shard_count) in self.shard_ids
+
+    def gateway_connected(self) -> bool:
+        """Every shard of this process is connected and has received READY (or RESUMED)."""
+        shards = self.shards
+        return (
+            self.is_ready()
+            and not self.is_closed()
+            and bool(shards)
+            and all(not shard.is_closed() for shard in shards.values())
         )
 
+    async def on_ready(self) -> None:
+        log.info(
+            "logged in as %s (%s) in %d guilds, shards %s of %s",
+            self.user,
+            getattr(self.user, "id", "-"),
+            len(self.guilds),
+            sorted(self.shards),
+            self.shard_count,
+        )
+        if not self._refreshed:  # once per process: READY comes again after a new session
+            self._refreshed = True
+            await self.live.refresh_stale(self.handles)
+
     async def close(self) -> None:
+        """Run the waiting status edits (bounded), then close the gateway and the HTTP session."""
         await self.coalescer.close()
         await super().close()

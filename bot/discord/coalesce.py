@@ -2,7 +2,8 @@
 
 ``submit(key, job)`` asks for ``job`` to run; if the key ran a job less than ``interval`` ago, the
 job waits for the rest of the interval, and any job submitted meanwhile replaces it. So a busy
-table (ten commands in a second) costs two edits, never a rate limit. The clock and the sleep are
+table (ten commands in a second) costs two edits, never a rate limit. ``close()`` (shutdown) runs
+every waiting job at once rather than dropping it, within a bound. The clock and the sleep are
 injectable, so tests drive time by hand.
 """
 
@@ -16,6 +17,9 @@ from collections.abc import Awaitable, Callable, Hashable
 log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[None]]
+#: how long ``close()`` lets the waiting jobs run (a status edit takes well under a second; Discord
+#: slow or rate limiting is not worth holding a shutdown for)
+CLOSE_WITHIN = 3.0
 
 
 class Coalescer:
@@ -32,6 +36,9 @@ class Coalescer:
         self._pending: dict[Hashable, Job] = {}
         self._tasks: dict[Hashable, asyncio.Task[None]] = {}
         self._last: dict[Hashable, float] = {}
+        #: keys whose task sleeps out its interval (``close`` wakes them)
+        self._sleeping: set[Hashable] = set()
+        self._closing = False
         #: how many jobs ran (for tests and logs)
         self.runs = 0
 
@@ -51,8 +58,8 @@ class Coalescer:
                 last = self._last.get(key)
                 if last is not None:
                     wait = last + self.interval - self._clock()
-                    if wait > 0:
-                        await self._sleep(wait)
+                    if wait > 0 and not self._closing:
+                        await self._wait(key, wait)
                 job = self._pending.pop(key)
                 self._last[key] = self._clock()
                 self.runs += 1
@@ -65,14 +72,36 @@ class Coalescer:
         finally:
             self._tasks.pop(key, None)
 
+    async def _wait(self, key: Hashable, seconds: float) -> None:
+        """Sleep out the interval, unless ``close`` cuts it short (then the job runs at once)."""
+        self._sleeping.add(key)
+        try:
+            await self._sleep(seconds)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if not self._closing or task is None:
+                raise
+            task.uncancel()  # woken by close(): not cancelled
+        finally:
+            self._sleeping.discard(key)
+
     async def drain(self) -> None:
         """Wait for every queued job (shutdown, tests)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
 
-    async def close(self) -> None:
-        for task in list(self._tasks.values()):
-            task.cancel()
-        await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+    async def close(self, within: float = CLOSE_WITHIN) -> None:
+        """Run every waiting job now (not at the end of its interval), for at most ``within``
+        seconds; what is still running then is cancelled. Jobs submitted meanwhile run at once."""
+        self._closing = True
+        for key in list(self._sleeping):
+            self._tasks[key].cancel()
+        tasks = list(self._tasks.values())
+        if tasks:
+            _, late = await asyncio.wait(tasks, timeout=within)
+            for task in late:
+                log.warning("live status update %s cut short by the shutdown", task.get_name())
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
         self._tasks.clear()
         self._pending.clear()

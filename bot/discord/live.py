@@ -6,14 +6,18 @@ wins). The first edit of a battle posts the message (with its buttons); when the
 message shows the final state without buttons and is let go. The message carries the battlefield
 picture (``bot.discord.pictures``), drawn again only when the battle changed. The message id is
 stored with its battle (``battles.status_message_id``), so after a restart the next change edits
-the same message. A battle from before that column (or whose id was never stored) falls back to a
-search among the channel's last 50 messages (by its buttons), once per channel per process, and
-posts a fresh message if it is not there.
+the same message, and with it the battle version the message shows
+(``battles.status_message_version``): at start, ``refresh_stale`` edits every message that is
+behind its battle (a change within the last interval before a stop or a crash). A battle from
+before that column (or whose id was never stored) falls back to a search among the channel's last
+50 messages (by its buttons), once per channel per process, and posts a fresh message if it is not
+there.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -100,7 +104,6 @@ class LiveStatus:
                 self.frontend, lang, next_turn=presenter(view.ruleset).next_path is not None
             )
         channel = self.client.get_partial_messageable(int(where.channel))
-        posted = False
         if message_id is not None:
             try:
                 # the picture is sent again (kept, not redrawn, while the battle is unchanged): an
@@ -123,15 +126,24 @@ class LiveStatus:
                 log.warning("cannot post the status message in channel %s", where.channel)
                 return
             message_id = message.id
-            posted = True
         if view.ended:
             # the final state is shown; a battle taken back by /gm undo gets a new message
             self.messages.pop(where.channel, None)
             await self.service.set_status_message(battle_id, None)
         else:
             self.messages[where.channel] = (battle_id, message_id)
-            if posted:
-                await self.service.set_status_message(battle_id, message_id)
+            # with the version it shows: a restart refreshes it if the battle moved on meanwhile
+            await self.service.set_status_message(battle_id, message_id, view.version)
+
+    async def refresh_stale(self, handles: Callable[[str], bool] = lambda guild: True) -> int:
+        """At start: an edit for each running battle (of the guilds ``handles``) whose status message
+        shows an older version than the battle's (a change within the last interval before a stop)."""
+        stale = [where for where in await self.service.stale_status_messages() if handles(where.guild)]
+        for where in stale:
+            self.changed(where)
+        if stale:
+            log.info("refreshing %d status messages that are behind their battles", len(stale))
+        return len(stale)
 
     async def _find(self, channel_id: str) -> int | None:
         """After a restart: the bot's status message among the channel's last messages (by its buttons)."""

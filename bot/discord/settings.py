@@ -8,6 +8,16 @@ ENV_TOKEN = "DISCORD_TOKEN"
 ENV_DEV_GUILD = "TORIDE_DEV_GUILD"
 #: set to 0 to keep every command and option name English (descriptions are still translated)
 ENV_LOCALIZED_NAMES = "TORIDE_LOCALIZED_NAMES"
+#: how many shards the bot has in all, and which of them this process runs (``0-3``, ``0,2,4-5``)
+ENV_SHARD_COUNT = "TORIDE_SHARD_COUNT"
+ENV_SHARDS = "TORIDE_SHARDS"
+#: the health endpoint's port (unset: no endpoint) and address
+ENV_HEALTH_PORT = "TORIDE_HEALTH_PORT"
+ENV_HEALTH_HOST = "TORIDE_HEALTH_HOST"
+DEFAULT_HEALTH_HOST = "127.0.0.1"
+#: for tests only: the base URL of Discord's REST API (a local stand-in); the gateway's address then
+#: comes from that API's GET /gateway/bot, as from Discord's
+ENV_API_BASE = "TORIDE_DISCORD_API_BASE"
 
 
 def token_from_env() -> str | None:
@@ -21,3 +31,26 @@ def dev_guild_from_env() -> int | None:
 
 def localized_names_from_env() -> bool:
     return os.environ.get(ENV_LOCALIZED_NAMES, "1").strip().casefold() not in ("0", "false", "no", "off")
+
+
+def env(name: str) -> str | None:
+    return os.environ.get(name, "").strip() or None
+
+
+def parse_shards(text: str, shard_count: int) -> list[int]:
+    """``0-3`` or ``0,2,4-5``: the shard ids, each below ``shard_count`` (ValueError says what is wrong)."""
+    ids: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        first, dash, last = part.partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise ValueError(f"shards: {text!r} is not a list of shard ids or ranges such as 0-3 or 0,2,4-5")
+        low, high = int(first), int(last) if dash else int(first)
+        if low > high:
+            raise ValueError(f"shards: the range {part} runs backwards")
+        ids += range(low, high + 1)
+    wrong = [i for i in ids if i >= shard_count]
+    if wrong:
+        raise ValueError(f"shards: {wrong[0]} is not below the shard count {shard_count} (ids start at 0)")
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"shards: {text!r} names a shard twice")
+    return sorted(ids)

@@ -115,10 +115,18 @@ class BattleService:
         async with self.engine.connect() as conn:
             return await repo.status_message(conn, battle_id)
 
-    async def set_status_message(self, battle_id: int, message_id: int | None) -> None:
-        """Keep (or, with None, forget) the battle's status message id with the battle."""
+    async def set_status_message(
+        self, battle_id: int, message_id: int | None, version: int | None = None
+    ) -> None:
+        """Keep (or, with None, forget) the battle's status message id with the battle, and the
+        battle version it shows."""
         async with self._writer.transaction() as conn:
-            await repo.set_status_message(conn, battle_id, message_id)
+            await repo.set_status_message(conn, battle_id, message_id, version)
+
+    async def stale_status_messages(self) -> list[Where]:
+        """Where a running battle's status message shows an older version than the battle's."""
+        async with self.engine.connect() as conn:
+            return [Where(guild, channel) for guild, channel in await repo.stale_status_messages(conn)]
 
     def dice_source(self) -> DiceSource:
         """Where this service's dice come from (a seeded source, or the console's script)."""

@@ -69,6 +69,9 @@ class Battle(Base):
     #: the Discord message that shows this battle's live status (null: none posted yet, or a battle
     #: from before revision 0002, whose message is looked for in the channel's history)
     status_message_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    #: the battle version that message last showed (null: not known, a message from before revision
+    #: 0005): a running battle past it gets its message refreshed when a front-end starts
+    status_message_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     __table_args__ = (
         Index("ix_battles_guild_channel", "guild_id", "channel_id"),

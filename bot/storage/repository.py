@@ -395,11 +395,30 @@ async def status_message(conn: AsyncConnection, battle_id: int) -> int | None:
     return None if value is None else int(value)
 
 
-async def set_status_message(conn: AsyncConnection, battle_id: int, message_id: int | None) -> None:
-    """Store (or, with None, forget) the battle's status message id."""
+async def set_status_message(
+    conn: AsyncConnection, battle_id: int, message_id: int | None, version: int | None = None
+) -> None:
+    """Store (or, with None, forget) the battle's status message id and the version it shows."""
     await conn.execute(
-        update(battles).where(battles.c.id == battle_id).values(status_message_id=message_id)
+        update(battles)
+        .where(battles.c.id == battle_id)
+        .values(status_message_id=message_id, status_message_version=version)
     )
+
+
+async def stale_status_messages(conn: AsyncConnection) -> list[tuple[str, str]]:
+    """(guild, channel) of each running battle whose status message shows an older version."""
+    shown = battles.c.status_message_version
+    rows = await conn.execute(
+        select(battles.c.guild_id, battles.c.channel_id)
+        .where(
+            battles.c.status == RUNNING,
+            battles.c.status_message_id.is_not(None),
+            shown.is_(None) | (shown < battles.c.version),
+        )
+        .order_by(battles.c.id)
+    )
+    return [(str(guild), str(channel)) for guild, channel in rows]
 
 
 # ---------------------------------------------------------------------------------------------

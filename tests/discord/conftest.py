@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from discord_harness import Dice, Harness
@@ -29,3 +30,11 @@ async def harness(engine: AsyncEngine, dice: Dice) -> AsyncIterator[Harness]:
     h = await Harness.create(service, defer_after=None)
     yield h
     await h.bot.coalescer.close()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Each test's reports on the test item (``item.rep_call``): a fixture can tell a failure."""
+    report = yield
+    setattr(item, "rep_" + report.when, report)
+    return report

@@ -1,0 +1,65 @@
+"""A small HTTP health endpoint for the bot process (``toride run --health-port``).
+
+``GET /health`` answers 200 when every shard of this process is connected to Discord's gateway and
+the database answers a ``SELECT 1`` within ``DATABASE_WITHIN`` seconds, else 503; the body says
+which part failed, and each shard's state and heartbeat latency. It listens on 127.0.0.1 unless told
+otherwise (a container's healthcheck runs inside the container).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+from typing import Any
+
+from aiohttp import web
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.discord.client import TorideBot
+
+log = logging.getLogger(__name__)
+#: how long the database may take to answer before it counts as unreachable
+DATABASE_WITHIN = 2.0
+
+
+async def database_reachable(engine: AsyncEngine) -> bool:
+    async def ping() -> None:
+        async with engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+
+    try:
+        await asyncio.wait_for(ping(), DATABASE_WITHIN)
+    except Exception:
+        log.warning("health: the database did not answer", exc_info=True)
+        return False
+    return True
+
+
+async def health(bot: TorideBot, engine: AsyncEngine) -> tuple[bool, dict[str, Any]]:
+    gateway = bot.gateway_connected()
+    database = await database_reachable(engine)
+    shards = {
+        str(shard_id): {
+            "connected": not shard.is_closed(),
+            "latency_ms": None if math.isinf(shard.latency) else round(shard.latency * 1000, 1),
+        }
+        for shard_id, shard in sorted(bot.shards.items())
+    }
+    ok = gateway and database
+    return ok, {"ok": ok, "gateway": gateway, "database": database, "shards": shards}
+
+
+async def start_health_server(bot: TorideBot, engine: AsyncEngine, host: str, port: int) -> web.AppRunner:
+    async def answer(request: web.Request) -> web.Response:
+        ok, body = await health(bot, engine)
+        return web.json_response(body, status=200 if ok else 503)
+
+    app = web.Application()
+    app.router.add_get("/health", answer)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, host, port).start()
+    log.info("health endpoint on http://%s:%d/health", host, port)
+    return runner

@@ -1,0 +1,73 @@
+"""``toride run`` as a long-running service: signals, the health endpoint, a bounded shutdown.
+
+SIGTERM (``docker stop``, systemd) and SIGINT (Ctrl+C) close the bot the same way: the waiting
+status edits run (bounded, ``coalesce.CLOSE_WITHIN``), the gateway connections close, the database
+is let go, and the process exits with status 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
+SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    db: str | None = None
+    dev_guild: int | None = None
+    localized_names: bool = True
+    shard_count: int | None = None
+    shard_ids: Sequence[int] | None = None
+    #: (host, port) of the health endpoint; None: no endpoint
+    health: tuple[str, int] | None = None
+
+
+async def serve(token: str, options: RunOptions) -> None:
+    from bot.discord.client import TorideBot
+    from bot.service import BattleService
+    from bot.storage import open_database
+
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+    bot: TorideBot | None = None
+    closing: list[asyncio.Task[None]] = []
+
+    def stop(name: str) -> None:
+        log.info("%s: stopping", name)
+        stopping.set()
+        if bot is not None and not closing:
+            closing.append(loop.create_task(bot.close()))
+
+    for sig in SIGNALS:
+        loop.add_signal_handler(sig, stop, sig.name)
+    engine = await open_database(options.db)
+    health = None
+    try:
+        bot = TorideBot(
+            BattleService(engine),
+            dev_guild=options.dev_guild,
+            localized_names=options.localized_names,
+            shard_count=options.shard_count,
+            shard_ids=options.shard_ids,
+        )
+        if options.health is not None:
+            from bot.discord.health import start_health_server
+
+            health = await start_health_server(bot, engine, *options.health)
+        if not stopping.is_set():
+            async with bot:
+                await bot.start(token)
+        await asyncio.gather(*closing)
+    finally:
+        for sig in SIGNALS:
+            loop.remove_signal_handler(sig)
+        if health is not None:
+            await health.cleanup()
+        await engine.dispose()
+        log.info("stopped")

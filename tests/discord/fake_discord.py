@@ -1,0 +1,575 @@
+"""A local stand-in for Discord, for tests that run the bot as a real process (``toride run``).
+
+aiohttp on 127.0.0.1 serves what the bot uses of Discord's REST API (login, application info,
+``/gateway/bot``, command registration, interaction callbacks, webhook follow-ups and edits, channel
+messages, their edits and history) and the gateway websocket: HELLO, IDENTIFY → READY and a
+GUILD_CREATE per guild of the shard, HEARTBEAT → HEARTBEAT_ACK, RESUME → the missed events, then
+RESUMED. Tests send INTERACTION_CREATE events to a shard's session, read what the bot sent (every
+REST call is kept, timed), make the next call of a route answer 429 with ``retry_after``, and drop
+a gateway connection. Nothing here waits without a bound.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+APPLICATION_ID = 910000000000000001
+BOT_ID = 910000000000000002
+TOKEN = "stand-in-token"
+TIMESTAMP = "2026-12-03T12:00:00.000000+00:00"
+HEARTBEAT_MS = 41250
+#: the gateway's opcodes
+DISPATCH, HEARTBEAT, IDENTIFY, RESUME, RECONNECT, INVALID_SESSION, HELLO, HEARTBEAT_ACK = (
+    0,
+    1,
+    2,
+    6,
+    7,
+    9,
+    10,
+    11,
+)
+EPHEMERAL = 64
+#: Discord's application command option types that carry a value
+SUB_COMMAND = 1
+
+_ids = itertools.count(920000000000000001)
+
+
+def snowflake() -> int:
+    return next(_ids)
+
+
+def guild_on_shard(shard: int, shard_count: int, start: int = 1) -> int:
+    """A guild id whose events Discord sends to ``shard`` (``(guild_id >> 22) % shard_count``)."""
+    for n in itertools.count(start):
+        guild = (n << 22) | 1
+        if (guild >> 22) % shard_count == shard:
+            return guild
+    raise AssertionError("unreachable")
+
+
+def user_payload(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
+    user = {"id": str(user_id), "username": name, "discriminator": "0", "global_name": name, "avatar": None}
+    return {**user, "bot": True} if bot else user
+
+
+@dataclass(frozen=True)
+class Member:
+    id: int
+    name: str
+    locale: str = "ja"
+    #: View Channels, Send Messages, Embed Links, Read Message History, Use Application Commands
+    permissions: int = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 16) | (1 << 31)
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "user": user_payload(self.id, self.name),
+            "roles": [],
+            "joined_at": TIMESTAMP,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "nick": None,
+            "permissions": str(self.permissions),
+        }
+
+
+@dataclass
+class Call:
+    """One REST request the bot made, with when it arrived."""
+
+    method: str
+    path: str
+    body: Any
+    at: float
+    files: list[str] = field(default_factory=list)
+    #: the HTTP status the stand-in answered with
+    status: int = 0
+
+    @property
+    def data(self) -> dict[str, Any]:
+        body = self.body if isinstance(self.body, dict) else {}
+        return dict(body.get("data") or {}) if self.path.endswith("/callback") else body
+
+    @property
+    def type(self) -> int | None:
+        return (
+            self.body.get("type") if self.path.endswith("/callback") and isinstance(self.body, dict) else None
+        )
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(int(self.data.get("flags") or 0) & EPHEMERAL)
+
+    @property
+    def embeds(self) -> list[dict[str, Any]]:
+        return list(self.data.get("embeds") or [])
+
+    def text(self) -> str:
+        parts: list[str] = []
+        for embed in self.embeds:
+            parts += [embed.get("title") or "", embed.get("description") or ""]
+            for f in embed.get("fields") or []:
+                parts += [f["name"], f["value"]]
+        return "\n".join(p for p in parts if p)
+
+
+@dataclass
+class Session:
+    """A gateway session: the shard it is, the events sent (for RESUME), its current connection."""
+
+    id: str
+    shard: tuple[int, int]
+    seq: int = 0
+    sent: list[dict[str, Any]] = field(default_factory=list)
+    ws: web.WebSocketResponse | None = None
+    resumes: int = 0
+    #: events sent again on a RESUME (those the bot missed while its connection was down)
+    replayed: int = 0
+
+
+@dataclass
+class Interaction:
+    id: int
+    token: str
+    sent_at: float
+
+
+class FakeDiscord:
+    def __init__(self, guilds: Sequence[int] = (), *, shards: int = 1) -> None:
+        self.guilds = list(guilds)
+        #: what GET /gateway/bot recommends
+        self.recommended_shards = shards
+        self.calls: list[Call] = []
+        self.sessions: list[Session] = []
+        #: every IDENTIFY and RESUME received: (op, data without the token)
+        self.gateway_ops: list[tuple[int, dict[str, Any]]] = []
+        #: the commands as last registered (a PUT, global or for a guild)
+        self.commands: list[dict[str, Any]] = []
+        #: channel id → message id → the message as last posted or edited
+        self.messages: dict[int, dict[int, dict[str, Any]]] = {}
+        #: (method, path) → retry_after: the next such call answers 429 (once)
+        self.rate_limits: dict[tuple[str, str], float] = {}
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # --- running -----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", "/api/v10/{path:.*}", self._rest)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        for session in self.sessions:
+            if session.ws is not None and not session.ws.closed:
+                await session.ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    async def _note(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def wait_for(self, check: Callable[[], Any], what: str, timeout: float = 15.0) -> Any:
+        """The first true value of ``check()``, re-checked at every call or gateway event."""
+        try:
+            async with asyncio.timeout(timeout):
+                async with self._changed:
+                    while not (found := check()):
+                        await self._changed.wait()
+                    return found
+        except TimeoutError:
+            raise AssertionError(f"no {what} within {timeout:g} s") from None
+
+    # --- REST ----------------------------------------------------------------------------------
+
+    async def _rest(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["path"]
+        body, files = await _read_body(request)
+        call = Call(request.method, path, body, time.monotonic(), files)
+        self.calls.append(call)
+        limit = self.rate_limits.pop((request.method, path), None)
+        token_in_url = path.startswith(("/webhooks/", "/interactions/"))
+        if limit is not None:
+            response = _rate_limited(limit)
+        elif not token_in_url and request.headers.get("Authorization") != f"Bot {TOKEN}":
+            response = _json({"message": "401: Unauthorized", "code": 0}, status=401)
+        else:
+            response = await self._answer(request.method, path, body)
+        call.status = response.status
+        await self._note()
+        return response
+
+    async def _answer(self, method: str, path: str, body: Any) -> web.Response:
+        words = path.strip("/").split("/")
+        if path == "/users/@me":
+            return _json(user_payload(BOT_ID, "Toride", bot=True))
+        if path == "/oauth2/applications/@me":
+            return _json(_application())
+        if path == "/gateway/bot":
+            limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+            return _json(
+                {"url": self.gateway_url, "shards": self.recommended_shards, "session_start_limit": limit}
+            )
+        if words[0] == "applications" and words[-1] == "commands" and method == "PUT":
+            registered = [
+                {**c, "id": str(snowflake()), "application_id": str(APPLICATION_ID), "version": "1"}
+                for c in body or []
+            ]
+            self.commands = list(body or [])
+            return _json(registered)
+        if words[0] == "interactions" and words[-1] == "callback":
+            return _json(self._callback(int(words[1]), body or {}))
+        if words[0] == "webhooks":
+            if method == "DELETE":
+                return web.Response(status=204)
+            return _json(self._message(snowflake(), 0, body))
+        if words[0] == "channels" and len(words) >= 3 and words[2] == "messages":
+            return self._channel(method, int(words[1]), words[3:], body)
+        return _json({"message": f"404: {method} {path} is not in the stand-in", "code": 0}, status=404)
+
+    def _callback(self, interaction_id: int, body: dict[str, Any]) -> dict[str, Any]:
+        kind = body.get("type")
+        data = body.get("data") or {}
+        message_id = snowflake()
+        answer: dict[str, Any] = {
+            "interaction": {
+                "id": str(interaction_id),
+                "type": 2,
+                "response_message_id": str(message_id),
+                "response_message_loading": kind == 5,
+                "response_message_ephemeral": bool(int(data.get("flags") or 0) & EPHEMERAL),
+            }
+        }
+        if kind in (4, 5, 7):
+            answer["resource"] = {"type": kind, "message": self._message(message_id, 0, data)}
+        return answer
+
+    def _channel(self, method: str, channel: int, rest: list[str], body: Any) -> web.Response:
+        stored = self.messages.setdefault(channel, {})
+        if method == "GET" and not rest:
+            return _json([stored[m] for m in sorted(stored, reverse=True)][:50])
+        if method == "POST" and not rest:
+            message = self._message(snowflake(), channel, body)
+            stored[int(message["id"])] = message
+            return _json(message)
+        if method == "PATCH" and rest:
+            message_id = int(rest[0])
+            if message_id not in stored:
+                return _json({"message": "Unknown Message", "code": 10008}, status=404)
+            stored[message_id] = self._message(message_id, channel, {**stored[message_id], **(body or {})})
+            return _json(stored[message_id])
+        return _json({"message": "405: Method Not Allowed", "code": 0}, status=405)
+
+    @staticmethod
+    def _message(message_id: int, channel: int, body: Mapping[str, Any] | None) -> dict[str, Any]:
+        body = body or {}
+        return {
+            "id": str(message_id),
+            "channel_id": str(channel),
+            "author": user_payload(BOT_ID, "Toride", bot=True),
+            "content": body.get("content") or "",
+            "timestamp": TIMESTAMP,
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": body.get("embeds") or [],
+            "pinned": False,
+            "type": 0,
+            "flags": int(body.get("flags") or 0),
+            "components": body.get("components") or [],
+        }
+
+    def rate_limit(self, method: str, path: str, retry_after: float) -> None:
+        """The next ``method path`` call answers 429 with ``retry_after`` (Discord's body and headers)."""
+        self.rate_limits[(method, path)] = retry_after
+
+    # --- the gateway ---------------------------------------------------------------------------
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        await ws.send_json({"op": HELLO, "d": {"heartbeat_interval": HEARTBEAT_MS}, "s": None, "t": None})
+        session: Session | None = None
+        async for message in ws:
+            if message.type is not WSMsgType.TEXT:
+                continue
+            frame = json.loads(message.data)
+            op, data = frame.get("op"), frame.get("d")
+            if op == HEARTBEAT:
+                await ws.send_json({"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None})
+            elif op == IDENTIFY:
+                session = await self._identify(ws, data)
+            elif op == RESUME:
+                session = await self._resume(ws, data)
+            await self._note()
+        if session is not None and session.ws is ws:
+            session.ws = None
+        await self._note()
+        return ws
+
+    def _record(self, op: int, data: dict[str, Any]) -> None:
+        self.gateway_ops.append((op, {k: v for k, v in data.items() if k != "token"}))
+
+    async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> Session | None:
+        self._record(IDENTIFY, data)
+        if data.get("token") != TOKEN:
+            await ws.close(code=4004, message=b"Authentication failed.")
+            return None
+        shard_id, shard_count = data.get("shard") or [0, 1]
+        session = Session(id=f"session-{len(self.sessions) + 1}", shard=(shard_id, shard_count), ws=ws)
+        self.sessions.append(session)
+        mine = [g for g in self.guilds if (g >> 22) % shard_count == shard_id]
+        await self.dispatch(
+            session,
+            "READY",
+            {
+                "v": 10,
+                "user": user_payload(BOT_ID, "Toride", bot=True),
+                "guilds": [{"id": str(g), "unavailable": True} for g in mine],
+                "session_id": session.id,
+                "resume_gateway_url": self.gateway_url,
+                "shard": [shard_id, shard_count],
+                "application": {"id": str(APPLICATION_ID), "flags": 0},
+            },
+        )
+        for guild in mine:
+            await self.dispatch(session, "GUILD_CREATE", _guild(guild))
+        return session
+
+    async def _resume(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> Session | None:
+        self._record(RESUME, data)
+        session = next((s for s in self.sessions if s.id == data.get("session_id")), None)
+        if session is None or data.get("token") != TOKEN:
+            await ws.send_json({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
+            return None
+        session.ws = ws
+        session.resumes += 1
+        for frame in session.sent:
+            if frame["s"] > int(data.get("seq") or 0):
+                session.replayed += 1
+                await ws.send_json(frame)
+        await self.dispatch(session, "RESUMED", {})
+        return session
+
+    async def dispatch(self, session: Session, event: str, data: dict[str, Any]) -> None:
+        """Send an event to the session (kept for a RESUME if its connection is down now)."""
+        session.seq += 1
+        frame = {"op": DISPATCH, "t": event, "s": session.seq, "d": data}
+        session.sent.append(frame)
+        if session.ws is not None and not session.ws.closed:
+            await session.ws.send_json(frame)
+
+    def session(self, shard: int = 0) -> Session:
+        """The latest session of ``shard`` (resumed ones stay the same session)."""
+        found = [s for s in self.sessions if s.shard[0] == shard]
+        assert found, f"no session for shard {shard}"
+        return found[-1]
+
+    async def drop(self, session: Session) -> None:
+        """Close the session's connection as Discord does on a problem of its own (code 4000: the bot
+        may RESUME)."""
+        assert session.ws is not None
+        await session.ws.close(code=4000, message=b"Unknown error")
+
+    def connected(self, session: Session) -> bool:
+        return session.ws is not None and not session.ws.closed
+
+    # --- interactions --------------------------------------------------------------------------
+
+    async def interact(
+        self,
+        session: Session,
+        member: Member,
+        guild: int,
+        channel: int,
+        kind: int,
+        data: dict[str, Any],
+        message: dict[str, Any] | None = None,
+    ) -> Interaction:
+        interaction = Interaction(id=snowflake(), token=f"interaction-token-{snowflake()}", sent_at=0.0)
+        payload: dict[str, Any] = {
+            "id": str(interaction.id),
+            "application_id": str(APPLICATION_ID),
+            "type": kind,
+            "token": interaction.token,
+            "version": 1,
+            "guild_id": str(guild),
+            "channel_id": str(channel),
+            "channel": {
+                "id": str(channel),
+                "type": 0,
+                "guild_id": str(guild),
+                "name": "battle",
+                "position": 0,
+                "permission_overwrites": [],
+                "nsfw": False,
+                "parent_id": None,
+            },
+            "member": member.payload(),
+            "locale": member.locale,
+            "guild_locale": "ja",
+            "app_permissions": str((1 << 10) | (1 << 11) | (1 << 14) | (1 << 16)),
+            "entitlements": [],
+            "attachment_size_limit": 10485760,
+            "authorizing_integration_owners": {"0": str(guild)},
+            "context": 0,
+            "data": data,
+        }
+        if message is not None:
+            payload["message"] = message
+        interaction.sent_at = time.monotonic()
+        await self.dispatch(session, "INTERACTION_CREATE", payload)
+        return interaction
+
+    def command_data(
+        self, path: str, options: Mapping[str, Any], focused: str | None = None
+    ) -> dict[str, Any]:
+        """A slash command's ``data`` as Discord sends it, option types read from the registered commands."""
+        words = path.split()
+        (command,) = [c for c in self.commands if c["name"] == words[0]]
+        definition = command
+        for word in words[1:]:
+            (definition,) = [o for o in definition.get("options") or [] if o["name"] == word]
+        types = {o["name"]: o["type"] for o in definition.get("options") or []}
+        given = [
+            {
+                "name": name,
+                "type": types[name],
+                "value": value,
+                **({"focused": True} if name == focused else {}),
+            }
+            for name, value in options.items()
+        ]
+        data: dict[str, Any] = {"id": str(snowflake()), "name": words[0], "type": 1}
+        if len(words) == 1:
+            data["options"] = given
+        else:
+            data["options"] = [{"name": words[1], "type": SUB_COMMAND, "options": given}]
+        return data
+
+    def callbacks(self, interaction: Interaction) -> list[Call]:
+        return [c for c in self.calls if c.path.startswith(f"/interactions/{interaction.id}/")]
+
+    async def callback(self, interaction: Interaction, timeout: float = 15.0) -> Call:
+        found: list[Call] = await self.wait_for(
+            lambda: self.callbacks(interaction), "interaction callback", timeout
+        )
+        return found[0]
+
+    def followups(self, interaction: Interaction) -> list[Call]:
+        return [c for c in self.calls if f"/webhooks/{APPLICATION_ID}/{interaction.token}" in c.path]
+
+    def channel_calls(self, channel: int, method: str | None = None) -> list[Call]:
+        prefix = f"/channels/{channel}/messages"
+        return [c for c in self.calls if c.path.startswith(prefix) and method in (None, c.method)]
+
+
+async def _read_body(request: web.Request) -> tuple[Any, list[str]]:
+    if request.content_type.startswith("multipart/"):
+        body: Any = None
+        files: list[str] = []
+        reader = await request.multipart()
+        async for part in reader:
+            if getattr(part, "name", None) == "payload_json":
+                body = json.loads(await part.text())  # type: ignore[union-attr]
+            else:
+                files.append(getattr(part, "filename", None) or "")
+                await part.read()  # type: ignore[union-attr]
+        return body, files
+    raw = await request.read()
+    return (json.loads(raw) if raw else None), []
+
+
+def _json(body: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> web.Response:
+    """A JSON answer typed exactly ``application/json``, as Discord's (discord.py checks for that)."""
+    return web.Response(
+        body=json.dumps(body).encode(),
+        status=status,
+        headers={**(headers or {}), "Content-Type": "application/json"},
+    )
+
+
+def _rate_limited(retry_after: float) -> web.Response:
+    headers = {
+        "Via": "1.1 google",  # discord.py tells Discord's 429s from a proxy's by it
+        "Retry-After": str(max(1, round(retry_after))),
+        "X-RateLimit-Limit": "5",
+        "X-RateLimit-Remaining": "0",
+        "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+        "X-RateLimit-Bucket": "stand-in-bucket",
+        "X-RateLimit-Scope": "user",
+    }
+    body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": False}
+    return _json(body, status=429, headers=headers)
+
+
+def _application() -> dict[str, Any]:
+    return {
+        "id": str(APPLICATION_ID),
+        "name": "Toride",
+        "icon": None,
+        "description": "",
+        "rpc_origins": [],
+        "bot_public": True,
+        "bot_require_code_grant": False,
+        "owner": user_payload(930000000000000001, "owner"),
+        "team": None,
+        "verify_key": "0" * 64,
+        "flags": 0,
+        "summary": "",
+    }
+
+
+def _guild(guild: int) -> dict[str, Any]:
+    return {
+        "id": str(guild),
+        "name": f"guild {guild}",
+        "unavailable": False,
+        "owner_id": "930000000000000001",
+        "member_count": 3,
+        "large": False,
+        "features": [],
+        "roles": [
+            {"id": str(guild), "name": "@everyone", "permissions": str(1 << 10), "position": 0, "color": 0}
+        ],
+        "emojis": [],
+        "stickers": [],
+        "channels": [],
+        "threads": [],
+        "members": [],
+        "voice_states": [],
+        "presences": [],
+        "stage_instances": [],
+        "guild_scheduled_events": [],
+        "joined_at": TIMESTAMP,
+    }
