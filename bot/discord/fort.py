@@ -6,13 +6,14 @@ sentences; names are escaped, owners shown as mentions (which never ping inside 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import discord
 
 from bot.commands import CommandSpec, Option
 from bot.discord import limits
+from bot.discord.live_layout import LiveMessage
 from bot.discord.presenters import (
     COLLAPSED,
     CRITICAL,
@@ -64,7 +65,7 @@ def fort_line(doc: Mapping[str, Any], lang: str) -> str:
     return fort_text.fort_line(doc, lang, bar=lambda bar: f"`{bar}`")
 
 
-def _unit(unit: Mapping[str, Any], lang: str) -> str:
+def unit_line(unit: Mapping[str, Any], lang: str) -> str:
     kind = str(unit.get("type", "normal"))
     type_text = t(f"fort.status.type.{kind}", lang) if kind != "normal" else ""
     text = "• " + t(
@@ -80,13 +81,15 @@ def _unit(unit: Mapping[str, Any], lang: str) -> str:
     return text
 
 
-def _pc(pc: Mapping[str, Any], lang: str) -> str:
+def pc_line(pc: Mapping[str, Any], lang: str) -> str:
     owner = pc.get("owner")
     text = md(pc.get("name", "")) + _hp(pc.get("hp"), pc.get("max_hp")) + md(pc_sheet_summary(pc, lang))
     return text + (f" ({who(str(owner))})" if owner else "")
 
 
-def _area_lines(doc: Mapping[str, Any], area: str, lang: str) -> list[str]:
+def _area_lines(doc: Mapping[str, Any], area: str, lang: str) -> Iterator[str]:
+    """An area's lines of the full status: PCs (at F0 by position, with the soldiers there), units,
+    commanders; each made when it is read."""
     units = [
         u
         for u in doc.get("units", [])
@@ -95,26 +98,41 @@ def _area_lines(doc: Mapping[str, Any], area: str, lang: str) -> list[str]:
         and u.get("area") == area
         and u.get("position") not in POSITIONS
     ]
-    lines: list[str] = []
     pcs = [p for p in doc.get("pcs", []) if p.get("area") == area]
     sep = t("render.list_sep", lang)
+    empty = True
     if area == "F0":
         for position in POSITIONS:  # F-MAP-4: PCs and soldier units by position
             pcs_here, soldiers = at_position(doc, position)
-            here = [_pc(p, lang) for p in pcs_here] + [_unit(u, lang).removeprefix("• ") for u in soldiers]
+            here = [pc_line(p, lang) for p in pcs_here] + [
+                unit_line(u, lang).removeprefix("• ") for u in soldiers
+            ]
             if here:
-                lines.append(f"**{t(f'fort.status.position.{position}', lang)}**: " + sep.join(here))
-        unplaced = [_pc(p, lang) for p in pcs if p.get("position") not in POSITIONS]
+                empty = False
+                yield f"**{position_name(position, lang)}**: " + sep.join(here)
+        unplaced = [pc_line(p, lang) for p in pcs if p.get("position") not in POSITIONS]
         if unplaced:
-            lines.append(sep.join(unplaced))
+            empty = False
+            yield sep.join(unplaced)
     elif pcs:
-        lines.append("PC: " + sep.join(_pc(p, lang) for p in pcs))
-    lines += [_unit(u, lang) for u in units]
-    lines += ["★ " + _commander(c, lang) for c in doc.get("commanders", []) if c.get("area") == area]
-    return lines or ["—"]
+        empty = False
+        yield "PC: " + sep.join(pc_line(p, lang) for p in pcs)
+    for u in units:
+        empty = False
+        yield unit_line(u, lang)
+    for c in doc.get("commanders", []):
+        if c.get("area") == area:
+            empty = False
+            yield "★ " + commander_line(c, lang)
+    if empty:
+        yield "—"
 
 
-def _commander(commander: Mapping[str, Any], lang: str) -> str:
+def position_name(position: str, lang: str) -> str:
+    return t(f"fort.status.position.{position}", lang)
+
+
+def commander_line(commander: Mapping[str, Any], lang: str) -> str:
     """F-UNIT-12: a commander, and its war-horn effect while it stands."""
     text = md(commander.get("name", "")) + _hp(commander.get("hp"), commander.get("max_hp"))
     text += " " + t("fort.status.commander", lang)
@@ -123,44 +141,58 @@ def _commander(commander: Mapping[str, Any], lang: str) -> str:
     return text
 
 
-def status_embeds(view: StatusView, lang: str) -> list[discord.Embed]:
+def status_head(view: StatusView, lang: str) -> tuple[str, list[str]]:
+    """The status's title and description: header, fort HP, confusion, the map."""
     doc = view.document
     lines = [fort_line(doc, lang)]
     if doc.get("confused_round") is not None:
         lines.append(t("fort.status.confused", lang, round=doc["confused_round"]))
     lines.append(f"```\n{MAP}\n```")
-    fields: list[tuple[str, str, bool]] = []
+    return fort_text.header(doc, lang, translate=tr), lines
+
+
+def waiting_units(doc: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """Reinforcements not on the map yet."""
+    return [u for u in doc.get("units", []) if not u.get("destroyed") and not arrived(u)]
+
+
+def arrives_line(unit: Mapping[str, Any], lang: str) -> str:
+    return tr(
+        "fort.status.arrives", lang, name=unit["name"], round=unit.get("arrive_round"), area=unit.get("area")
+    )
+
+
+def gm_line(view: StatusView) -> str:
+    return " ".join(who(g) for g in view.gms)
+
+
+def status_sections(view: StatusView, lang: str) -> Iterator[tuple[str, Iterator[str]]]:
+    """The status's fields as (name, lines), each line made when it is read: the five areas,
+    reinforcements, destroyed units, the equipment, the GMs."""
+    doc = view.document
     for area in AREAS:
-        fields += limits.fields_of(area, _area_lines(doc, area, lang))
-    units = doc.get("units", [])
-    waiting = [u for u in units if not u.get("destroyed") and not arrived(u)]
+        yield area, _area_lines(doc, area, lang)
+    waiting = waiting_units(doc)
     if waiting:
-        fields += limits.fields_of(
-            t("discord.fort.reinforcements", lang),
-            [
-                tr(
-                    "fort.status.arrives",
-                    lang,
-                    name=u["name"],
-                    round=u.get("arrive_round"),
-                    area=u.get("area"),
-                )
-                for u in waiting
-            ],
-        )
-    destroyed = [md(u["name"]) for u in units if u.get("destroyed")]
+        yield t("discord.fort.reinforcements", lang), (arrives_line(u, lang) for u in waiting)
+    destroyed = [u for u in doc.get("units", []) if u.get("destroyed")]
     if destroyed:
-        fields += limits.fields_of(
-            t("discord.fort.destroyed", lang), [t("render.list_sep", lang).join(destroyed)]
-        )
-    fields += limits.fields_of(t("discord.fort.equipment", lang), _equipment(doc, lang))
+        sep = t("render.list_sep", lang)
+        yield t("discord.fort.destroyed", lang), (sep.join(md(u["name"]) for u in destroyed) for _ in (1,))
+    yield t("discord.fort.equipment", lang), iter(equipment(doc, lang))
     if view.gms:
-        fields += limits.fields_of("GM", [" ".join(who(g) for g in view.gms)])
-    title = fort_text.header(doc, lang, translate=tr)
-    return limits.build(title=title, lines=lines, fields=fields, colour=colour(doc))
+        yield "GM", iter([gm_line(view)])
 
 
-def _equipment(doc: Mapping[str, Any], lang: str) -> list[str]:
+def status_embeds(view: StatusView, lang: str) -> list[discord.Embed]:
+    title, lines = status_head(view, lang)
+    fields = [
+        f for name, section in status_sections(view, lang) for f in limits.fields_of(name, list(section))
+    ]
+    return limits.build(title=title, lines=lines, fields=fields, colour=colour(view.document))
+
+
+def equipment(doc: Mapping[str, Any], lang: str) -> list[str]:
     sep = t("render.list_sep", lang)
     traps = [tr_ for tr_ in doc.get("traps", []) if tr_.get("uses", 0) > 0]
     trap_text = sep.join(
@@ -263,10 +295,18 @@ def _gm_targets(doc: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def live_embeds(view: StatusView, lang: str) -> LiveMessage:
+    """The live status message (``bot.discord.fort_live``, which builds on this module)."""
+    from bot.discord.fort_live import live_embeds as live
+
+    return live(view, lang)
+
+
 register(
     Presenter(
         ruleset="fort",
         status=status_embeds,
+        live=live_embeds,
         summary_fields=summary_fields,
         colour=colour,
         completion=completion,

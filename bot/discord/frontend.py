@@ -15,6 +15,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
 from typing import Any, TypeVar
 
 import discord
@@ -271,6 +272,15 @@ class Frontend:
         if action == "refresh":
             await self._refresh(interaction, where, started)
             return
+        if action == "full":
+
+            async def full() -> View:
+                """The whole status as the presser may read it, for them only."""
+                view = await self.service.status(where, actor_of(interaction))
+                return ErrorView(key="service.no_battle") if view is None else replace(view, ephemeral=True)
+
+            await self.run(interaction, full, "button full", started=started, via="button")
+            return
         path: str | None = "gm undo"
 
         async def work() -> View:
@@ -295,12 +305,9 @@ class Frontend:
             if view is None:
                 return await self.language(interaction)
             guild_lang = await self.service.language(where.guild)
-            embeds, files = await status_message(view, guild_lang, self.pictures)
-            buttons = None
-            if not view.ended and self.live is not None and self.live.buttons is not None:
-                has_next = presenter(view.ruleset).next_path is not None
-                buttons = self.live.buttons(self, guild_lang, next_turn=has_next)
-            return embeds, files, buttons
+            message, files = await status_message(view, guild_lang, self.pictures)
+            buttons = self.live.status_buttons(view, guild_lang, message) if self.live is not None else None
+            return message.embeds, files, buttons
 
         try:
             # a late answer edits the message afterwards (Discord's "deferred update": no new message)

@@ -22,11 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord import limits
 from bot.discord.coalesce import Coalescer
-from bot.discord.embeds import status_embeds
+from bot.discord.live_layout import LiveMessage
 from bot.discord.pictures import status_files
-from bot.discord.presenters import presenter
+from bot.discord.presenters import live_message, presenter
 from bot.render.picture.pictures import PictureCache
 from bot.service import BattleService, Where
 from bot.views import StatusView
@@ -97,12 +96,9 @@ class LiveStatus:
             self.messages.pop(where.channel, None)
             return
         lang = await self.service.language(where.guild)
-        embeds, files = await status_message(view, lang, self.pictures)
-        buttons: discord.ui.View | None = None
-        if not view.ended and self.buttons is not None:
-            buttons = self.buttons(
-                self.frontend, lang, next_turn=presenter(view.ruleset).next_path is not None
-            )
+        shown, files = await status_message(view, lang, self.pictures)
+        embeds = shown.embeds
+        buttons = self.status_buttons(view, lang, shown)
         channel = self.client.get_partial_messageable(int(where.channel))
         if message_id is not None:
             try:
@@ -135,6 +131,14 @@ class LiveStatus:
             # with the version it shows: a restart refreshes it if the battle moved on meanwhile
             await self.service.set_status_message(battle_id, message_id, view.version)
 
+    def status_buttons(self, view: StatusView, lang: str, message: LiveMessage) -> discord.ui.View | None:
+        """The status message's buttons: next turn and undo (none once the battle is over), refresh,
+        and the full status when the message is compact."""
+        if view.ended or self.buttons is None:
+            return None
+        has_next = presenter(view.ruleset).next_path is not None
+        return self.buttons(self.frontend, lang, next_turn=has_next, full=message.compact)
+
     async def refresh_stale(self, handles: Callable[[str], bool] = lambda guild: True) -> int:
         """At start: an edit for each running battle (of the guilds ``handles``) whose status message
         shows an older version than the battle's (a change within the last interval before a stop)."""
@@ -162,10 +166,11 @@ class LiveStatus:
 
 async def status_message(
     view: StatusView, lang: str, pictures: PictureCache
-) -> tuple[list[discord.Embed], list[discord.File]]:
-    """The status message of a battle: its embeds (what fits in one message) and its picture."""
-    embeds = limits.messages(status_embeds(view, lang))[0]
-    return embeds, await status_files(view, lang, embeds, pictures)
+) -> tuple[LiveMessage, list[discord.File]]:
+    """The status message of a battle: one message (the full status, or compact when that does not
+    fit) and its picture."""
+    message = live_message(view, lang)
+    return message, await status_files(view, lang, message.embeds, pictures)
 
 
 def _has_status_buttons(message: discord.Message) -> bool:

@@ -12,12 +12,14 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import discord
 
 from bot.discord import limits
 from bot.i18n import LANGUAGES
+from bot.render import fort_text
 from bot.render.picture.pictures import PictureCache, has_map
 from bot.render.text import STATUS
 from bot.views import StatusView
@@ -54,8 +56,19 @@ def warm_up(langs: tuple[str, ...] = LANGUAGES) -> None:
     _DRAWER.submit(draw)
 
 
+def _fort_alt(view: StatusView, lang: str) -> str:
+    return fort_text.header(view.document, lang) + "\n" + fort_text.fort_line(view.document, lang)
+
+
+#: the first lines of a rule set's text status, made without the rest of it
+ALT: dict[str, Callable[[StatusView, str], str]] = {"fort": _fort_alt}
+
+
 def alt_text(view: StatusView, lang: str) -> str:
     """What the picture shows, for those who cannot see it: the text status's first lines."""
+    first = ALT.get(view.ruleset)
+    if first is not None:
+        return limits.shorten(first(view, lang), ALT_MAX)
     renderer = STATUS.get(view.ruleset)
     if renderer is None:
         return ""

@@ -18,7 +18,9 @@ import discord
 
 from bot.commands import CommandSpec, Option, commands
 from bot.discord import limits
+from bot.discord.live_layout import LiveMessage, first_message
 from bot.discord.text import escaped, md, who
+from bot.i18n import t
 from bot.views import StatusView, Summary
 
 #: modules that register the built-in presenters
@@ -40,6 +42,7 @@ SummaryFields = Callable[[Summary, str], list[tuple[str, str, bool]]]
 CompletionKind = Callable[[CommandSpec, Option], str | None]
 Candidates = Callable[[Mapping[str, Any], str, CommandSpec, Mapping[str, Any]], list[str]]
 Colour = Callable[[Mapping[str, Any]], int]
+LiveEmbeds = Callable[[StatusView, str], LiveMessage]
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,9 @@ class Presenter:
     candidates: Candidates = lambda document, kind, spec, typed: []
     #: the command of the status message's "next turn" button
     next_path: str | None = None
+    #: the live status message (one message: the full status or a compact form); None: the first
+    #: message of the full status (``live_layout.first_message``)
+    live: LiveEmbeds | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -81,6 +87,14 @@ def presenter(ruleset: str) -> Presenter:
     if found is not None:
         return found
     return Presenter(ruleset=ruleset, status=generic_status, next_path=_guess_next(ruleset))
+
+
+def live_message(view: StatusView, lang: str) -> LiveMessage:
+    """The battle's live status message: within one Discord message, the whole battle in it."""
+    shown = presenter(view.ruleset)
+    if shown.live is not None:
+        return shown.live(view, lang)
+    return first_message(shown.status(view, lang), t("live.compact.other", lang))
 
 
 def all_presenters() -> list[Presenter]:
@@ -132,6 +146,17 @@ def filter_names(names: Iterable[str], current: str, limit: int = 25) -> list[st
     return (starts + contains)[:limit]
 
 
+def escaped_view(view: StatusView) -> StatusView:
+    """``view`` for a text renderer whose lines go into an embed: user text escaped, GMs as mentions
+    (an embed shows them as names, never pinging)."""
+    return StatusView(
+        ruleset=view.ruleset,
+        document=escaped(view.document),
+        gms=tuple(who(gm) for gm in view.gms),
+        ended=view.ended,
+    )
+
+
 def generic_status(view: StatusView, lang: str) -> list[discord.Embed]:
     """A rule set without a presenter: the console's status text (user text escaped) in an embed, else
     every value of its document."""
@@ -139,13 +164,7 @@ def generic_status(view: StatusView, lang: str) -> list[discord.Embed]:
 
     renderer = STATUS.get(view.ruleset)
     if renderer is not None:
-        safe = StatusView(
-            ruleset=view.ruleset,
-            document=escaped(view.document),
-            gms=tuple(who(gm) for gm in view.gms),  # mentions: an embed shows them as names
-            ended=view.ended,
-        )
-        title, *lines = renderer(safe, lang).split("\n")
+        title, *lines = renderer(escaped_view(view), lang).split("\n")
         return limits.build(title=title, lines=lines, colour=ENDED if view.ended else NEUTRAL)
     fields = []
     for key, value in view.document.items():

@@ -8,7 +8,8 @@ Discord alike. Every word comes from the catalogues.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import t
@@ -342,12 +343,36 @@ def _card_lines(doc: Values, lang: str) -> list[str]:
     return lines
 
 
-def status(view: StatusView, lang: str) -> str:
+@dataclass(frozen=True)
+class StatusPart:
+    """A list of the status screen: its heading line and its rows, each made when it is read (so a
+    front-end that shows only the first rows renders only those); ``count`` says how many."""
+
+    heading: str
+    rows: Iterator[str]
+    count: int
+
+
+@dataclass(frozen=True)
+class StatusParts:
+    head: list[str]
+    parts: list[StatusPart]
+    tail: list[str]
+
+
+def _rows(characters: list[Values], lang: str, initiative: Callable[[Values, Any], Any]) -> Iterator[str]:
+    previous = None
+    for c in characters:
+        yield _row(c, lang, initiative(c, previous))
+        previous = c.get("declared")
+
+
+def status_parts(view: StatusView, lang: str) -> StatusParts:
     """S-CORE-3 as a screen: the step now acting, then who acts when (highest declared DP first,
     ties together) with DP bars; the hidden (only in a GM's or owner's view, S-HIDE-1); spell cards."""
     doc = view.document
     turn = doc.get("turn") or 0
-    lines = [
+    head = [
         t(
             "sg.status.header",
             lang,
@@ -357,34 +382,45 @@ def status(view: StatusView, lang: str) -> str:
         )
     ]
     if doc.get("ended") or view.ended:
-        lines.append(t("sg.status.ended", lang))
+        head.append(t("sg.status.ended", lang))
     characters = doc.get("characters") or []
     acting = [c for c in characters if not c.get("down") and not c.get("hidden")]
     ordered = sorted(
         (c for c in acting if c.get("declared") is not None), key=lambda c: -int(c["declared"])
     )  # sorted() is stable: ties stay in join order
     waiting = [c for c in acting if c.get("declared") is None]
+    parts = []
     if ordered:
         if turn and not (doc.get("ended") or view.ended):
-            lines.append(_now(doc, ordered, lang))
-        lines.append(t("sg.status.order", lang))
-        previous = None
-        for c in ordered:
-            same = c["declared"] == previous
-            lines.append(_row(c, lang, t("sg.status.tie", lang) if same else c["declared"]))
-            previous = c["declared"]
+            head.append(_now(doc, ordered, lang))
+        tie = t("sg.status.tie", lang)
+
+        def initiative(c: Values, previous: Any) -> Any:
+            return tie if c["declared"] == previous else c["declared"]
+
+        parts.append(StatusPart(t("sg.status.order", lang), _rows(ordered, lang, initiative), len(ordered)))
     if waiting:
-        lines.append(t("sg.status.waiting", lang))
-        lines.extend(_row(c, lang, None) for c in waiting)
+        parts.append(
+            StatusPart(t("sg.status.waiting", lang), _rows(waiting, lang, lambda c, p: None), len(waiting))
+        )
     hidden = [c for c in characters if c.get("hidden") and not c.get("down")]
     if hidden:
-        lines.append(t("sg.status.hidden", lang))
-        lines.extend(_row(c, lang, c.get("declared")) for c in hidden)
+        rows = _rows(hidden, lang, lambda c, p: c.get("declared"))
+        parts.append(StatusPart(t("sg.status.hidden", lang), rows, len(hidden)))
     down = [c for c in characters if c.get("down")]
     if down:
-        lines.append(t("sg.status.down", lang))
-        lines.extend(_row(c, lang, None) for c in down)
-    lines.extend(_card_lines(doc, lang))
+        parts.append(StatusPart(t("sg.status.down", lang), _rows(down, lang, lambda c, p: None), len(down)))
+    tail = _card_lines(doc, lang)
     if view.gms:
-        lines.append(t("sg.status.gms", lang, gms=t("render.list_sep", lang).join(view.gms)))
-    return "\n".join(lines)
+        tail.append(t("sg.status.gms", lang, gms=t("render.list_sep", lang).join(view.gms)))
+    return StatusParts(head, parts, tail)
+
+
+def status(view: StatusView, lang: str) -> str:
+    """The whole status screen as text (``status_parts`` joined)."""
+    shown = status_parts(view, lang)
+    lines = list(shown.head)
+    for part in shown.parts:
+        lines.append(part.heading)
+        lines.extend(part.rows)
+    return "\n".join(lines + shown.tail)
