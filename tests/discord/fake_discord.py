@@ -135,6 +135,8 @@ class Session:
     resumes: int = 0
     #: events sent again on a RESUME (those the bot missed while its connection was down)
     replayed: int = 0
+    #: when its IDENTIFY came (``time.monotonic``)
+    identified_at: float = 0.0
 
 
 @dataclass
@@ -346,7 +348,12 @@ class FakeDiscord:
             await ws.close(code=4004, message=b"Authentication failed.")
             return None
         shard_id, shard_count = data.get("shard") or [0, 1]
-        session = Session(id=f"session-{len(self.sessions) + 1}", shard=(shard_id, shard_count), ws=ws)
+        session = Session(
+            id=f"session-{len(self.sessions) + 1}",
+            shard=(shard_id, shard_count),
+            ws=ws,
+            identified_at=time.monotonic(),
+        )
         self.sessions.append(session)
         mine = [g for g in self.guilds if (g >> 22) % shard_count == shard_id]
         await self.dispatch(
