@@ -62,7 +62,12 @@ async def serve(token: str, options: RunOptions) -> None:
             health = await start_health_server(bot, engine, *options.health)
         if not stopping.is_set():
             async with bot:
-                await bot.start(token)
+                try:
+                    await bot.start(token)
+                except Exception:
+                    if not stopping.is_set():
+                        raise
+                    log.info("stopped while starting", exc_info=True)  # a signal during the login
         await asyncio.gather(*closing)
     finally:
         for sig in SIGNALS:
