@@ -18,6 +18,7 @@ from bot.commands import CommandSpec, Kind, Option, OptType
 from bot.discord import embeds as render
 from bot.discord.lang import language_of
 from bot.discord.live import LiveStatus, status_message
+from bot.discord.odds import draw_chart
 from bot.discord.pictures import status_picture
 from bot.discord.presenters import filter_names, presenter
 from bot.discord.text import md
@@ -25,7 +26,7 @@ from bot.i18n import DEFAULT_LANG
 from bot.render.picture.pictures import PictureCache
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.sheet_fetch import FetchPolicy, SheetFetchError, fetch_sheet_options
-from bot.views import ErrorView, MapView, View
+from bot.views import ErrorView, MapView, OddsView, View
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -120,7 +121,13 @@ class Frontend:
                 return ErrorView(key=error.key, values=dict(error.values))
             return await self.service.execute(where, actor, invocation)
 
-        await self.run(interaction, work(), lang, new_battle=spec.kind in (Kind.START, Kind.IMPORT))
+        await self.run(
+            interaction,
+            work(),
+            lang,
+            new_battle=spec.kind in (Kind.START, Kind.IMPORT),
+            defer_first=spec.kind is Kind.ODDS,
+        )
 
     async def _read(self, attachment: discord.Attachment, options: dict[str, Any], name: str) -> View | None:
         if attachment.size > MAX_FILE:
@@ -140,19 +147,26 @@ class Frontend:
         lang: str,
         *,
         new_battle: bool = False,
+        defer_first: bool = False,
     ) -> View:
-        """Answer with what ``work`` (a service call) gives; defer if it is not ready in time."""
+        """Answer with what ``work`` (a service call) gives; defer if it is not ready in time, or at
+        once with ``defer_first`` (the odds planner: it takes seconds by design)."""
         where = where_of(interaction)
+        deferred = False
+        if defer_first:
+            await interaction.response.defer(thinking=True)
+            deferred = True
 
         async def answer() -> View:
             view = await work
             if isinstance(view, MapView):  # drawn off the event loop, within the answer's deadline
                 await status_picture(view.status, lang, self.pictures)
+            if isinstance(view, OddsView):
+                await draw_chart(view, lang)
             return view
 
         call = asyncio.ensure_future(answer())
-        deferred = False
-        if self.defer_after is not None:
+        if self.defer_after is not None and not deferred:
             done, _ = await asyncio.wait({call}, timeout=self.defer_after)
             if not done:
                 await interaction.response.defer(thinking=True)

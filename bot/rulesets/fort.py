@@ -18,6 +18,8 @@ from engine.common import Command
 from engine.fort import FORT
 from engine.fort import commands as fc
 from engine.fort.lookup import name_key, resolve_actor
+from engine.fort.planner import DEFAULT_RUNS, MAX_RUNS, MIN_RUNS
+from engine.fort.planner.request import MAX_SEED
 from engine.fort.rules_turn import check_turn
 from engine.fort.state import Element, FortState, UnitType
 from engine.ruleset import RuleError
@@ -133,6 +135,21 @@ COMMANDS: tuple[CommandSpec, ...] = (
 )  # fmt: skip
 
 
+#: ``/fort odds``: anyone may ask (it changes nothing); the planner runs outside the channel's lock
+ODDS = CommandSpec(
+    GROUP,
+    "odds",
+    Kind.ODDS,
+    (
+        _o("runs", OptType.INT, default=DEFAULT_RUNS, min=MIN_RUNS, max=MAX_RUNS),
+        _o("pc_damage"),
+        _o("repair", OptType.BOOL, default=False),
+        _o("seed", OptType.INT, min=0, max=MAX_SEED),
+    ),
+    ruleset=FORT.name,
+)
+
+
 def _gm_set(values: Mapping[str, Any], ctx: BuildContext) -> Command:
     return fc.GMSet(target=values["target"], value=values["value"])
 
@@ -209,4 +226,4 @@ rulesets.register(
         in_summary=in_summary,
     )
 )
-cmd.register(*COMMANDS)
+cmd.register(*COMMANDS, ODDS)

@@ -21,6 +21,7 @@ from bot.commands import BuildContext, CommandSpec, Kind, QueryContext, convert,
 from bot.rulesets import RulesetBinding
 from bot.service import audience, history
 from bot.service.audience import TABLE, Viewer
+from bot.service.odds import OddsRunner, plan_request
 from bot.service.types import Actor, Invocation, Live, Where
 from bot.service.writer import Writer
 from bot.storage import repository as repo
@@ -32,6 +33,7 @@ from bot.views import (
     LogView,
     MapView,
     NoticeView,
+    OddsView,
     RollView,
     StatusView,
     UndoView,
@@ -60,8 +62,11 @@ class BattleService:
         *,
         retries: int = RETRIES,
         cache_size: int = CACHE_SIZE,
+        odds: OddsRunner | None = None,
     ) -> None:
         self.engine = engine
+        #: where ``/fort odds`` runs its plans (worker processes)
+        self.odds = odds if odds is not None else OddsRunner()
         self._dice = dice if dice is not None else SeededDice()
         self._retries = retries
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
@@ -82,6 +87,8 @@ class BattleService:
             options = convert(spec, invocation.options)
             if spec.kind is Kind.ROLL:
                 return self._roll(actor, options)
+            if spec.kind is Kind.ODDS:
+                return await self._odds(where, spec, options)
             async with self._channel_lock(where):
                 return await self._run(where, actor, invocation, spec, options)
         except _Refused as refused:
@@ -147,6 +154,21 @@ class BattleService:
         if lock is None:
             lock = self._locks[key] = asyncio.Lock()
         return lock
+
+    async def _odds(self, where: Where, spec: CommandSpec, options: Mapping[str, Any]) -> View:
+        """``/fort odds`` (anyone: it changes nothing): the battle read under the channel's lock, the
+        planner run without it, in a worker process (``bot.service.odds``)."""
+        request = plan_request(options)
+        async with self._channel_lock(where):
+            live = await self._load(where, fresh=True)
+            if live is None:
+                raise _Refused("service.no_battle")
+            self._check_ruleset(spec, live)
+        if live.binding.is_over(live.state):
+            raise _Refused("odds.battle_over")
+        result = await self.odds.run(live.document, request)
+        filename = f"{live.binding.name}-odds-{where.channel}-{live.head.id}-{request.seed}.png"
+        return OddsView(title=str(live.document.get("title") or ""), result=result, filename=filename)
 
     def _roll(self, actor: Actor, options: Mapping[str, Any]) -> View:
         from engine.dice import roll

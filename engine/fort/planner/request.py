@@ -20,7 +20,8 @@ DEFAULT_RUNS = 10_000
 MIN_RUNS, MAX_RUNS = 100, 100_000
 #: at most this many attacks per PC turn
 MAX_ATTACKS = 20
-MAX_SEED = 2**63 - 1
+#: Discord's integer options reach 2**53
+MAX_SEED = 2**53 - 1
 #: the words a damage kind may be written with (``:magic``, ``:魔法``)
 KIND_WORDS: dict[str, DamageKind] = {
     **{k.value: k for k in DamageKind},
@@ -29,6 +30,8 @@ KIND_WORDS: dict[str, DamageKind] = {
     "確定": DamageKind.FIXED,
 }
 _SEPARATORS = re.compile(r"[,、]")
+#: ``name=expression``: an ``=`` that is no part of a comparison (``2d>=5`` names nobody)
+_NAMED = re.compile(r"(?P<name>[^=<>!]*)=(?![=<>])(?P<expression>.*)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,13 +62,13 @@ class PlanRequest:
 
 
 def parse_pc_damage(text: str | None) -> tuple[Attack, ...]:
-    """``Alice=K20+10:magic,Bob=2d+8`` → the attacks; ``odds.pc_damage_invalid`` naming the entry that
-    is not one (and why), the dice refusal of an expression that is not damage."""
+    """``Alice=K20+10:magic,Bob=2d+8`` → the attacks; a refusal naming the entry that is not one
+    (``odds.pc_damage_empty``, ``_name``, ``_kind``, ``fort.dice_invalid``)."""
     if text is None:
         return ()
     entries = [e.strip() for e in _SEPARATORS.split(unicodedata.normalize("NFKC", text))]
-    if not any(entries):
-        raise RuleError("odds.pc_damage_invalid", entry=text, reason="empty")
+    if not all(entries):  # nothing given, or nothing between two commas
+        raise RuleError("odds.pc_damage_empty", text=text)
     if len(entries) > MAX_ATTACKS:
         raise RuleError("odds.pc_damage_too_many", count=len(entries), max=MAX_ATTACKS)
     return tuple(_attack(entry) for entry in entries)
@@ -73,18 +76,19 @@ def parse_pc_damage(text: str | None) -> tuple[Attack, ...]:
 
 def _attack(entry: str) -> Attack:
     expression, name = entry, None
-    if "=" in expression:
-        name, _, expression = (part.strip() for part in expression.partition("="))
+    named = _NAMED.fullmatch(entry)
+    if named is not None:
+        name, expression = named["name"].strip(), named["expression"].strip()
         if not name or len(name) > NAME_MAX:
-            raise RuleError("odds.pc_damage_invalid", entry=entry, reason="name", max=NAME_MAX)
+            raise RuleError("odds.pc_damage_name", entry=entry, max=NAME_MAX)
     kind = DamageKind.PHYSICAL
     if ":" in expression:
         expression, _, word = (part.strip() for part in expression.rpartition(":"))
         found = KIND_WORDS.get(fold(word))
         if found is None:
-            raise RuleError("odds.pc_damage_invalid", entry=entry, reason="kind", kind=word)
+            raise RuleError("odds.pc_damage_kind", entry=entry, kind=word, allowed=list(KIND_WORDS))
         kind = found
     if not expression:
-        raise RuleError("odds.pc_damage_invalid", entry=entry, reason="empty")
+        raise RuleError("odds.pc_damage_empty", text=entry)
     parse_amount(expression)  # a number or a damage expression (fort.dice_invalid otherwise)
     return Attack(expression=expression, kind=kind, name=name)
