@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from engine import limits
 from engine.dice import DiceSource
 from engine.errors import EngineError
 
@@ -37,6 +38,8 @@ class OptType(StrEnum):
     DAMAGE = "damage"
     #: a JSON document (Discord: an attachment; console: a local file read by the console)
     FILE = "file"
+    #: a server role: a Discord role mention / id, or in the console a name
+    ROLE = "role"
     #: a text file (Discord: an attachment; console: a local file read by the console)
     TEXTFILE = "textfile"
     #: a character sheet: an https URL (fetched by the front-end), or in the console a local file;
@@ -58,6 +61,7 @@ class Kind(StrEnum):
     REDO = "redo"
     GM_ADD = "gm_add"
     GM_REMOVE = "gm_remove"
+    GM_ROLE = "gm_role"
     ROLL = "roll"
     #: reads the channel's battle without changing it (``spec.query``), or answers with a command to apply
     QUERY = "query"
@@ -72,8 +76,13 @@ class Option:
     required: bool = False
     default: Any = None
     choices: tuple[str, ...] = ()
+    #: bounds of an INT (or a DAMAGE number); left out: ±``limits.MAX_NUMBER``
     min: int | None = None
     max: int | None = None
+    #: the longest text (STR, DAMAGE as dice) in characters; left out: ``limits.TEXT_MAX``
+    max_len: int | None = None
+    #: may the text hold line breaks and tabs (a chat palette)? Other control characters never
+    multiline: bool = False
     #: other words a choice option accepts, as (word, choice): an earlier spelling kept working
     aliases: tuple[tuple[str, str], ...] = ()
 
@@ -206,6 +215,7 @@ _TAKES = {
     OptType.USER: "@user",
     OptType.DAMAGE: "n|dice",
     OptType.FILE: "json",
+    OptType.ROLE: "@role",
     OptType.TEXTFILE: "file",
     OptType.SHEET: "url|file",
 }
@@ -232,10 +242,10 @@ def norm_word(text: str) -> str:
     return " ".join(nfkc(text).casefold().split())
 
 
-_INT = re.compile(r"[+-]?\d+")
 _TRUE = {"true", "yes", "on", "1", "はい"}
 _FALSE = {"false", "no", "off", "0", "いいえ"}
 _MENTION = re.compile(r"<@!?(\d+)>")
+_ROLE_MENTION = re.compile(r"<@&(\d+)>")
 
 
 def convert(spec: CommandSpec, raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -272,23 +282,12 @@ def convert_value(spec: CommandSpec, opt: Option, given: Any) -> Any:
     def bad(key: str = "command.bad_value", **more: Any) -> UserError:
         return UserError(key, option=opt.name, value=str(given), **more)
 
+    if opt.type is OptType.FILE:
+        return read_json(opt, given)
+    if isinstance(given, str) and not limits.is_unicode(given):
+        raise bad("command.text_not_unicode")
     if opt.type is OptType.INT:
-        if isinstance(given, bool):
-            raise bad("command.not_int")
-        if isinstance(given, int):
-            number = given
-        else:
-            text = nfkc(str(given)).strip().replace("−", "-")
-            if not _INT.fullmatch(text):
-                raise bad("command.not_int")
-            number = int(text)
-        if (opt.min is not None and number < opt.min) or (opt.max is not None and number > opt.max):
-            raise bad(
-                "command.out_of_range",
-                min=opt.min if opt.min is not None else "-",
-                max=opt.max if opt.max is not None else "-",
-            )
-        return number
+        return _int(opt, given, bad)
     if opt.type is OptType.BOOL:
         if isinstance(given, bool):
             return given
@@ -309,22 +308,22 @@ def convert_value(spec: CommandSpec, opt: Option, given: Any) -> Any:
         raise bad("command.not_choice", choices=" | ".join(opt.choices))
     if opt.type is OptType.DAMAGE:
         if isinstance(given, int) and not isinstance(given, bool):
-            return given
+            return _int(opt, given, bad, 0, limits.MAX_HP)
         text = nfkc(str(given)).strip()
         if not text:
             raise bad()
-        if _INT.fullmatch(text):
-            return int(text)
-        return text
-    if opt.type is OptType.USER:
+        if limits.parse_int(text.replace("−", "-")) is not None:
+            return _int(opt, text, bad, 0, limits.MAX_HP)
+        return _text(opt, text, bad)
+    if opt.type in (OptType.USER, OptType.ROLE):
         text = nfkc(str(given)).strip()
-        mention = _MENTION.fullmatch(text)
+        mention = (_MENTION if opt.type is OptType.USER else _ROLE_MENTION).fullmatch(text)
         if mention:
             return mention.group(1)
         text = text.removeprefix("@")
         if not text:
             raise bad()
-        return text
+        return _text(opt, text, bad, limits.NAME_MAX)
     if opt.type is OptType.SHEET:
         if isinstance(given, SheetSource):
             return given
@@ -337,22 +336,126 @@ def convert_value(spec: CommandSpec, opt: Option, given: Any) -> Any:
         if not text.strip():
             raise bad("command.empty")
         return text
-    if opt.type is OptType.FILE:
-        if isinstance(given, Mapping):
-            return dict(given)
-        try:
-            document = json.loads(given if isinstance(given, str | bytes) else str(given))
-        except json.JSONDecodeError as error:
-            raise bad("command.bad_json", line=error.lineno, column=error.colno, error=error.msg) from None
-        except ValueError:  # not UTF-8 text
-            raise bad("command.json_not_text") from None
-        if not isinstance(document, dict):
-            raise bad("command.json_not_object")
-        return document
     text = str(given)
     if not text.strip():
         raise bad("command.empty")
+    return _text(opt, text, bad)
+
+
+def _int(
+    opt: Option,
+    given: Any,
+    bad: Callable[..., UserError],
+    lo: int = -limits.MAX_NUMBER,
+    hi: int = limits.MAX_NUMBER,
+) -> int:
+    """An integer option within its bounds (``lo``..``hi`` where the spec gives none: any number
+    within ±``limits.MAX_NUMBER``, damage from 0 to ``limits.MAX_HP``)."""
+    if isinstance(given, bool):
+        raise bad("command.not_int")
+    number = given if isinstance(given, int) else limits.parse_int(nfkc(str(given)).replace("−", "-"))
+    if number is None:
+        raise bad("command.not_int")
+    lo = opt.min if opt.min is not None else lo
+    hi = opt.max if opt.max is not None else hi
+    if not lo <= number <= hi:
+        raise bad("command.out_of_range", min=lo, max=hi)
+    return number
+
+
+def _text(opt: Option, text: str, bad: Callable[..., UserError], max_len: int | None = None) -> str:
+    """A text option: valid Unicode, no control characters (line breaks and tabs where the option
+    is ``multiline``), at most its ``max_len`` characters."""
+    longest = max_len or opt.max_len or limits.TEXT_MAX
+    checked = text.replace("\n", "").replace("\t", "").replace("\r", "") if opt.multiline else text
+    problem = limits.text_problem(checked, longest)
+    if problem is None and len(text) > longest:
+        problem = "too_long"
+    if problem is not None:
+        raise bad(f"command.text_{problem}", max=longest, length=len(text))
     return text
+
+
+class JsonRefused(ValueError):
+    """JSON text beyond the limits (``load_json``): ``key`` and ``values`` say which, with the limit.
+
+    A ``ValueError``, so that a reader that takes any unreadable JSON as "not JSON" still refuses it."""
+
+    def __init__(self, key: str, **values: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.values = values
+
+
+class _JsonNumber(Exception):
+    """A number that no rule can mean (too many digits, NaN, Infinity)."""
+
+
+def _json_int(text: str) -> int:
+    number = limits.parse_int(text)
+    if number is None or abs(number) >= limits.HUGE:
+        raise _JsonNumber(text)
+    return number
+
+
+def _json_constant(text: str) -> Any:
+    raise _JsonNumber(text)
+
+
+def load_json(text: str) -> Any:
+    """``json.loads`` for what users hand in (imports, sheets): a BOM dropped, arrays and objects
+    nested at most ``limits.IMPORT_MAX_DEPTH`` deep (never a ``RecursionError``), numbers of at most
+    ``limits.NUMBER_DIGITS`` digits (never the ``ValueError`` of ``int``'s 4,300-digit limit), no NaN
+    or Infinity, every string valid Unicode (no lone surrogate from a ``\\ud800`` escape).
+
+    Raises ``json.JSONDecodeError`` for text that is not JSON, ``JsonRefused`` past a limit.
+    """
+    try:
+        value = json.loads(text.removeprefix("\ufeff"), parse_int=_json_int, parse_constant=_json_constant)
+    except RecursionError:
+        raise JsonRefused("command.json_too_deep", max=limits.IMPORT_MAX_DEPTH) from None
+    except _JsonNumber:
+        raise JsonRefused("command.json_number", digits=limits.NUMBER_DIGITS) from None
+    return _within_limits(value)
+
+
+def _within_limits(value: Any) -> Any:
+    """``value`` (parsed JSON) if it nests within the depth limit and holds valid Unicode only."""
+    if limits.json_depth(value) > limits.IMPORT_MAX_DEPTH:
+        raise JsonRefused("command.json_too_deep", max=limits.IMPORT_MAX_DEPTH)
+    if limits.first_bad_string(value) is not None:
+        raise JsonRefused("command.json_not_unicode")
+    return value
+
+
+def read_json(opt: Option, given: Any) -> dict[str, Any]:
+    """An imported document: at most ``limits.IMPORT_MAX_BYTES`` of UTF-8 (a BOM is dropped), within
+    the limits of ``load_json``, an object."""
+
+    def bad(key: str, **more: Any) -> UserError:
+        return UserError(key, option=opt.name, **more)
+
+    try:
+        if isinstance(given, Mapping):
+            document = _within_limits(dict(given))
+        else:
+            raw = given if isinstance(given, str | bytes) else str(given)
+            size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
+            if size > limits.IMPORT_MAX_BYTES:
+                raise bad("command.json_too_large", max=limits.IMPORT_MAX_BYTES // 1000)
+            if isinstance(raw, bytes):
+                try:
+                    raw = raw.decode("utf-8-sig")
+                except UnicodeDecodeError:
+                    raise bad("command.json_not_text") from None
+            document = load_json(raw)
+    except json.JSONDecodeError as error:
+        raise bad("command.bad_json", line=error.lineno, column=error.colno, error=error.msg) from None
+    except JsonRefused as refused:
+        raise bad(refused.key, **refused.values) from None
+    if not isinstance(document, dict):
+        raise bad("command.json_not_object")
+    return document
 
 
 # ---------------------------------------------------------------------------------------------
@@ -376,7 +479,6 @@ def ruleset_lifecycle(group: str, ruleset: str) -> tuple[CommandSpec, ...]:
             "import",
             Kind.IMPORT,
             (Option("file", OptType.FILE, required=True),),
-            gm=True,
             ruleset=ruleset,
         ),
     )
@@ -387,7 +489,11 @@ GENERIC: tuple[CommandSpec, ...] = (
         None,
         "roll",
         Kind.ROLL,
-        (Option("expr", OptType.STR, required=True), Option("secret", OptType.BOOL, default=False)),
+        (
+            # a dice command (``engine.dice`` allows 200 characters) and a comment after it
+            Option("expr", OptType.STR, required=True, max_len=300),
+            Option("secret", OptType.BOOL, default=False),
+        ),
     ),
     CommandSpec("gm", "undo", Kind.UNDO, (Option("steps", OptType.INT, default=1, min=1, max=100),), gm=True),
     CommandSpec("gm", "redo", Kind.REDO, (Option("steps", OptType.INT, default=1, min=1, max=100),), gm=True),
@@ -401,6 +507,8 @@ GENERIC: tuple[CommandSpec, ...] = (
     ),
     CommandSpec("gm", "add", Kind.GM_ADD, (Option("user", OptType.USER, required=True),), gm=True),
     CommandSpec("gm", "remove", Kind.GM_REMOVE, (Option("user", OptType.USER, required=True),), gm=True),
+    # Manage Server only (the service checks); without ``role`` the server's GM role is removed
+    CommandSpec("gm", "role", Kind.GM_ROLE, (Option("role", OptType.ROLE),)),
 )
 
 #: the battlefield pictures (a rule set with a map); the fort's is ``bot.render.picture``

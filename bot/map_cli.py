@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.commands import JsonRefused, load_json
 from bot.i18n import DEFAULT_LANG, LANGUAGES, t
 from bot.render.common import values_text
 from engine.errors import EngineError
@@ -63,9 +64,11 @@ def read_state(path: Path) -> FortState:
         reason = error.strerror or str(error)
         raise EngineError("console.file_unreadable", path=str(path), error=reason) from None
     try:
-        document = json.loads(text)
+        document = load_json(text)
     except json.JSONDecodeError as error:
         raise EngineError("map.bad_json", path=str(path), line=error.lineno, column=error.colno) from None
+    except JsonRefused as refused:  # too deep, a number no battle means, a lone surrogate
+        raise EngineError(refused.key, option=str(path), **refused.values) from None
     if not isinstance(document, dict):
         raise EngineError("map.not_a_battle", path=str(path))
     return import_state(document)

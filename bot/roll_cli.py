@@ -12,6 +12,7 @@ import json
 import sys
 from typing import Any, TextIO
 
+from bot.commands import load_json
 from bot.i18n import DEFAULT_LANG, t
 from engine.dice import (
     DiceError,
@@ -75,7 +76,7 @@ def roll_jsonl(lines: TextIO, out: TextIO) -> int:
         if not raw:
             continue
         try:
-            doc = json.loads(raw)
+            doc = load_json(raw)  # a JsonRefused is a ValueError: a bad line
             command = str(doc["command"])
             values = [int(v) for v in doc.get("rands", [])]
         except (ValueError, KeyError, TypeError):

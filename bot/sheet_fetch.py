@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-import json
 import os
 import socket
 import ssl
@@ -24,7 +23,7 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 import aiohttp
 from aiohttp.abc import AbstractResolver, ResolveResult
 
-from bot.commands import CommandSpec, OptType, SheetSource
+from bot.commands import CommandSpec, JsonRefused, OptType, SheetSource, load_json
 from engine.errors import EngineError
 
 DEFAULT_HOSTS = ("yutorize.2-d.jp",)
@@ -172,7 +171,9 @@ async def fetch_sheet(url: str, policy: FetchPolicy) -> SheetSource:
 def _json_text(body: bytes) -> str:
     try:
         text = body.decode("utf-8-sig")
-        document = json.loads(text)
+        document = load_json(text)
+    except JsonRefused as refused:  # too deep, a number no sheet means, a lone surrogate
+        raise SheetFetchError(refused.key, option="sheet", **refused.values) from None
     except ValueError:  # not UTF-8, or not JSON
         raise SheetFetchError("sheet.fetch_not_json") from None
     if not isinstance(document, dict):

@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
@@ -19,10 +19,13 @@ from bot.console.session import ConsoleSession, Quit
 from bot.i18n import DEFAULT_LANG, LANGUAGES, t
 from bot.service import BattleService
 from bot.storage import database_url, open_database
+from engine import limits
 from engine.dice import DiceSource, ScriptedDice, SeededDice
 from engine.errors import EngineError
 
 HISTORY = Path.home() / ".toride_history"
+#: the longest line the console reads from a pipe (a longer one is refused)
+LINE_MAX = 10_000
 
 
 class CommandCompleter(Completer):
@@ -99,6 +102,10 @@ def dice_source(args: argparse.Namespace) -> DiceSource:
 
 
 def run_console(args: argparse.Namespace) -> int:
+    for option, value in (("--channel", args.channel), ("--user", args.user)):
+        if not value or limits.text_problem(value, limits.NAME_MAX) is not None:
+            print(t("console.name_invalid", args.lang, option=option, max=limits.NAME_MAX), file=sys.stderr)
+            return 2
     try:
         dice = dice_source(args)
     except EngineError as error:
@@ -140,14 +147,43 @@ async def console_main(args: argparse.Namespace, dice: DiceSource, stdin: TextIO
     return 0
 
 
-async def _lines(session: ConsoleSession, source: TextIO) -> None:
-    loop = asyncio.get_running_loop()
+def _read_line(source: TextIO | BinaryIO, limit: int) -> str | bytes | None:
+    """One line of at most ``limit`` characters (bytes), empty at the end; None for a longer line,
+    whose rest is read and dropped."""
+    line = source.readline(limit + 1)
+    if len(line) <= limit or line[-1:] in ("\n", b"\n"):
+        return line
     while True:
-        line = await loop.run_in_executor(None, source.readline)
-        if not line:
+        rest = source.readline(limit)
+        if not rest or rest[-1:] in ("\n", b"\n"):
+            return None
+
+async def _lines(session: ConsoleSession, source: TextIO) -> None:
+    """Every line of ``source`` through the session, read as UTF-8 bytes where it has them: a line
+    that is not UTF-8, or too long, is refused (and the next one read), never a crash."""
+    loop = asyncio.get_running_loop()
+    binary: BinaryIO | None = getattr(source, "buffer", None)
+    number = 0
+    while True:
+        raw = await loop.run_in_executor(None, _read_line, binary or source, LINE_MAX)
+        if raw is not None and not raw:
             return
+        number += 1
+        refusal = None
+        if raw is None:
+            refusal = ("console.line_too_long", {"max": LINE_MAX})
+        elif isinstance(raw, bytes):
+            try:
+                raw = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                refusal = ("console.not_utf8", {"line": number})
+        if refusal is not None:
+            key, values = refusal
+            print(t("render.refused", session.lang, reason=t(key, session.lang, **values)), flush=True)
+            continue
+        assert isinstance(raw, str)
         try:
-            reply = await session.handle(line)
+            reply = await session.handle(raw)
         except Quit:
             return
         if reply is not None:

@@ -12,6 +12,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from bot.commands import UserError, commands, nfkc, norm_word, unknown_command
+from engine import limits
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +31,8 @@ def split_user(text: str) -> tuple[str | None, str]:
         user = nfkc(head)[1:]
         if not user:
             raise UserError("console.bad_user")
+        if limits.text_problem(user, limits.NAME_MAX) is not None:
+            raise UserError("console.user_invalid", max=limits.NAME_MAX)
         return user, rest.strip()
     return None, stripped
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from bot.commands import Kind, OptType, SheetSource, commands, lookup, usage
 from bot.console.parser import Line, parse_line
 from bot.i18n import t
-from bot.render.common import values_text
+from bot.render.common import echo, refusal_values
 from bot.render.picture.odds_chart import odds_png
 from bot.render.picture.pictures import PictureCache, final_chart
 from bot.render.text import render
@@ -16,6 +16,7 @@ from bot.service import Actor, BattleService, Invocation, Where
 from bot.sheet_fetch import FetchPolicy, fetch_sheet_options, is_url
 from bot.views import EventsView, ExportView, MapView, OddsView, View
 from engine.errors import EngineError
+from engine.limits import IMPORT_MAX_BYTES
 
 #: the console's guild (a console battle lives beside Discord ones in the same database)
 CONSOLE_GUILD = "console"
@@ -55,6 +56,7 @@ class ConsoleSession:
 
     async def handle(self, text: str) -> Reply | None:
         """The reply to one line; None for a blank line or a comment. Raises ``Quit``."""
+        text = text.removeprefix("\ufeff")  # a file saved with a UTF-8 BOM
         stripped = text.strip()
         if stripped.casefold() in QUIT_WORDS:
             raise Quit()
@@ -66,7 +68,7 @@ class ConsoleSession:
                 return None
             invocation, write_to = await self._invocation(line)
         except EngineError as error:
-            reason = t(error.key, self.lang, **values_text(error.values, self.lang))
+            reason = t(error.key, self.lang, **refusal_values(error.values, self.lang))
             return Reply(t("render.refused", self.lang, reason=reason), False)
         actor = Actor(id=line.user or self.user)
         view = await self.service.execute(self.where, actor, invocation)
@@ -111,9 +113,9 @@ class ConsoleSession:
         for name, value in line.options.items():
             opt = spec.option(name)
             if opt is not None and opt.type in (OptType.FILE, OptType.TEXTFILE):
-                options[name] = self._read(value)
+                options[name] = self._read(value, name)
             elif opt is not None and opt.type is OptType.SHEET and not is_url(value):
-                options[name] = SheetSource(self._read(value), Path(value).name)
+                options[name] = SheetSource(self._read(value, name), Path(value).name)
         await fetch_sheet_options(spec, options, self.fetch_policy)
         return Invocation(path=line.path, options=options, text=line.text), write_to
 
@@ -122,6 +124,9 @@ class ConsoleSession:
         text = view.text if view.text is not None else render(view, self.lang)
         try:
             path.write_text(text + "\n", encoding="utf-8")
+        except ValueError:  # a NUL or a lone surrogate names no file
+            reason = t("console.file_missing", self.lang, path=echo(str(path)))
+            return Reply(t("render.refused", self.lang, reason=reason), False, view)
         except OSError as error:
             why = error.strerror or str(error)
             reason = t("console.file_unwritable", self.lang, path=str(path), error=why)
@@ -132,16 +137,21 @@ class ConsoleSession:
         path = Path(value).expanduser()
         return path if path.is_absolute() else self.base_dir / path
 
-    def _read(self, value: str) -> str:
+    def _read(self, value: str, option: str) -> str:
+        """A local file's text (UTF-8, a BOM dropped), read no further than an import may be long."""
         path = self._path(value)
         try:
-            return path.read_text(encoding="utf-8")
-        except FileNotFoundError:
+            with path.open("rb") as file:
+                data = file.read(IMPORT_MAX_BYTES + 1)
+            if len(data) > IMPORT_MAX_BYTES:
+                raise EngineError("command.json_too_large", option=option, max=IMPORT_MAX_BYTES // 1000)
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise EngineError("console.file_not_text", path=str(path)) from None
+        except (FileNotFoundError, ValueError):  # ValueError: a NUL or a lone surrogate names no file
             raise EngineError("console.file_missing", path=str(path)) from None
         except IsADirectoryError:
             raise EngineError("console.file_directory", path=str(path)) from None
-        except UnicodeDecodeError:
-            raise EngineError("console.file_not_text", path=str(path)) from None
         except OSError as error:
             raise EngineError(
                 "console.file_unreadable", path=str(path), error=error.strerror or str(error)

@@ -42,6 +42,8 @@ def _annotation(opt: Option) -> Any:
         base = bool
     elif opt.type is OptType.USER:
         base = discord.User
+    elif opt.type is OptType.ROLE:
+        base = discord.Role
     elif opt.type in (OptType.FILE, OptType.TEXTFILE):
         base = discord.Attachment
     else:  # STR, CHOICE, DAMAGE (a number or a dice expression, typed as text), SHEET (a URL)

@@ -18,6 +18,7 @@ from bot.discord.pictures import CHART_FILE, alt_text, attach
 from bot.discord.presenters import NEUTRAL, REFUSED, SECRET, presenter
 from bot.discord.text import event_line, md, tr, who
 from bot.i18n import t
+from bot.render.common import echo
 from bot.render.picture.pictures import PictureCache, final_chart
 from bot.render.text import undo_title
 from bot.views import (
@@ -61,7 +62,8 @@ class Reply:
 
 
 def error_embeds(key: str, values: Mapping[str, object], lang: str) -> list[discord.Embed]:
-    return limits.build(lines=["⚠ " + tr(key, lang, **values)], colour=REFUSED)
+    shown = {k: echo(v) for k, v in values.items()}
+    return limits.build(lines=["⚠ " + tr(key, lang, **shown)], colour=REFUSED)
 
 
 def render(view: View, lang: str, *, user: str = "", pictures: PictureCache | None = None) -> Reply:
@@ -115,8 +117,13 @@ def _reply(view: View, lang: str, user: str, pictures: PictureCache | None) -> R
 def _notice(view: NoticeView, lang: str) -> str:
     values = dict(view.values)
     user = values.pop("user", None)
-    text = tr(view.key, lang, **values, user="{user}")
-    return text.replace("{user}", who(str(user))) if user is not None else text
+    role = values.pop("role", None)
+    text = tr(view.key, lang, **values, user="{user}", role="{role}")
+    if user is not None:
+        text = text.replace("{user}", who(str(user)))
+    if role is not None:
+        text = text.replace("{role}", f"<@&{role}>" if str(role).isdigit() else md(role))
+    return text
 
 
 def _roll(view: RollView, lang: str, user: str) -> Reply:

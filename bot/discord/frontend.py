@@ -27,11 +27,12 @@ from bot.render.picture.pictures import PictureCache
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.sheet_fetch import FetchPolicy, SheetFetchError, fetch_sheet_options
 from bot.views import ErrorView, MapView, OddsView, View
+from engine.limits import IMPORT_MAX_BYTES
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
 #: the largest import file read from an attachment
-MAX_FILE = 1_000_000
+MAX_FILE = IMPORT_MAX_BYTES
 #: answer within Discord's 3 seconds: after this long the reply is deferred ("thinking ...")
 DEFER_AFTER = 2.0
 #: the guild id used for direct messages
@@ -44,10 +45,17 @@ def where_of(interaction: discord.Interaction) -> Where:
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
+    """Who acts, with the rights Discord resolved for them *in the interaction's channel*."""
     user = interaction.user
     # role ids as Discord sent them (Member.roles needs the guild's roles in the cache)
     roles = frozenset(str(r) for r in getattr(user, "_roles", ()))
-    return Actor(id=str(user.id), manage_channels=interaction.permissions.manage_channels, roles=roles)
+    permissions = interaction.permissions
+    return Actor(
+        id=str(user.id),
+        manage_channels=permissions.manage_channels,
+        roles=roles,
+        manage_guild=permissions.manage_guild,
+    )
 
 
 def command_text(path: str, options: Mapping[str, Any]) -> str:
@@ -102,6 +110,8 @@ class Frontend:
         for name, value in raw.items():
             if isinstance(value, discord.User | discord.Member):
                 options[name], shown[name] = str(value.id), f"<@{value.id}>"
+            elif isinstance(value, discord.Role):
+                options[name], shown[name] = str(value.id), f"<@&{value.id}>"
             elif isinstance(value, discord.Attachment):
                 files[name], shown[name] = value, value.filename
             else:

@@ -40,7 +40,7 @@ def tr(key: str, lang: str, **values: Any) -> str:
 
 
 #: event fields that hold a user (a Discord id): shown as a mention, which an embed shows as the name
-USER_FIELDS = ("owner",)
+USER_FIELDS = ("owner", "user")
 
 
 def event_line(event: Event, lang: str) -> str:

@@ -6,7 +6,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.i18n import catalogue, has, placeholders, t
+from engine import limits
 from engine.ruleset import Event
+
+#: how much of a refused value a refusal shows
+ECHO_MAX = 120
 
 #: per event kind: extra sentence values computed from its data (``sg.rolled`` → the dice paid ...);
 #: rule sets' renderers fill it in (``bot.render.sengensho_text``)
@@ -35,6 +39,21 @@ def value_text(value: Any, lang: str, field: str = "") -> str:
 
 def values_text(values: Mapping[str, Any], lang: str) -> dict[str, str]:
     return {k: value_text(v, lang, k) for k, v in values.items()}
+
+
+def echo(value: Any) -> Any:
+    """A value a user gave, as a refusal shows it: at most ``ECHO_MAX`` characters, and control
+    characters and invalid Unicode as U+FFFD (a refused name never breaks a line or the terminal)."""
+    if not isinstance(value, str):
+        return value
+    if len(value) > ECHO_MAX:
+        value = value[: ECHO_MAX - 1] + "…"
+    return limits.shown_safely(value)
+
+
+def refusal_values(values: Mapping[str, Any], lang: str) -> dict[str, str]:
+    """A refusal's values as text, the user's own values echoed safely (``echo``)."""
+    return values_text({k: echo(v) for k, v in values.items()}, lang)
 
 
 def dice_text(dice: tuple[tuple[int, int], ...] | list[Any]) -> str:

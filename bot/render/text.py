@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from bot.i18n import t
 from bot.render import fort_text, odds_text, sengensho_text, sheet_text
-from bot.render.common import event_line, value_text, values_text
+from bot.render.common import event_line, refusal_values, value_text, values_text
 from bot.views import (
     ErrorView,
     EventsView,
@@ -43,7 +43,7 @@ def render(view: View, lang: str) -> str:
 
 def _render(view: View, lang: str) -> str:
     if isinstance(view, ErrorView):
-        return t("render.refused", lang, reason=t(view.key, lang, **values_text(view.values, lang)))
+        return t("render.refused", lang, reason=t(view.key, lang, **refusal_values(view.values, lang)))
     if isinstance(view, EventsView):
         return _events(view, lang)
     if isinstance(view, StatusView):

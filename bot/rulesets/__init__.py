@@ -41,6 +41,8 @@ class RulesetBinding:
     battle_end_kinds: frozenset[str] = frozenset()
     #: which events a round summary lists (all when None)
     in_summary: Callable[[str], bool] | None = None
+    #: refuses (raises ``LimitError``) an imported state beyond the limits of COMMANDS.md
+    check_limits: Callable[[Any], None] = lambda state: None
     #: the document as a user who is not a GM may read it (None: the table; their own secrets too),
     #: for a rule set with hidden information (``bot.service.audience``); None: all of it is public
     visible: Callable[[dict[str, Any], str | None], dict[str, Any]] | None = None

@@ -17,10 +17,11 @@ from bot.commands import BuildContext, CommandSpec, Kind, Option, OptType, UserE
 from engine.common import Command
 from engine.fort import FORT
 from engine.fort import commands as fc
+from engine.fort.limits import check_state
 from engine.fort.lookup import name_key, resolve_actor
 from engine.fort.planner import DEFAULT_RUNS, MAX_RUNS, MIN_RUNS
-from engine.fort.planner.request import MAX_SEED
-from engine.fort.rules_turn import check_turn
+from engine.fort.planner.request import MAX_SEED, PC_DAMAGE_MAX
+from engine.fort.rules_turn import MAX_CANNONS, check_turn
 from engine.fort.state import Element, FortState, UnitType
 from engine.ruleset import RuleError
 
@@ -66,7 +67,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     _spec(
         "fort", "start", fc.StartBattle,
         _o("rounds", OptType.INT, min=1, max=99), _o("fort_hp", OptType.INT, min=1),
-        _o("cannons", OptType.INT, min=0, max=20), _o("first", OptType.CHOICE, choices=("pc", "enemy")),
+        _o("cannons", OptType.INT, min=0, max=MAX_CANNONS),
+        _o("first", OptType.CHOICE, choices=("pc", "enemy")),
         _o("title"),
         kind=Kind.START,
     ),
@@ -142,7 +144,7 @@ ODDS = CommandSpec(
     Kind.ODDS,
     (
         _o("runs", OptType.INT, default=DEFAULT_RUNS, min=MIN_RUNS, max=MAX_RUNS),
-        _o("pc_damage"),
+        _o("pc_damage", max_len=PC_DAMAGE_MAX),
         _o("repair", OptType.BOOL, default=False),
         _o("seed", OptType.INT, min=0, max=MAX_SEED),
     ),
@@ -224,6 +226,7 @@ rulesets.register(
         round_end_kinds=frozenset({"battle.round_summary"}),
         battle_end_kinds=frozenset({"battle.ended"}),
         in_summary=in_summary,
+        check_limits=check_state,
     )
 )
 cmd.register(*COMMANDS, ODDS)

@@ -38,6 +38,7 @@ from engine.fort.ccfolia import ccfolia_text
 from engine.fort.lookup import find_pc
 from engine.fort.rules_sheets import pc_palette, roll_line
 from engine.fort.state import PC, FortState
+from engine.palette import MAX_CHARS
 from engine.sheets.model import MonsterPart, MonsterSheet, sheet_to_json
 from engine.sheets.palette_gen import sheet_variables
 from engine.sheets.ytsheet import CharacterRead, mobility_metres, read_sheet
@@ -59,7 +60,9 @@ def read_given(values: Mapping[str, Any]) -> CharacterRead | MonsterSheet | None
             return None
         source = SheetSource(text)
     try:
-        document = json.loads(source.text)
+        document = cmd.load_json(source.text)
+    except cmd.JsonRefused as refused:  # too deep, a number no sheet means, a lone surrogate
+        raise UserError(refused.key, option="sheet", **refused.values) from None
     except ValueError:
         raise UserError("sheet.not_json", source=source.source or "file:") from None
     if not isinstance(document, dict):
@@ -256,7 +259,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "pc", "palette", Kind.QUERY,
-        (Option("name", required=True), Option("text"), SHEET_FILE),
+        # a palette in one line: as long as a palette may be (engine.palette), not a free text's 100
+        (Option("name", required=True), Option("text", max_len=MAX_CHARS), SHEET_FILE),
         ruleset=FORT.name, query=palette_query,
     ),
     CommandSpec(

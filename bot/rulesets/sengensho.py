@@ -20,6 +20,7 @@ from engine.sengensho import SENGENSHO, SengenshoState
 from engine.sengensho import commands as sc
 from engine.sengensho.core import ATTRIBUTES
 from engine.sengensho.items import MERCY_CHOICES, VIAS
+from engine.sengensho.limits import check_state
 from engine.sengensho.state import GMFixed, Opening, RollKind, Side
 from engine.sengensho.visibility import visible
 
@@ -237,6 +238,7 @@ rulesets.register(
         in_summary=lambda kind: kind in _SUMMARY,
         visible=visible,
         secret_text=secret_text,
+        check_limits=check_state,
     )
 )
 cmd.register(*COMMANDS)

@@ -1,4 +1,4 @@
-"""What a front-end hands the service (where, who, which command) and a channel's live battle."""
+"""What a front-end hands the service (where, who, which command), a channel's live battle, refusals."""
 
 from __future__ import annotations
 
@@ -8,6 +8,11 @@ from typing import Any
 
 from bot.rulesets import RulesetBinding
 from bot.storage import repository as repo
+from bot.views import ErrorView
+from engine import limits
+
+#: the longest command text kept in the log (what was typed; the options are checked one by one)
+LOG_TEXT_MAX = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,11 +23,16 @@ class Where:
 
 @dataclass(frozen=True, slots=True)
 class Actor:
-    """Who runs the command. ``manage_channels`` and ``roles`` come from Discord (GM rights)."""
+    """Who runs the command, and what the front-end knows of their rights (COMMANDS.md, GM).
+
+    ``manage_channels``: Manage Channels *in the channel the command came from*; ``manage_guild``:
+    Manage Server (``/gm role``); ``roles``: the ids (console: names) of the member's roles.
+    """
 
     id: str
     manage_channels: bool = False
     roles: frozenset[str] = frozenset()
+    manage_guild: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +42,13 @@ class Invocation:
     path: str
     options: Mapping[str, Any] = field(default_factory=dict)
     text: str = ""
+
+    def log_text(self) -> str:
+        """The text as the log keeps it: control characters and invalid Unicode shown as U+FFFD."""
+        text = self.text or "/" + self.path
+        if len(text) > LOG_TEXT_MAX:
+            text = text[: LOG_TEXT_MAX - 1] + "…"
+        return limits.shown_safely(text)
 
 
 @dataclass(slots=True)
@@ -44,3 +61,11 @@ class Live:
     document: dict[str, Any]
     #: are there undone actions (that a new action discards)?
     has_redo: bool = False
+
+
+class Refused(Exception):
+    """A command the service refuses: nothing changed, ``view`` says why."""
+
+    def __init__(self, key: str, **values: Any) -> None:
+        super().__init__(key)
+        self.view = ErrorView(key=key, values=values)

@@ -1,37 +1,91 @@
-"""Writes to the database: one writer at a time on SQLite, and group commit.
+"""Writes to the database: jobs in group-committed transactions, one writer per channel at a time.
 
-Group commit: the writes of different channels that arrive while a transaction is being written
-go together into the next one, and each caller is answered only after that commit — so an
-acknowledged action is on disk, and a busy table costs one fsync per batch, not per command.
+A *job* is a function of an open write transaction: it reads what it needs there (the channel's
+current battle and its version, GM rights), decides, and then writes; a refusal (one of the
+writer's ``clean`` exceptions) comes before its first write. Jobs that arrive while a transaction
+is being written go together into the next one (group commit: one fsync per batch, not per
+command). One job's failure never fails the others: a job that fails after writing rolls the batch
+back, which is run again with a savepoint per job, so that only the failing one is rolled back
+(savepoints cost two round trips a job, so a batch runs without them until one is needed). Each
+caller is answered only after the commit: an acknowledged action is on disk.
+
+Across processes every job first takes its channel's lock (``repo.lock_channel``: an advisory lock
+on PostgreSQL; on SQLite the write transaction already holds the database's one write lock), the
+jobs of a batch in a fixed order, so writers of one channel wait for each other instead of
+conflicting, and batches never deadlock. A transaction that fails for a passing reason all the same
+(a deadlock or serialisation failure reported by PostgreSQL, SQLite busy past its timeout) is run
+again, after each job's effects outside the database (scripted dice) are reset.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.storage import repository as repo
 from bot.storage.db import WRITE_OPTION, is_sqlite
 
+T = TypeVar("T")
+Job = Callable[[AsyncConnection], Awaitable[T]]
+
+#: how many times a batch is tried in all when it fails for a passing reason
+ATTEMPTS = 6
+#: PostgreSQL: serialization_failure, deadlock_detected, lock_not_available
+_PG_TRANSIENT = frozenset({"40001", "40P01", "55P03"})
+#: SQLite: SQLITE_BUSY, SQLITE_LOCKED
+_SQLITE_TRANSIENT = frozenset({5, 6})
+
+
+def transient(error: BaseException) -> bool:
+    """Would the same transaction succeed if run again (a deadlock, a busy database)?"""
+    if not isinstance(error, DBAPIError):
+        return False
+    original = error.orig
+    if getattr(original, "sqlstate", None) in _PG_TRANSIENT:
+        return True
+    code = getattr(original, "sqlite_errorcode", None)
+    if code is not None:
+        return (code & 0xFF) in _SQLITE_TRANSIENT
+    return "database is locked" in str(original)
+
 
 @dataclass(slots=True)
 class _Pending:
-    write: repo.Write
-    future: asyncio.Future[int]
+    channel: tuple[str, str] | None
+    job: Job[Any]
+    reset: Callable[[], None] | None
+    future: asyncio.Future[Any]
+
+    def order(self) -> tuple[int, int]:
+        """Jobs without a channel first, then by lock key: every transaction locks in this order."""
+        if self.channel is None:
+            return (0, 0)
+        return (1, repo.channel_lock_key(*self.channel))
 
 
 class Writer:
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(
+        self, engine: AsyncEngine, *, clean: tuple[type[Exception], ...] = (), attempts: int = ATTEMPTS
+    ) -> None:
         self.engine = engine
-        # SQLite has one writer at a time: queue writers here rather than in its busy handler.
+        #: what jobs raise before they write anything (refusals): no rollback is needed for them
+        self.clean = clean
+        self.attempts = attempts
+        # SQLite has one writer at a time: queue this process's writers here rather than in its
+        # busy handler (which does not queue fairly)
         self._lock: asyncio.Lock | None = asyncio.Lock() if is_sqlite(engine) else None
-        # writes of different channels waiting for the next transaction
+        # jobs waiting for the next transaction
         self._pending: list[_Pending] = []
         self._drainer: asyncio.Task[None] | None = None
+        #: how many batches were run again after a passing failure (for tests and benchmarks)
+        self.retries = 0
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncConnection]:
@@ -42,13 +96,17 @@ class Writer:
             async with conn.begin():
                 yield conn
 
-    async def commit(self, write: repo.Write) -> int:
-        """Store one write with whatever other channels are writing now, in one transaction.
+    async def run(
+        self, job: Job[T], *, channel: tuple[str, str] | None = None, reset: Callable[[], None] | None = None
+    ) -> T:
+        """Run ``job`` in the next group-committed transaction, under ``channel``'s lock if given.
 
-        Returns the new version after the commit, or raises ``VersionConflict`` (nothing written).
+        Returns what the job returned, after the commit; raises what it raised, with nothing of it
+        written and the rest of the batch unaffected. ``reset`` undoes the job's effects outside the
+        database (scripted dice), before the batch is run again.
         """
-        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self._pending.append(_Pending(write, future))
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._pending.append(_Pending(channel, job, reset, future))
         if self._drainer is None or self._drainer.done():
             self._drainer = asyncio.create_task(self._drain())
         return await future
@@ -56,9 +114,9 @@ class Writer:
     async def _drain(self) -> None:
         while self._pending:
             batch, self._pending = self._pending, []
+            batch.sort(key=_Pending.order)
             try:
-                async with self.transaction() as conn:
-                    results = await repo.write_many(conn, [p.write for p in batch])
+                outcomes = await self._commit(batch)
             except BaseException as error:  # the transaction failed: nothing of the batch is stored
                 for pending in batch:
                     if not pending.future.done():
@@ -67,10 +125,91 @@ class Writer:
                     raise
                 continue
             # answers only after the commit
-            for pending, result in zip(batch, results, strict=True):
+            for pending, (ok, value) in zip(batch, outcomes, strict=True):
                 if pending.future.done():
                     continue
-                if isinstance(result, repo.VersionConflict):
-                    pending.future.set_exception(result)
+                if ok:
+                    pending.future.set_result(value)
                 else:
-                    pending.future.set_result(result)
+                    pending.future.set_exception(value)
+
+    async def _commit(self, batch: list[_Pending]) -> list[tuple[bool, Any]]:
+        attempt, careful = 1, False
+        while True:
+            try:
+                return await self._attempt(batch, careful=careful)
+            except _Unclean as unclean:
+                if len(batch) == 1:  # rolled back, and nobody else was in the batch
+                    return [(False, unclean.error)]
+                careful = True
+            except Exception as error:
+                if not transient(error) or attempt >= self.attempts:
+                    raise
+                self.retries += 1
+                attempt += 1
+                # a little random wait, so that the processes that collided do not collide again
+                await asyncio.sleep(random.uniform(0, 0.005 * 2**attempt))
+            for pending in reversed(batch):
+                if pending.reset is not None:
+                    pending.reset()
+
+    async def _attempt(self, batch: list[_Pending], *, careful: bool) -> list[tuple[bool, Any]]:
+        """The batch in one transaction. Careful: each job in a savepoint, a failing one rolled back
+        alone. Else no savepoints (they cost two round trips a job): a job's refusal (``clean``) left
+        nothing to roll back, and any other failure rolls the batch back (``_Unclean``) to run it
+        again carefully."""
+        outcomes: list[tuple[bool, Any]] = []
+        async with self.transaction() as conn:
+            for pending in batch:
+                if pending.channel is not None:
+                    await repo.lock_channel(conn, *pending.channel)
+                try:
+                    if careful:
+                        async with conn.begin_nested():
+                            outcomes.append((True, await pending.job(conn)))
+                    else:
+                        outcomes.append((True, await pending.job(conn)))
+                except Exception as error:
+                    if transient(error):
+                        raise
+                    if not careful and not isinstance(error, self.clean):
+                        raise _Unclean(error) from error
+                    outcomes.append((False, error))
+        return outcomes
+
+
+class _Unclean(Exception):
+    """A job failed after it may have written (not one of the writer's ``clean`` refusals)."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+class ChannelLocks:
+    """This process's lock per channel, kept only while a command holds or waits for it.
+
+    So the table holds the channels in use right now, never every channel ever seen.
+    """
+
+    def __init__(self) -> None:
+        self._locks: dict[Hashable, tuple[asyncio.Lock, int]] = {}
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+    @contextlib.asynccontextmanager
+    async def hold(self, key: Hashable) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (None, 0))
+        if lock is None:
+            lock = asyncio.Lock()
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users == 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)

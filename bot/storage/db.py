@@ -9,7 +9,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import event, func, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -18,6 +18,8 @@ DEFAULT_FILE = "toride.db"
 #: execution option that makes a SQLite transaction take the write lock at BEGIN
 WRITE_OPTION = "toride_write"
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+#: PostgreSQL advisory lock key held while a process upgrades the schema (any fixed 64-bit number)
+UPGRADE_LOCK = 0x746F72696465  # "toride"
 
 
 def database_url(explicit: str | None = None) -> str:
@@ -56,9 +58,10 @@ def _sqlite_setup(engine: AsyncEngine) -> None:
         # We emit BEGIN ourselves (below), so the driver must not.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
+        # first: switching a new file to WAL waits for another process's connection, not fails
+        cursor.execute("PRAGMA busy_timeout=10000")
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=10000")
         # WAL + FULL: every acknowledged commit is on disk, even across a power cut or an OS
         # crash (NORMAL would survive a killed process only). Group commit keeps it cheap.
         cursor.execute("PRAGMA synchronous=FULL")
@@ -85,6 +88,14 @@ def _upgrade_sync(connection: Connection, revision: str) -> None:
 
 
 async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
-    """Bring the schema up to ``revision`` (the app does this at start; ``toride db upgrade`` by hand)."""
-    async with engine.begin() as conn:
-        await conn.run_sync(_upgrade_sync, revision)
+    """Bring the schema up to ``revision`` (the app does this at start; ``toride db upgrade`` by hand).
+
+    Several processes starting at once upgrade one at a time: on PostgreSQL under an advisory lock,
+    on SQLite in a write transaction (BEGIN IMMEDIATE); the later ones find the schema up to date.
+    """
+    async with engine.connect() as conn:
+        await conn.execution_options(**{WRITE_OPTION: True})
+        async with conn.begin():
+            if conn.dialect.name == "postgresql":
+                await conn.execute(select(func.pg_advisory_xact_lock(UPGRADE_LOCK)))
+            await conn.run_sync(_upgrade_sync, revision)

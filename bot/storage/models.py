@@ -1,17 +1,18 @@
-"""The tables: battles (one running per channel), their append-only event log, guild settings."""
+"""The tables: battles (one running per channel), their append-only event log, each battle's co-GMs,
+guild settings."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
 from sqlalchemy import (
-    JSON,
     BigInteger,
     DateTime,
     ForeignKey,
     Index,
     Integer,
     MetaData,
+    PrimaryKeyConstraint,
     String,
     Text,
     UniqueConstraint,
@@ -111,11 +112,26 @@ class BattleEvent(Base):
     )
 
 
+class BattleGM(Base):
+    """A co-GM of one battle (``/gm add``): stored with the battle, gone with it (revision 0003)."""
+
+    __tablename__ = "battle_gms"
+
+    battle_id: Mapped[int] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"))
+    user_id: Mapped[str] = mapped_column(String(64))
+    added_by: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (PrimaryKeyConstraint("battle_id", "user_id", name="pk_battle_gms"),)
+
+
 class GuildSettings(Base):
+    """A server's settings: its language and its GM role (``/gm role``). Until revision 0003 it also
+    held a server-wide co-GM list, which that revision retired (co-GMs are per battle now)."""
+
     __tablename__ = "guild_settings"
 
     guild_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     language: Mapped[str] = mapped_column(String(8), default="ja")
     gm_role_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    co_gms: Mapped[list[str]] = mapped_column(JSON, default=list)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,18 +1,26 @@
-"""Reads and writes of battles, their event log and guild settings (SQLAlchemy Core, async).
+"""Reads and writes of battles, their event log, co-GMs and guild settings (SQLAlchemy Core, async).
 
-Every write names the battle version it read: ``UPDATE ... WHERE id = :id AND version = :v``.
-No row updated means another writer came first (``VersionConflict``); the caller reloads.
+Every write of a battle names the version it read, and holds only while that battle is still its
+channel's current (latest) one: ``UPDATE ... WHERE id = :id AND version = :v AND no newer battle in
+the channel``. No row updated means another writer came first (``VersionConflict``): nothing was
+written, and the caller reads the battle again. Writers of one channel are serialised across
+processes by ``lock_channel`` (the service takes it first in every write transaction), so a battle
+read under it cannot conflict; a conflict means a cached battle was stale.
+Settings and co-GM writes are single upserts / deletes: atomic on both databases, never a
+read-modify-write.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, func, insert, select, update
+from sqlalchemy import Table, bindparam, delete, exists, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -25,12 +33,14 @@ from bot.storage.models import (
     UNDONE,
     Battle,
     BattleEvent,
+    BattleGM,
     GuildSettings,
     utcnow,
 )
 
 battles = cast(Table, Battle.__table__)
 events = cast(Table, BattleEvent.__table__)
+gms = cast(Table, BattleGM.__table__)
 settings = cast(Table, GuildSettings.__table__)
 
 
@@ -107,12 +117,39 @@ async def latest_head(conn: AsyncConnection, guild: str, channel: str) -> Battle
 
 
 _LOAD = select(battles.c.state).where(battles.c.id == bindparam("b_id"))
+_LOAD_AT = _LOAD.where(battles.c.version == bindparam("b_version"))
 
 
 async def load_state(conn: AsyncConnection, battle_id: int) -> dict[str, Any]:
     state = (await conn.execute(_LOAD, {"b_id": battle_id})).scalar_one()
     loaded: dict[str, Any] = json.loads(state)
     return loaded
+
+
+async def load_state_at(conn: AsyncConnection, head: BattleHead) -> dict[str, Any] | None:
+    """The battle's state if it is still at ``head.version`` (None: it changed since the head was read)."""
+    state = (await conn.execute(_LOAD_AT, {"b_id": head.id, "b_version": head.version})).scalar_one_or_none()
+    if state is None:
+        return None
+    loaded: dict[str, Any] = json.loads(state)
+    return loaded
+
+
+def channel_lock_key(guild: str, channel: str) -> int:
+    """The 64-bit advisory lock key of a channel (stable across processes and Python versions)."""
+    digest = hashlib.blake2b(f"{guild}\x00{channel}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+async def lock_channel(conn: AsyncConnection, guild: str, channel: str) -> None:
+    """Serialise the writers of one channel across processes until this transaction ends.
+
+    PostgreSQL: a transaction-level advisory lock (a second writer waits, it does not fail).
+    SQLite: nothing to do, a write transaction (BEGIN IMMEDIATE) already holds the database's
+    one write lock. Take channel locks in ``channel_lock_key`` order when a transaction takes several.
+    """
+    if conn.dialect.name == "postgresql":
+        await conn.execute(select(func.pg_advisory_xact_lock(channel_lock_key(guild, channel))))
 
 
 async def create_battle(
@@ -155,9 +192,16 @@ async def create_battle(
     return int(battle_id)
 
 
+_NEWER = battles.alias("newer")
+#: the battle is still its channel's current one (no battle started there after it)
+_CURRENT = ~exists().where(
+    _NEWER.c.guild_id == battles.c.guild_id,
+    _NEWER.c.channel_id == battles.c.channel_id,
+    _NEWER.c.id > battles.c.id,
+)
 _WRITE = (
     update(battles)
-    .where(battles.c.id == bindparam("b_id"), battles.c.version == bindparam("b_version"))
+    .where(battles.c.id == bindparam("b_id"), battles.c.version == bindparam("b_version"), _CURRENT)
     .values(
         version=bindparam("p_version"),
         state=bindparam("p_state"),
@@ -174,17 +218,6 @@ _DISCARD = (
 _INSERT = insert(events)
 
 
-@dataclass(frozen=True, slots=True)
-class Write:
-    """One battle's new state and log row, checked against the version it was read at."""
-
-    head: BattleHead
-    state: dict[str, Any]
-    status: str
-    row: NewRow
-    discard_redo: bool
-
-
 async def write(
     conn: AsyncConnection,
     head: BattleHead,
@@ -194,45 +227,33 @@ async def write(
     row: NewRow,
     discard_redo: bool,
 ) -> int:
-    """Store a new state and its log row; returns the new version (= the row's seq)."""
-    result = (await write_many(conn, [Write(head, state, status, row, discard_redo)]))[0]
-    if isinstance(result, VersionConflict):
-        raise result
-    return result
+    """Store a new state and its log row; returns the new version (= the row's seq).
 
-
-async def write_many(conn: AsyncConnection, writes: Sequence[Write]) -> list[int | VersionConflict]:
-    """Several writes (of different battles) in the caller's transaction: for each, the new version,
-    or ``VersionConflict`` (then nothing of it was written). The log rows go in one batch."""
+    ``VersionConflict`` (nothing written) unless the battle is still at ``head.version`` and still
+    its channel's current battle. ``discard_redo``: undone actions can no longer be redone.
+    """
     now = utcnow()
-    results: list[int | VersionConflict] = []
-    rows: list[dict[str, Any]] = []
-    for item in writes:
-        new_version = item.head.version + 1
-        encoded = dumps(item.state)
-        result = await conn.execute(
-            _WRITE,
-            {
-                "b_id": item.head.id,
-                "b_version": item.head.version,
-                "p_version": new_version,
-                "p_state": encoded,
-                "p_status": item.status,
-                "p_now": now,
-                "p_ended": now if item.status == ENDED else None,
-            },
-        )
-        if result.rowcount != 1:
-            results.append(VersionConflict())
-            continue
-        if item.discard_redo:
-            await conn.execute(_DISCARD, {"b_id": item.head.id})
-        state_json = encoded if item.row.state_after is item.state else None
-        rows.append(_row_params(item.head.id, new_version, item.row, now, state_json))
-        results.append(new_version)
-    if rows:
-        await conn.execute(_INSERT, rows)
-    return results
+    new_version = head.version + 1
+    encoded = dumps(state)
+    result = await conn.execute(
+        _WRITE,
+        {
+            "b_id": head.id,
+            "b_version": head.version,
+            "p_version": new_version,
+            "p_state": encoded,
+            "p_status": status,
+            "p_now": now,
+            "p_ended": now if status == ENDED else None,
+        },
+    )
+    if result.rowcount != 1:
+        raise VersionConflict()
+    if discard_redo:
+        await conn.execute(_DISCARD, {"b_id": head.id})
+    state_json = encoded if row.state_after is state else None
+    await _insert_row(conn, head.id, new_version, row, now, state_json)
+    return new_version
 
 
 def _row_params(
@@ -382,39 +403,91 @@ async def set_status_message(conn: AsyncConnection, battle_id: int, message_id: 
 
 
 # ---------------------------------------------------------------------------------------------
+# Co-GMs of a battle
+
+
+def _insert(conn: AsyncConnection, table: Table) -> Any:
+    """An INSERT that can say ON CONFLICT (PostgreSQL and SQLite spell it alike)."""
+    return (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(table)
+
+
+async def add_co_gm(conn: AsyncConnection, battle_id: int, user: str, added_by: str) -> bool:
+    """Make ``user`` a co-GM of the battle; False if they already were (one statement, no race)."""
+    statement = (
+        _insert(conn, gms)
+        .values(battle_id=battle_id, user_id=user, added_by=added_by, created_at=utcnow())
+        .on_conflict_do_nothing(index_elements=[gms.c.battle_id, gms.c.user_id])
+    )
+    return bool((await conn.execute(statement)).rowcount)
+
+
+async def remove_co_gm(conn: AsyncConnection, battle_id: int, user: str) -> bool:
+    """``user`` is no longer a co-GM of the battle; False if they were not one."""
+    statement = delete(gms).where(gms.c.battle_id == battle_id, gms.c.user_id == user)
+    return bool((await conn.execute(statement)).rowcount)
+
+
+async def co_gms(conn: AsyncConnection, battle_id: int) -> tuple[str, ...]:
+    """The battle's co-GMs, in the order they were added."""
+    rows = await conn.execute(
+        select(gms.c.user_id).where(gms.c.battle_id == battle_id).order_by(gms.c.created_at, gms.c.user_id)
+    )
+    return tuple(rows.scalars())
+
+
+_GRANTS = select(
+    select(settings.c.gm_role_id).where(settings.c.guild_id == bindparam("g")).scalar_subquery(),
+    exists().where(gms.c.battle_id == bindparam("b"), gms.c.user_id == bindparam("u")),
+)
+
+
+async def gm_grants(conn: AsyncConnection, guild: str, battle_id: int, user: str) -> tuple[str | None, bool]:
+    """In one query: the server's GM role (None: none set) and whether ``user`` is a co-GM of the battle."""
+    role, is_co_gm = (await conn.execute(_GRANTS, {"g": guild, "b": battle_id, "u": user})).one()
+    return role, bool(is_co_gm)
+
+
+# ---------------------------------------------------------------------------------------------
 # Guild settings
+
+
+DEFAULT_LANGUAGE = "ja"
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
     guild_id: str
-    language: str = "ja"
+    language: str = DEFAULT_LANGUAGE
     gm_role_id: str | None = None
-    co_gms: tuple[str, ...] = ()
 
 
 async def get_settings(conn: AsyncConnection, guild: str) -> Settings:
     row = (
         await conn.execute(
-            select(settings.c.language, settings.c.gm_role_id, settings.c.co_gms).where(
-                settings.c.guild_id == guild
-            )
+            select(settings.c.language, settings.c.gm_role_id).where(settings.c.guild_id == guild)
         )
     ).first()
     if row is None:
         return Settings(guild)
-    return Settings(guild, row.language, row.gm_role_id, tuple(row.co_gms or ()))
+    return Settings(guild, row.language, row.gm_role_id)
 
 
-async def put_settings(conn: AsyncConnection, value: Settings) -> None:
-    values = {
-        "language": value.language,
-        "gm_role_id": value.gm_role_id,
-        "co_gms": list(value.co_gms),
-        "updated_at": utcnow(),
-    }
-    result = await conn.execute(
-        update(settings).where(settings.c.guild_id == value.guild_id).values(**values)
+async def _set(conn: AsyncConnection, guild: str, **values: Any) -> None:
+    """Set some settings of a server in one upsert (the row is made if there is none)."""
+    now = utcnow()
+    defaults = {"language": DEFAULT_LANGUAGE, "gm_role_id": None}
+    statement = (
+        _insert(conn, settings)
+        .values(guild_id=guild, **{**defaults, **values}, updated_at=now)
+        .on_conflict_do_update(index_elements=[settings.c.guild_id], set_={**values, "updated_at": now})
     )
-    if result.rowcount == 0:
-        await conn.execute(insert(settings).values(guild_id=value.guild_id, **values))
+    await conn.execute(statement)
+
+
+async def set_language(conn: AsyncConnection, guild: str, language: str) -> None:
+    await _set(conn, guild, language=language)
+
+
+async def set_gm_role(conn: AsyncConnection, guild: str, role: str | None) -> None:
+    """The server's GM role (None: no GM role)."""
+    await _set(conn, guild, gm_role_id=role)

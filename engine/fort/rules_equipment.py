@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine import limits
 from engine.common import fold
 from engine.dice import parse_command
 from engine.fort.commands import FireBallista, FireCannon, LoadBallista, LoadCannon, RemoveTrap, SetTrap
@@ -43,6 +44,7 @@ def set_trap(ctx: Context, state: FortState, cmd: SetTrap) -> FortState:
     edge = parse_edge(cmd.edge)
     if not 1 <= cmd.uses <= MAX_TRAP_USES:
         raise RuleError("fort.trap_uses_invalid", uses=cmd.uses, max=MAX_TRAP_USES)
+    limits.check_count("traps", len(state.traps) + 1, limits.MAX_TRAPS)
     ctx.emit("trap.set", {"kind": kind.value, "edge": edge_text(edge), "uses": cmd.uses})
     return evolve(state, traps=(*state.traps, Trap(kind, edge, cmd.uses)))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from engine import limits
 from engine.common import fold
 from engine.fort import rules_sheets
 from engine.fort.commands import (
@@ -48,6 +49,8 @@ def _positive(option: str, value: int | None, minimum: int = 1) -> None:
 
 def add_pc(ctx: Context, state: FortState, cmd: AddPC) -> FortState:
     """F-MAP-7: a PC joins at F0, at any position (default top), owned by the invoker or ``owner``."""
+    limits.check_name(cmd.name)
+    limits.check_count("pcs", len(state.pcs) + 1, limits.MAX_PCS)
     name, key = clean_name(cmd.name)
     ensure_name_free(state, key, name)
     position = parse_position(cmd.position) if cmd.position is not None else Position.TOP
@@ -167,6 +170,8 @@ def add_unit(ctx: Context, state: FortState, cmd: AddUnit) -> FortState:
     """F-UNIT-1, F-MAP-7: a unit with its stats; enemies start anywhere but F0, soldiers at F0 at a
     position (F-MAP-4, top unless given); with ``arrive_round`` it arrives at the end of that round's
     enemy turn; F-UNIT-15: its weakness, as Sword World writes it."""
+    limits.check_name(cmd.name)
+    limits.check_count("units", len(state.units) + 1, limits.MAX_UNITS)
     name, key = clean_name(cmd.name)
     ensure_name_free(state, key, name)
     utype = parse_unit_type(cmd.type)
@@ -265,6 +270,8 @@ def set_unit_hp(ctx: Context, state: FortState, cmd: SetUnitHP) -> FortState:
 def add_commander(ctx: Context, state: FortState, cmd: AddCommander) -> FortState:
     """F-UNIT-12, F-MAP-7: a commander is an enemy character with its own HP, anywhere but F0, and its
     war-horn (鼓砲) effect as the GM writes it."""
+    limits.check_name(cmd.name)
+    limits.check_count("commanders", len(state.commanders) + 1, limits.MAX_COMMANDERS)
     name, key = clean_name(cmd.name)
     ensure_name_free(state, key, name)
     _positive("hp", cmd.hp)

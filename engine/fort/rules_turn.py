@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import limits
 from engine.common import fold
 from engine.fort import commands as c
 from engine.fort.commands import EndBattle, StartBattle
@@ -14,8 +15,8 @@ from engine.fort.state import BattleOutcome, FortState, Side, Turn, UnitType, ev
 from engine.ruleset import RuleError
 
 MAX_ROUNDS = 99
-MAX_CANNONS = 20
-MAX_FORT_HP = 100_000
+MAX_CANNONS = limits.MAX_CANNONS
+MAX_FORT_HP = limits.MAX_HP
 END_OUTCOMES = ("auto", "success", "collapse", "retreat")
 
 

@@ -6,6 +6,7 @@ from dataclasses import replace
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from engine import limits
 from engine.common import EventRecorder, clean_name, fold, parse_bool
 from engine.ruleset import RuleError
 from engine.sengensho.cards import balance_warning
@@ -130,6 +131,8 @@ def start(state: SengenshoState | None, command: Start, rec: EventRecorder) -> S
 def join(state: SengenshoState, command: Join, rec: EventRecorder) -> SengenshoState:
     """S-CORE-1, S-REIN-1: a new character; once the turns run, it is a reinforcement."""
     # Joined ``hidden``, the table does not see it come (S-HIDE-1): only the GM and its owner read it.
+    limits.check_name(command.name)
+    limits.check_count("characters", len(state.characters) + 1, limits.MAX_CHARACTERS)
     name, key = clean_name(command.name, "sg")
     if state.find(key) is not None:
         raise RuleError("sg.name_taken", name=name)

@@ -152,7 +152,7 @@ def test_roll_status_and_help(tmp_path: Path) -> None:
     # name and hp may come from a monster sheet (sheet:)
     assert "/unit add [name:<text>] type:<normal|ram|flying|soldier> area:<text> [hp:<int>]" in out
     assert "  /fort next (GM)\n" in out
-    assert "  /fort start rounds:<1-99> [fort_hp:<int>] [cannons:<0-20>] [first:<pc|enemy>]" in out
+    assert "  /fort start rounds:<1-99> [fort_hp:<int>] [cannons:<0-10>] [first:<pc|enemy>]" in out
     # /quit ends the session: the last status is never answered
     assert out.count("Fort HP") == 1
 

@@ -222,7 +222,7 @@ def test_the_usage_in_a_missing_option_refusal_comes_from_the_table() -> None:
     with pytest.raises(UserError) as raised:
         convert(lookup("fort start"), {"title": "北"})
     assert raised.value.values["usage"] == (
-        "/fort start rounds:<1-99> [fort_hp:<int>] [cannons:<0-20>] [first:<pc|enemy>] [title:<text>]"
+        "/fort start rounds:<1-99> [fort_hp:<int>] [cannons:<0-10>] [first:<pc|enemy>] [title:<text>]"
     )
 
 

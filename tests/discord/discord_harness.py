@@ -415,6 +415,9 @@ class Harness:
                 del member["user"]
                 resolved.setdefault("members", {})[str(value.id)] = member
                 value = str(value.id)
+            elif isinstance(value, Role):
+                resolved.setdefault("roles", {})[str(value.id)] = value.payload()
+                value = str(value.id)
             elif isinstance(value, Attachment):
                 resolved.setdefault("attachments", {})[str(value.id)] = value.payload()
                 self.http.cdn[value.url] = value.content
@@ -501,6 +504,15 @@ class Harness:
 
     def channel_requests(self) -> Iterator[Request]:
         return (r for r in self.recorder.requests if r.via == "http")
+
+
+@dataclass
+class Role:
+    id: int
+    name: str
+
+    def payload(self) -> dict[str, Any]:
+        return {"id": str(self.id), "name": self.name, "permissions": "0", "position": 1, "color": 0}
 
 
 @dataclass

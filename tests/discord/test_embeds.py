@@ -89,11 +89,11 @@ def test_a_huge_status_fits() -> None:
 
 
 async def test_user_text_is_escaped_everywhere(harness: Harness) -> None:
-    evil = "**@everyone**_<@123456789012345678>`"
+    evil = "*@everyone*<@12345678901234567>`"  # 32 characters: names are 1-32
     await harness.run(GM, "fort start", rounds=1, title="~~@here~~")
     result = await harness.run(GM, "unit add", name=evil, type="normal", area="A2", hp=5, fort_damage=1)
     assert result.response.data["allowed_mentions"] == {"parse": []}
-    assert md(evil) == "\\*\\*@\u200beveryone\\*\\*\\_<@\u200b123456789012345678>\\`"
+    assert md(evil) == "\\*@\u200beveryone\\*<@\u200b12345678901234567>\\`"
     assert md(evil) in result.embeds[0]["description"]
     assert evil not in result.text()
     status = await harness.run(GM, "fort status")
@@ -108,7 +108,7 @@ async def test_a_long_log_is_sent_in_several_messages(harness: Harness) -> None:
     await harness.run(GM, "fort start", rounds=1)
     for n in range(60):
         await harness.run(
-            GM, "unit add", name=f"u{n:02}" + "名" * 60, type="normal", area="A2", hp=5, fort_damage=1
+            GM, "unit add", name=f"u{n:02}" + "名" * 29, type="normal", area="A2", hp=5, fort_damage=1
         )
     result = await harness.run(GM, "fort log", last=200)
     assert not result.ephemeral

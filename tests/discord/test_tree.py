@@ -27,6 +27,7 @@ TYPES = {
     OptType.BOOL: BOOLEAN,
     OptType.USER: USER,
     OptType.FILE: ATTACHMENT,
+    OptType.ROLE: 8,  # Discord's ROLE option type
     OptType.TEXTFILE: ATTACHMENT,
     OptType.SHEET: STRING,
 }
@@ -111,7 +112,7 @@ async def test_exact_payload_of_fort_start_and_autocomplete_flags(harness: Harne
         "max_value": 99,
     }
     assert (fort_hp["name"], fort_hp["required"], fort_hp["min_value"]) == ("fort_hp", False, 1)
-    assert cannons["max_value"] == 20
+    assert cannons["max_value"] == 10
     assert first["choices"] == [{"name": "PCs", "value": "pc"}, {"name": "Enemies", "value": "enemy"}]
     assert title["type"] == STRING and "autocomplete" not in title
     flagged = {

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from engine import limits
 from engine.dice import ScriptedDice
 from engine.fort import FORT, AddPC, FortCommand, FortState, StartBattle, dice_values
 from engine.fort.keys import COMMON_FIELDS, EVENTS, REFUSALS, fields
@@ -20,7 +21,9 @@ def check_catalogued(events: list[Event] | None = None, error: RuleError | None 
         assert event.kind in EVENTS, event.kind
         assert Event.from_json(json.loads(json.dumps(event.to_json()))) == event  # JSON-ready, both ways
         assert set(event.data) <= fields(EVENTS[event.kind]) | COMMON_FIELDS, (event.kind, set(event.data))
-    if error is not None:
+    if error is not None and error.key in limits.REFUSALS:  # COMMANDS.md's limits, shared by rule sets
+        assert set(error.values) <= set(limits.REFUSALS[error.key]), (error.key, set(error.values))
+    elif error is not None:
         assert error.key in REFUSALS, error.key
         assert set(error.values) <= fields(REFUSALS[error.key]), (error.key, set(error.values))
         json.dumps(error.values)

@@ -69,8 +69,10 @@ def test_who_acts() -> None:
 
 def test_names_and_options() -> None:
     run = battle()
-    run.refused(AddPC(name="  "), "fort.name_invalid")
-    run.refused(AddPC(name="x" * 65), "fort.name_invalid")
+    # names are 1-32 characters without control characters (COMMANDS.md, Conventions; engine.limits)
+    run.refused(AddPC(name="  "), "limits.name")
+    run.refused(AddPC(name="x" * 33), "limits.name")
+    run.refused(AddPC(name="a\nb"), "limits.name")
     run.refused(AddPC(name="alice"), "fort.name_taken")
     run.refused(AddCommander(name="ALICE", hp=3), "fort.name_taken")
     run.refused(AddPC(name="Bob", position="roof"), "fort.position_invalid")

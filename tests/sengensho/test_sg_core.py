@@ -48,7 +48,7 @@ def test_s_core_1_refusals() -> None:
     run.refused(Join("x"), "sg.dp_max_required")
     run.refused(Join("x", dp_max=10), "sg.recovery_required")
     run.refused(Join("ＲＥＩＭＵ", dp_max=10, recovery=2), "sg.name_taken")
-    run.refused(Join("  ", dp_max=10, recovery=2), "sg.name_invalid")
+    run.refused(Join("  ", dp_max=10, recovery=2), "limits.name")
     run.refused(Join("x", dp_max=-1, recovery=2), "sg.value_invalid")
     run.refused(Join("x", dp_max=10, recovery=2, side="boss"), "sg.side_invalid")
     run.refused(Join("x", dp_max=10, recovery=2, hp=0), "sg.value_invalid")

@@ -247,14 +247,15 @@ async def test_two_services_on_one_database_lose_no_update(engine: AsyncEngine, 
         tasks = [run(one if i % 2 else two, GM, "ctr hit", amount="2") for i in range(80)]
         views = await asyncio.gather(*tasks)
         ok = [v for v in views if isinstance(v, EventsView)]
-        changed = [v for v in views if isinstance(v, ErrorView)]
-        assert all(v.key == "service.battle_changed" for v in changed)  # type: ignore[attr-defined]
+        # the second writer of the channel waits for the first (under its lock), it is never refused:
+        # a command that finds its cached battle stale runs again on the stored one, under the lock
+        assert [v for v in views if isinstance(v, ErrorView)] == []
         assert one.conflicts + two.conflicts > 0
         # every acknowledged hit is there, exactly once
+        assert len(ok) == 80
         assert await hp(one) == 1000 - 2 * len(ok)
         assert await hp(two) == 1000 - 2 * len(ok)
         assert await versions(engine) == (1 + len(ok), 1 + len(ok))
-        assert len(ok) >= 40
     finally:
         await other_engine.dispose()
 

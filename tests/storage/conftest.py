@@ -11,33 +11,21 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
+from db_under_test import Database
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
-
-from bot.storage import make_engine
 
 PG_URL = os.environ.get("TORIDE_TEST_DATABASE_URL")
 BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
 
 
 @pytest.fixture(params=BACKENDS)
-async def engine_factory(
-    request: pytest.FixtureRequest, tmp_path: Path
-) -> AsyncIterator[Callable[[], AsyncEngine]]:
-    """Makes engines on one empty database (no schema yet): a SQLite file, or a fresh PostgreSQL schema.
-
-    Every engine it made is disposed of at the end (and the PostgreSQL schema dropped).
-    """
-    made: list[AsyncEngine] = []
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Database]:
+    """An empty database on each backend; every engine made on it is disposed of, the schema dropped."""
     if request.param == "sqlite":
-        path = str(tmp_path / "storage.db")
-
-        def make() -> AsyncEngine:
-            made.append(make_engine(path))
-            return made[-1]
-
-        yield make
-        for engine in made:
+        db = Database(f"sqlite+aiosqlite:///{tmp_path / 'storage.db'}")
+        yield db
+        for engine in db.made:
             await engine.dispose()
         return
     assert PG_URL is not None
@@ -45,19 +33,21 @@ async def engine_factory(
     admin = create_async_engine(PG_URL)
     async with admin.begin() as conn:
         await conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-
-    def make_pg() -> AsyncEngine:
-        made.append(make_engine(PG_URL, connect_args={"server_settings": {"search_path": schema}}))
-        return made[-1]
-
+    db = Database(PG_URL, schema)
     try:
-        yield make_pg
+        yield db
     finally:
-        for engine in made:
+        for engine in db.made:
             await engine.dispose()
         async with admin.begin() as conn:
             await conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
         await admin.dispose()
+
+
+@pytest.fixture
+def engine_factory(database: Database) -> Callable[[], AsyncEngine]:
+    """Makes engines on one empty database (no schema yet): a SQLite file, or a fresh PostgreSQL schema."""
+    return database.engine
 
 
 @pytest.fixture

@@ -134,10 +134,12 @@ async def test_settings_round_trip(raw_engine: AsyncEngine) -> None:
     await upgrade(raw_engine)
     async with raw_engine.begin() as conn:
         assert await repo.get_settings(conn, "g") == repo.Settings("g")
-        await repo.put_settings(conn, repo.Settings("g", "en", "42", ("alice",)))
-        await repo.put_settings(conn, repo.Settings("g", "en", "42", ("alice", "bob")))
+        await repo.set_gm_role(conn, "g", "42")  # makes the row
+        await repo.set_language(conn, "g", "en")  # changes only the language
+        await repo.set_language(conn, "h", "en")
     async with raw_engine.connect() as conn:
-        assert await repo.get_settings(conn, "g") == repo.Settings("g", "en", "42", ("alice", "bob"))
+        assert await repo.get_settings(conn, "g") == repo.Settings("g", "en", "42")
+        assert await repo.get_settings(conn, "h") == repo.Settings("h", "en", None)
 
 
 async def test_status_message_id_is_kept_with_its_battle_and_survives_0002(raw_engine: AsyncEngine) -> None:
@@ -168,3 +170,47 @@ async def test_status_message_id_is_kept_with_its_battle_and_survives_0002(raw_e
         assert head is not None and head.version == 1  # not battle state: no version bump
         await repo.set_status_message(conn, new, None)
         assert await repo.status_message(conn, new) is None
+
+
+async def test_revision_0003_retires_the_server_wide_co_gm_list(raw_engine: AsyncEngine) -> None:
+    """A co-GM of the old server-wide list is GM of no battle after the upgrade (nobody keeps rights
+    they were never given for a battle); the server's language and GM role stay."""
+    await upgrade(raw_engine, "0002")
+    async with raw_engine.begin() as conn:
+        await conn.execute(
+            text(
+                "INSERT INTO battles (guild_id, channel_id, ruleset, status, version, state, started_by,"
+                " created_at, updated_at) VALUES ('g', 'c1', 'fort', 'running', 1, '{}', 'gm',"
+                " CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+            )
+        )
+        await conn.execute(
+            text(
+                "INSERT INTO guild_settings (guild_id, language, gm_role_id, co_gms, updated_at)"
+                " VALUES ('g', 'en', '42', '[\"mallory\"]', CURRENT_TIMESTAMP)"
+            )
+        )
+    await upgrade(raw_engine)
+    async with raw_engine.connect() as conn:
+        head = await repo.running_head(conn, "g", "c1")
+        assert head is not None
+        assert await repo.co_gms(conn, head.id) == ()
+        assert await repo.gm_grants(conn, "g", head.id, "mallory") == ("42", False)
+        assert await repo.get_settings(conn, "g") == repo.Settings("g", "en", "42")
+        columns = await conn.run_sync(
+            lambda c: {col["name"] for col in inspect(c).get_columns("guild_settings")}
+        )
+    assert "co_gms" not in columns
+
+
+async def test_co_gms_go_with_their_battle(raw_engine: AsyncEngine) -> None:
+    await upgrade(raw_engine)
+    async with raw_engine.begin() as conn:
+        battle = await _create(conn)
+        assert await repo.add_co_gm(conn, battle, "carol", "gm") is True
+        assert await repo.add_co_gm(conn, battle, "carol", "gm") is False
+        other = await _create(conn, channel="c2")
+        assert await repo.gm_grants(conn, "g", other, "carol") == (None, False)
+        await conn.execute(text("DELETE FROM battles WHERE id = :b"), {"b": battle})
+        assert (await conn.execute(text("SELECT count(*) FROM battle_gms"))).scalar_one() == 0
+        assert await repo.remove_co_gm(conn, battle, "carol") is False

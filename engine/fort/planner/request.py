@@ -11,15 +11,17 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from engine.common import NAME_MAX, fold
+from engine.common import fold
 from engine.fort.context import parse_amount
 from engine.fort.state import DamageKind
+from engine.limits import NAME_MAX
 from engine.ruleset import RuleError
 
 DEFAULT_RUNS = 10_000
 MIN_RUNS, MAX_RUNS = 100, 100_000
-#: at most this many attacks per PC turn
+#: at most this many attacks per PC turn, and so long a ``pc_damage`` text
 MAX_ATTACKS = 20
+PC_DAMAGE_MAX = 600
 #: Discord's integer options reach 2**53
 MAX_SEED = 2**53 - 1
 #: the words a damage kind may be written with (``:magic``, ``:魔法``)

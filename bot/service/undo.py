@@ -1,0 +1,67 @@
+"""``/gm undo`` and ``/gm redo``: take back the last actions, dice and all, or put them back.
+
+An action's log row keeps the state after it, so undo restores the state after the last action
+that stays, and redo the state after the last one put back. The first action (the start or the
+import) is the battle itself and stays. A new action after an undo discards what could be redone.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.commands import CommandSpec, Kind
+from bot.service import audience, history
+from bot.service.types import Actor, Invocation, Live, Refused
+from bot.storage import repository as repo
+from bot.storage.models import ENDED, LIVE, NOTE, RUNNING, UNDONE
+from bot.views import UndoView
+from engine.ruleset import Event
+
+
+async def undo_redo(
+    conn: AsyncConnection, live: Live, actor: Actor, spec: CommandSpec, steps: int, invocation: Invocation
+) -> tuple[Live, UndoView]:
+    """Undo (or, for ``/gm redo``, redo) up to ``steps`` actions of the battle ``live``, in ``conn``.
+
+    The caller holds the channel's lock and checked that ``actor`` is a GM of the battle.
+    """
+    redo = spec.kind is Kind.REDO
+    head, binding = live.head, live.binding
+    if redo:
+        rows = await repo.undone_actions(conn, head.id, steps)
+        if not rows:
+            raise Refused("service.nothing_to_redo")
+        restored, changed = rows[-1], rows
+    else:
+        rows = await repo.live_actions(conn, head.id, steps + 1)
+        changed = [r for r in rows[:steps] if r.seq != 1]
+        if not changed:
+            raise Refused("service.nothing_to_undo")
+        restored = rows[len(changed)]
+    assert restored.state_after is not None
+    document = restored.state_after
+    state = binding.ruleset.import_(document)
+    status = ENDED if binding.is_over(state) else RUNNING
+    seqs = [r.seq for r in changed]
+    note = Event("service.redone" if redo else "service.undone", {"steps": len(changed), "seqs": seqs})
+    row = repo.NewRow(
+        kind=NOTE,
+        actor=actor.id,
+        command_text=invocation.log_text(),
+        command={"command": spec.path, "steps": steps},
+        events=[note.to_json()],
+        state_after=None,
+    )
+    # the version-checked write first: a conflict leaves nothing written (writer.py)
+    version = await repo.write(conn, head, state=document, status=status, row=row, discard_redo=False)
+    await repo.set_status(conn, head.id, seqs, LIVE if redo else UNDONE)
+    has_redo = await repo.has_undone(conn, head.id)
+    new_head = repo.BattleHead(head.id, binding.name, status, version, head.started_by)
+    view = UndoView(
+        redo=redo,
+        entries=tuple(history.entry(r) for r in changed),
+        document=document,
+        ruleset=binding.name,
+        requested=steps,
+    )
+    return Live(new_head, binding, state, document, has_redo), audience.undo_view(view, binding)
