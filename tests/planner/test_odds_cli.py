@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -103,3 +104,18 @@ def test_toride_odds_loads_neither_the_database_nor_discord(tmp_path: Path) -> N
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_the_readmes_example_is_what_toride_odds_prints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """README.md shows a run of docs/odds-example.json and its chart: the same lines come out."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("$ toride odds ", 1)[1].split("\n  ...", 1)[0]
+    command, *shown = block.splitlines()
+    args = shlex.split(command)
+    chart = tmp_path / "odds.png"
+    code, out, err = toride("odds", *args, "-o", str(chart), cwd=ROOT, capsys=capsys)
+    assert (code, err) == (0, "")
+    assert out.splitlines()[: len(shown)] == shown
+    assert Image.open(chart).size == Image.open(ROOT / "docs" / "odds-example.png").size
