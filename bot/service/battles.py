@@ -465,7 +465,7 @@ class BattleService:
         self._check_ruleset(spec, live)
         if live.binding.is_over(live.state):
             raise Refused("odds.battle_over")
-        result = await self.odds.run(live.document, request)
+        result = await self.odds.run(live.document, request, (where.guild, where.channel))
         filename = f"{live.binding.name}-odds-{where.channel}-{live.head.id}-{request.seed}.png"
         return OddsView(title=str(live.document.get("title") or ""), result=result, filename=filename)
 

@@ -3,7 +3,8 @@
 The service reads the channel's battle under its lock and hands its document to ``OddsRunner.run``
 without the lock: other commands, in this channel and in others, go on while the planner runs.
 A run past ``time_limit`` is cancelled (its process killed) and answered ``odds.timeout``. At most
-``workers`` plans run at once (one CPU is left to the bot); more wait their turn.
+``workers`` plans run at once (one CPU is left to the bot); more wait their turn, one per channel
+(a second one asked for while the first runs is refused, ``odds.busy``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import logging
 import multiprocessing
 import os
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext, SpawnContext
 from typing import Any
@@ -52,6 +53,8 @@ class OddsRunner:
     ) -> None:
         self.time_limit = time_limit
         self.target = target
+        #: the channels whose plan runs or waits its turn
+        self._channels: set[Hashable] = set()
         self._slots = asyncio.Semaphore(workers or max(1, (os.cpu_count() or 1) - 1))
         #: where the worker processes come from (a test makes its events there)
         self.context: ForkServerContext | SpawnContext
@@ -61,11 +64,21 @@ class OddsRunner:
         else:
             self.context = multiprocessing.get_context("spawn")
 
-    async def run(self, document: dict[str, Any], request: PlanRequest) -> OddsResult:
-        """The planner's answer for the battle ``document``; ``EngineError`` for a refusal, a time-out
-        (``odds.timeout``) or a worker that failed (``odds.failed``)."""
-        async with self._slots:
-            reply = await self._in_worker(document, request)
+    async def run(
+        self, document: dict[str, Any], request: PlanRequest, channel: Hashable | None = None
+    ) -> OddsResult:
+        """The planner's answer for the battle ``document`` (of ``channel``); ``EngineError`` for a
+        refusal, a plan of the channel already running (``odds.busy``), a time-out (``odds.timeout``)
+        or a worker that failed (``odds.failed``)."""
+        if channel is not None:
+            if channel in self._channels:
+                raise EngineError("odds.busy")
+            self._channels.add(channel)
+        try:
+            async with self._slots:
+                reply = await self._in_worker(document, request)
+        finally:
+            self._channels.discard(channel)
         if reply[0] == "ok":
             result: OddsResult = reply[1]
             return result

@@ -100,6 +100,10 @@ async def test_a_long_plan_delays_no_command_here_or_in_another_channel(
         GM, "unit add", name="ゴブリン隊", type="normal", area="A2", hp=12, fort_damage=8
     )  # the same channel: the planner read the battle, it does not hold the channel
     assert here.response.type == 4 and not here.ephemeral
+    again = await harness.run(BOB, "fort odds")  # one plan per channel at a time
+    assert again.response.type == 5
+    refused = again.followups[-1]
+    assert refused.ephemeral and "このチャンネルの防衛予測がまだ計算中です。" in refused.text()
     assert not any(t.done() for t in planning)
     assert next(r for r in harness.recorder.requests[start:] if r.path.endswith("/callback")).type == 5
     assert not [r for r in harness.recorder.requests[start:] if r.method == "PATCH"]

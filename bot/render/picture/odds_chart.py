@@ -71,10 +71,10 @@ def bins(max_hp: int) -> list[tuple[int, int]]:
 def layout(result: OddsResult, title: str, lang: str) -> ChartLayout:
     x0, y0, x1, y1 = PLOT
     ranges = [(0, 0), *bins(result.fort_max_hp)]
+    step = ranges[1][1] - ranges[1][0] + 1
     counts = [0] * len(ranges)
     for hp, runs in result.final_hp:
-        index = 0 if hp <= 0 else 1 + next(k for k, (lo, hi) in enumerate(ranges[1:]) if lo <= hp <= hi)
-        counts[index] += runs
+        counts[0 if hp <= 0 else 1 + (min(hp, result.fort_max_hp) - 1) // step] += runs
     top = _nice_top(max(counts) / result.runs)
     slot = (x1 - x0 - FALL_GAP) / len(ranges)
     bars = []

@@ -24,8 +24,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.fort.context import parse_amount
+from engine.fort.context import parse_amount, parse_damage_expression
 from engine.fort.map import AREAS, EDGES, Area, Position, make_edge, shortest_path
+from engine.fort.planner.fast_end import end_document
 from engine.fort.planner.policy import moves_to_fort, per_hit, threat_key
 from engine.fort.planner.request import PlanRequest
 from engine.fort.planner.rolls import Dice, Roller, compile_damage
@@ -79,7 +80,7 @@ class FastBattle:
         self.trapped = [u.side is Side.ENEMY and UnitTrait.IGNORES_TRAPS not in u.traits for u in units]
         self.rams = [UnitTrait.PASSES_BARRICADES in u.traits for u in units]
         self.strikes: list[Roller | None] = [
-            compile_damage(parse_amount(u.strike), dice)
+            compile_damage(parse_damage_expression(u.strike), dice)  # F-UNIT-10, as unit_fort_damage
             if UnitTrait.STRIKE_IS_FORT_DAMAGE in u.traits and u.strike is not None
             else None
             for u in units
@@ -312,7 +313,7 @@ class FastBattle:
                     break
                 if who >= 0:
                     acted[who] = "cannon_fire"
-                self._fire(t, shells, hp, area, gone, arrived, hurt)
+                self._fire(t, shells, area, gone, arrived, hurt)
                 cannons[k] = 0
         max_unit_hp, defense = self.max_hp, self.defense
         for roll, kind, bonus in self.attacks:  # F-UNIT-6, as /unit hp applies it
@@ -333,7 +334,7 @@ class FastBattle:
         return fort, repaired
 
     def _fire(
-        self, t: int, shells: int, hp: list[int], area: list[int], gone: list[bool], arrived: list[bool],
+        self, t: int, shells: int, area: list[int], gone: list[bool], arrived: list[bool],
         hurt: Callable[[int, int], None],
     ) -> None:  # fmt: skip
         """F-CAN-3, F-UNIT-4: the target and the units its area's catch d6s catch (flying and sheltered
@@ -352,6 +353,4 @@ class FastBattle:
 
     def end_document(self) -> dict[str, Any]:
         """The last run's end as the export document would write it (for the differential tests)."""
-        from engine.fort.planner.fast_end import end_document
-
         return end_document(self)
