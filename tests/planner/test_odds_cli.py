@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -87,23 +85,6 @@ def test_refusals(
 ) -> None:
     (tmp_path / "mine.json").write_text(json.dumps(export_state(MINE), ensure_ascii=False), encoding="utf-8")
     assert toride("odds", *args, cwd=tmp_path, capsys=capsys) == (2, "", message + "\n")
-
-
-def test_toride_odds_loads_neither_the_database_nor_discord(tmp_path: Path) -> None:
-    (tmp_path / "b.json").write_text('{"rounds": 2}', encoding="utf-8")
-    code = (
-        "import sys\n"
-        "from bot.cli import main\n"
-        "assert main(['odds', 'b.json', '--runs', '100', '--seed', '1']) == 0\n"
-        "heavy = ('sqlalchemy', 'discord', 'aiosqlite', 'alembic', 'prompt_toolkit')\n"
-        "print(sorted(m for m in heavy if m in sys.modules))\n"
-    )
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[-1] == "[]"
 
 
 def test_the_readmes_example_is_what_toride_odds_prints(
