@@ -1,8 +1,9 @@
-"""The ``toride`` command line: ``roll``, ``bench``, ``console``, ``db`` and ``run``.
+"""The ``toride`` command line: ``roll``, ``bench``, ``console``, ``db``, ``run``, ``map`` and ``odds``.
 
 Each subcommand registers its parser through a small ``add_*_parser(sub)`` function of the
 module that implements it; the imports stay light so that ``toride roll`` starts fast, and
-``toride map`` (a drawing tool) goes straight to its module without the database or Discord.
+``toride map`` (a drawing tool) and ``toride odds`` (the planner) go straight to their modules
+without the database or Discord.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     from bot.console.app import add_console_parser, add_db_parser
     from bot.discord.cli import add_parser as add_discord_parsers
     from bot.map_cli import add_map_parser
+    from bot.odds_cli import add_odds_parser
 
     parser = argparse.ArgumentParser(
         prog="toride",
@@ -47,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_db_parser(sub)
     add_discord_parsers(sub)
     add_map_parser(sub)
+    add_odds_parser(sub)
     return parser
 
 
@@ -56,6 +59,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.map_cli import main as map_main
 
         return map_main(words[1:])
+    if words[:1] == ["odds"]:
+        from bot.odds_cli import main as odds_main
+
+        return odds_main(words[1:])
     parser = build_parser()
     args = parser.parse_args(words)
     func = getattr(args, "func", None)

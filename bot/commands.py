@@ -65,6 +65,8 @@ class Kind(StrEnum):
     ROLL = "roll"
     #: reads the channel's battle without changing it (``spec.query``), or answers with a command to apply
     QUERY = "query"
+    #: the odds planner: plays the rest of the battle many times, outside the channel's lock
+    ODDS = "odds"
 
 
 @dataclass(frozen=True, slots=True)

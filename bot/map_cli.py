@@ -12,11 +12,15 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.commands import JsonRefused, load_json
 from bot.i18n import DEFAULT_LANG, LANGUAGES, t
 from bot.render.common import values_text
 from engine.errors import EngineError
+
+if TYPE_CHECKING:
+    from engine.fort.state import FortState
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
@@ -39,7 +43,14 @@ def main(argv: Sequence[str]) -> int:
 
 def read_battle(path: Path) -> dict[str, object]:
     """The battle document of ``path``, checked and completed as ``/fort import`` would."""
-    from engine.fort.export import export_state, import_state
+    from engine.fort.export import export_state
+
+    return export_state(read_state(path))
+
+
+def read_state(path: Path) -> FortState:
+    """The battle of ``path`` (an export or a scenario), read as ``/fort import`` reads it."""
+    from engine.fort.export import import_state
 
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -60,7 +71,7 @@ def read_battle(path: Path) -> dict[str, object]:
         raise EngineError(refused.key, option=str(path), **refused.values) from None
     if not isinstance(document, dict):
         raise EngineError("map.not_a_battle", path=str(path))
-    return export_state(import_state(document))
+    return import_state(document)
 
 
 def run_map(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from engine.fort.planner import OddsResult
 from engine.ruleset import Event
 
 
@@ -82,6 +83,16 @@ class MapView(View):
     """The battlefield as a picture (``/fort map``): the status it shows, and the PNG's file name."""
 
     status: StatusView = field(default_factory=StatusView)
+    filename: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OddsView(View):
+    """``/fort odds``: what the planner's runs gave for the battle titled ``title``, and the file name
+    of its chart."""
+
+    title: str = ""
+    result: OddsResult | None = None
     filename: str = ""
 
 

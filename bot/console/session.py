@@ -9,11 +9,12 @@ from bot.commands import Kind, OptType, SheetSource, commands, lookup, usage
 from bot.console.parser import Line, parse_line
 from bot.i18n import t
 from bot.render.common import echo, refusal_values
+from bot.render.picture.odds_chart import odds_png
 from bot.render.picture.pictures import PictureCache, final_chart
 from bot.render.text import render
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.sheet_fetch import FetchPolicy, fetch_sheet_options, is_url
-from bot.views import EventsView, ExportView, MapView, View
+from bot.views import EventsView, ExportView, MapView, OddsView, View
 from engine.errors import EngineError
 from engine.limits import IMPORT_MAX_BYTES
 
@@ -77,6 +78,10 @@ class ConsoleSession:
             png = self.pictures.status_map(view.status, self.lang)
             return self._written(view.filename, png, "map.written", view)
         text = render(view, self.lang)
+        if isinstance(view, OddsView) and view.result is not None:
+            drawn = odds_png(view.result, view.title, self.lang)
+            written = self._written(view.filename, drawn, "odds.chart_written", view)
+            return Reply(text + "\n" + written.text, written.ok, view)
         if isinstance(view, EventsView):
             for summary in view.summaries:
                 chart = final_chart(view.ruleset, summary, self.lang)

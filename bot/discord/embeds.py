@@ -29,6 +29,7 @@ from bot.views import (
     LogView,
     MapView,
     NoticeView,
+    OddsView,
     PaletteRollView,
     PaletteView,
     RollView,
@@ -106,6 +107,10 @@ def _reply(view: View, lang: str, user: str, pictures: PictureCache | None) -> R
     if isinstance(view, NoticeView):
         embeds = limits.build(lines=[_notice(view, lang)], colour=NEUTRAL)
         return Reply([embeds], view.ephemeral, changed=True)
+    if isinstance(view, OddsView):
+        from bot.discord.odds import odds_reply
+
+        return odds_reply(view, lang)
     raise TypeError(f"no embed renderer for {type(view).__name__}")
 
 

@@ -26,6 +26,7 @@ from bot.discord import embeds as render
 from bot.discord.commandlog import CommandLog
 from bot.discord.lang import language_of
 from bot.discord.live import LiveStatus, status_message
+from bot.discord.odds import draw_chart
 from bot.discord.pictures import status_picture
 from bot.discord.presenters import filter_names, presenter
 from bot.discord.text import md
@@ -33,7 +34,7 @@ from bot.i18n import DEFAULT_LANG
 from bot.render.picture.pictures import PictureCache
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.sheet_fetch import FetchPolicy, SheetFetchError, fetch_sheet_options
-from bot.views import ErrorView, MapView, View
+from bot.views import ErrorView, MapView, OddsView, View
 from engine.limits import IMPORT_MAX_BYTES
 
 log = logging.getLogger(__name__)
@@ -140,8 +141,14 @@ class Frontend:
                 return ErrorView(key=error.key, values=dict(error.values))
             return await self.service.execute(where, actor, invocation)
 
-        new_battle = spec.kind in (Kind.START, Kind.IMPORT)
-        await self.run(interaction, work, spec.path, new_battle=new_battle, started=started)
+        await self.run(
+            interaction,
+            work,
+            spec.path,
+            new_battle=spec.kind in (Kind.START, Kind.IMPORT),
+            defer_first=spec.kind is Kind.ODDS,
+            started=started,
+        )
 
     async def _read(self, attachment: discord.Attachment, options: dict[str, Any], name: str) -> View | None:
         if attachment.size > MAX_FILE:
@@ -161,10 +168,12 @@ class Frontend:
         path: str,
         *,
         new_battle: bool = False,
+        defer_first: bool = False,
         started: float | None = None,
         via: str = "command",
     ) -> View:
-        """Answer with what ``work`` (a service call) gives; defer if it is not ready in time."""
+        """Answer with what ``work`` (a service call) gives; defer if it is not ready in time, or at
+        once with ``defer_first`` (the odds planner: it takes seconds by design)."""
         where = where_of(interaction)
         entry = CommandLog(where, path, via, started)
 
@@ -173,11 +182,16 @@ class Frontend:
             view = await work()
             if isinstance(view, MapView):  # drawn off the event loop, within the answer's deadline
                 await status_picture(view.status, lang, self.pictures)
+            if isinstance(view, OddsView):
+                await draw_chart(view, lang)
             return view, lang
 
         try:
             (view, lang), deferred = await self.in_time(
-                answer(), lambda: interaction.response.defer(thinking=True), entry.started
+                answer(),
+                lambda: interaction.response.defer(thinking=True),
+                entry.started,
+                at_once=defer_first,
             )
             entry.deferred = deferred
             entry.view(view)
@@ -194,17 +208,24 @@ class Frontend:
         return view
 
     async def in_time(
-        self, work: Awaitable[T], defer: Callable[[], Awaitable[Any]], started: float
+        self,
+        work: Awaitable[T],
+        defer: Callable[[], Awaitable[Any]],
+        started: float,
+        *,
+        at_once: bool = False,
     ) -> tuple[T, bool]:
         """``work``'s result, and whether ``defer`` was called because it was not ready by the
-        deadline (``defer_after`` after ``started``)."""
+        deadline (``defer_after`` after ``started``), or first (``at_once``: work that takes
+        seconds by design, the odds planner)."""
         call = asyncio.ensure_future(work)
-        if self.defer_after is None:
-            return await call, False
-        remaining = max(0.0, started + self.defer_after - time.monotonic())
-        done, _ = await asyncio.wait({call}, timeout=remaining)
-        if done:
-            return call.result(), False
+        if not at_once:
+            if self.defer_after is None:
+                return await call, False
+            remaining = max(0.0, started + self.defer_after - time.monotonic())
+            done, _ = await asyncio.wait({call}, timeout=remaining)
+            if done:
+                return call.result(), False
         try:
             await defer()
         except BaseException:

@@ -14,6 +14,7 @@ import io
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import discord
 
@@ -33,6 +34,11 @@ ALT_MAX = 1024
 
 log = logging.getLogger(__name__)
 _DRAWER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toride-picture")
+
+
+async def in_picture_thread(draw: Callable[..., bytes], *args: Any) -> bytes:
+    """``draw(*args)`` in the pictures' worker thread (one at a time, off the event loop)."""
+    return await asyncio.get_running_loop().run_in_executor(_DRAWER, draw, *args)
 
 
 async def status_picture(view: StatusView, lang: str, pictures: PictureCache) -> bytes | None:

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 
 from bot.i18n import t
-from bot.render import fort_text, sengensho_text, sheet_text
+from bot.render import fort_text, odds_text, sengensho_text, sheet_text
 from bot.render.common import event_line, refusal_values, value_text, values_text
 from bot.views import (
     ErrorView,
@@ -15,6 +15,7 @@ from bot.views import (
     LogEntry,
     LogView,
     NoticeView,
+    OddsView,
     PaletteRollView,
     PaletteView,
     RollView,
@@ -76,6 +77,8 @@ def _render(view: View, lang: str) -> str:
         return t(key, lang, actor=view.actor, text=text)
     if isinstance(view, NoticeView):
         return t(view.key, lang, **values_text(view.values, lang))
+    if isinstance(view, OddsView):
+        return odds_text.odds_text(view, lang)
     raise TypeError(f"no text renderer for {type(view).__name__}")
 
 

@@ -19,6 +19,8 @@ from engine.fort import FORT
 from engine.fort import commands as fc
 from engine.fort.limits import check_state
 from engine.fort.lookup import name_key, resolve_actor
+from engine.fort.planner import DEFAULT_RUNS, MAX_RUNS, MIN_RUNS
+from engine.fort.planner.request import MAX_SEED, PC_DAMAGE_MAX
 from engine.fort.rules_turn import MAX_CANNONS, check_turn
 from engine.fort.state import Element, FortState, UnitType
 from engine.ruleset import RuleError
@@ -135,6 +137,21 @@ COMMANDS: tuple[CommandSpec, ...] = (
 )  # fmt: skip
 
 
+#: ``/fort odds``: anyone may ask (it changes nothing); the planner runs outside the channel's lock
+ODDS = CommandSpec(
+    GROUP,
+    "odds",
+    Kind.ODDS,
+    (
+        _o("runs", OptType.INT, default=DEFAULT_RUNS, min=MIN_RUNS, max=MAX_RUNS),
+        _o("pc_damage", max_len=PC_DAMAGE_MAX),
+        _o("repair", OptType.BOOL, default=False),
+        _o("seed", OptType.INT, min=0, max=MAX_SEED),
+    ),
+    ruleset=FORT.name,
+)
+
+
 def _gm_set(values: Mapping[str, Any], ctx: BuildContext) -> Command:
     return fc.GMSet(target=values["target"], value=values["value"])
 
@@ -212,4 +229,4 @@ rulesets.register(
         check_limits=check_state,
     )
 )
-cmd.register(*COMMANDS)
+cmd.register(*COMMANDS, ODDS)

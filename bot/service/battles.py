@@ -26,6 +26,7 @@ from bot.commands import BuildContext, CommandSpec, Kind, QueryContext, convert,
 from bot.rulesets import RulesetBinding
 from bot.service import audience, history, rights, undo
 from bot.service.audience import TABLE, Viewer
+from bot.service.odds import OddsRunner, plan_request
 from bot.service.types import Actor, Invocation, Live, Refused, Where
 from bot.service.writer import ChannelLocks, Writer
 from bot.storage import repository as repo
@@ -36,6 +37,7 @@ from bot.views import (
     ExportView,
     LogView,
     MapView,
+    OddsView,
     RollView,
     StatusView,
     View,
@@ -63,8 +65,11 @@ class BattleService:
         *,
         retries: int = RETRIES,
         cache_size: int = CACHE_SIZE,
+        odds: OddsRunner | None = None,
     ) -> None:
         self.engine = engine
+        #: where ``/fort odds`` runs its plans (worker processes)
+        self.odds = odds if odds is not None else OddsRunner()
         self._dice = dice if dice is not None else SeededDice()
         self._retries = retries
         self._locks = ChannelLocks()
@@ -90,6 +95,8 @@ class BattleService:
             if spec.kind is Kind.GM_ROLE:
                 async with self._writer.transaction() as conn:
                     return await rights.set_gm_role(conn, where, actor, options["role"])
+            if spec.kind is Kind.ODDS:
+                return await self._odds(where, spec, options)
             async with self._locks.hold((where.guild, where.channel)):
                 return await self._run(where, actor, invocation, spec, options)
         except Refused as refused:
@@ -454,6 +461,21 @@ class BattleService:
         )
         applied = _Applied(view, Viewer(actor.id, is_gm), secret_text)
         return Live(head, binding, outcome.state, document), applied
+
+    async def _odds(self, where: Where, spec: CommandSpec, options: Mapping[str, Any]) -> View:
+        """``/fort odds`` (anyone: it changes nothing): the battle read under the channel's lock, the
+        planner run without it, in a worker process (``bot.service.odds``)."""
+        request = plan_request(options)
+        async with self._locks.hold((where.guild, where.channel)), self.engine.connect() as conn:
+            live = await self._current(conn, where)
+        if live is None:
+            raise Refused("service.no_battle")
+        self._check_ruleset(spec, live)
+        if live.binding.is_over(live.state):
+            raise Refused("odds.battle_over")
+        result = await self.odds.run(live.document, request, (where.guild, where.channel))
+        filename = f"{live.binding.name}-odds-{where.channel}-{live.head.id}-{request.seed}.png"
+        return OddsView(title=str(live.document.get("title") or ""), result=result, filename=filename)
 
     def _roll(self, actor: Actor, options: Mapping[str, Any]) -> View:
         from engine.dice import roll

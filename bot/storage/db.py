@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +13,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import event, func, select
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 ENV_URL = "TORIDE_DATABASE_URL"
@@ -20,6 +23,9 @@ WRITE_OPTION = "toride_write"
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 #: PostgreSQL advisory lock key held while a process upgrades the schema (any fixed 64-bit number)
 UPGRADE_LOCK = 0x746F72696465  # "toride"
+#: how long a process starting beside others waits its turn to upgrade a SQLite file (each wait is
+#: SQLite's busy timeout; a slow machine with several processes upgrading may need more than one)
+UPGRADE_WAIT_S = 120.0
 
 
 def database_url(explicit: str | None = None) -> str:
@@ -93,9 +99,18 @@ async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
     Several processes starting at once upgrade one at a time: on PostgreSQL under an advisory lock,
     on SQLite in a write transaction (BEGIN IMMEDIATE); the later ones find the schema up to date.
     """
-    async with engine.connect() as conn:
-        await conn.execution_options(**{WRITE_OPTION: True})
-        async with conn.begin():
-            if conn.dialect.name == "postgresql":
-                await conn.execute(select(func.pg_advisory_xact_lock(UPGRADE_LOCK)))
-            await conn.run_sync(_upgrade_sync, revision)
+    deadline = time.monotonic() + UPGRADE_WAIT_S
+    while True:
+        try:
+            async with engine.connect() as conn:
+                await conn.execution_options(**{WRITE_OPTION: True})
+                async with conn.begin():
+                    if conn.dialect.name == "postgresql":
+                        await conn.execute(select(func.pg_advisory_xact_lock(UPGRADE_LOCK)))
+                    await conn.run_sync(_upgrade_sync, revision)
+            return
+        except OperationalError as error:
+            # SQLite: another process held the file past the busy timeout (it is upgrading): wait again
+            if not is_sqlite(engine) or "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.05)

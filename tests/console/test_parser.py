@@ -44,7 +44,7 @@ def test_unknown_commands_say_what_there_is() -> None:
     assert raised.value.values == {
         "group": "/fort",
         "sub": "strat",
-        "subs": "end, export, heal, import, log, map, next, repair, siege, start, status",
+        "subs": "end, export, heal, import, log, map, next, odds, repair, siege, start, status",
         "hint": "/fort start",
     }
     with pytest.raises(UserError) as raised:

@@ -140,23 +140,6 @@ def test_toride_map_refuses_what_is_not_a_fort_battle(
     assert not (tmp_path / "missing.png").exists()
 
 
-def test_toride_map_loads_neither_the_database_nor_discord(tmp_path: Path) -> None:
-    (tmp_path / "b.json").write_text('{"rounds": 2}', encoding="utf-8")
-    code = (
-        "import sys\n"
-        "from bot.cli import main\n"
-        "assert main(['map', 'b.json']) == 0\n"
-        "heavy = ('sqlalchemy', 'discord', 'aiosqlite', 'alembic', 'prompt_toolkit')\n"
-        "print(sorted(m for m in heavy if m in sys.modules))\n"
-    )
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[-1] == "[]"
-
-
 def test_the_readmes_pictures_come_from_the_session_it_shows(tmp_path: Path) -> None:
     """docs/map-example.txt, as the README runs it, draws the map and the chart the README shows."""
     script = (ROOT / "docs" / "map-example.txt").read_text(encoding="utf-8")

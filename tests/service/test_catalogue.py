@@ -13,7 +13,7 @@ from bot.i18n import LANGUAGES, catalogue, placeholders, t
 CALLS = {"t", "UserError", "_Refused", "DiceError", "RuleError", "EngineError", "ErrorView"}
 ROOT = Path(__file__).resolve().parents[2]
 KEY_PREFIXES = ("dice.", "service.", "command.", "console.", "gm.", "render.", "roll.", "summary.", "fort.")
-KEY_PREFIXES += ("map.", "chart.")
+KEY_PREFIXES += ("map.", "chart.", "odds.")
 
 
 def test_same_keys_and_placeholders() -> None:

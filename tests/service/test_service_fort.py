@@ -110,8 +110,9 @@ async def test_every_fort_command_through_the_service(engine: AsyncEngine) -> No
         assert view.ok, extra
         used.add(extra.split(" ")[0][1:] + " " + extra.split(" ")[1])
     fort_paths = {p for p, spec in commands().items() if spec.ruleset in (None, "fort")}
-    # the sheet commands go through the service in tests/sheets/test_sheet_commands.py
-    sheets = {"pc sheet", "pc palette", "pc roll"}
+    # the sheet commands go through the service in tests/sheets/test_sheet_commands.py, the odds
+    # planner in tests/planner/test_odds_service.py
+    sheets = {"pc sheet", "pc palette", "pc roll", "fort odds"}
     assert fort_paths - used - sheets - {"roll", "fort import", "gm add", "gm remove", "gm role"} == set()
 
     export = await run(service, "/fort export")

@@ -1,0 +1,88 @@
+"""``toride odds BATTLE.json [--runs N] [--pc-damage DICE] [--repair] [--seed N] [--json]``: "will the
+fort hold?" for an exported battle (or a scenario), as ``/fort odds`` answers it.
+
+It reads the file as ``toride map`` does and runs the planner here (a command line waits for it), with
+neither the database nor Discord (``bot.cli`` comes here first). The answer is the text of
+``/fort odds`` and its chart written as a PNG (``-o``, default ``BATTLE-odds.png``); with ``--json``,
+``{"runs", "hold", "fort_hp": {"p10", "p50", "p90"}, "threats": [...], ...}`` alone (the chart only
+when ``-o`` is given).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot.i18n import DEFAULT_LANG, LANGUAGES, t
+from bot.map_cli import read_state
+from bot.render.common import refusal_values
+from engine.errors import EngineError
+
+
+def _arguments(p: argparse.ArgumentParser) -> None:
+    from engine.fort.planner import DEFAULT_RUNS, MAX_RUNS, MIN_RUNS
+
+    p.add_argument("battle", type=Path, help="an exported fort battle: /fort export, or a scenario file")
+    runs = f"how many battles to play ({MIN_RUNS}-{MAX_RUNS}, default {DEFAULT_RUNS})"
+    p.add_argument("--runs", type=int, default=DEFAULT_RUNS, help=runs)
+    damage = 'the PC side\'s damage per round: "2d+8" or "Alice=K20+10:magic,Bob=2d+8"'
+    p.add_argument("--pc-damage", default=None, metavar="DICE", help=damage)
+    p.add_argument("--repair", action="store_true", help="use emergency repair and the cannons")
+    p.add_argument("--seed", type=int, default=None, help="the random seed (default: a new one, printed)")
+    p.add_argument("--json", action="store_true", help="print the answer as JSON")
+    p.add_argument("-o", "--output", type=Path, default=None, help="the chart (default: BATTLE-odds.png)")
+    p.add_argument("--lang", choices=list(LANGUAGES), default=DEFAULT_LANG, help="language of the answer")
+
+
+def add_odds_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("odds", help="will the fort hold? play an exported battle many times")
+    _arguments(p)
+    p.set_defaults(func=run_odds)
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(prog="toride odds", description="Will the fort hold? (/fort odds)")
+    _arguments(parser)
+    return run_odds(parser.parse_args(argv))
+
+
+def run_odds(args: argparse.Namespace) -> int:
+    from engine.fort.planner import PlanRequest, parse_pc_damage, plan
+    from engine.fort.planner.request import MAX_SEED
+
+    lang = args.lang
+    try:
+        state = read_state(args.battle)
+        seed = secrets.randbelow(MAX_SEED + 1) if args.seed is None else args.seed
+        request = PlanRequest(
+            runs=args.runs, attacks=parse_pc_damage(args.pc_damage), equipment=args.repair, seed=seed
+        )
+        result = plan(state, request)
+    except EngineError as error:
+        print(t("render.refused", lang, reason=t(error.key, lang, **refusal_values(error.values, lang))),
+              file=sys.stderr)  # fmt: skip
+        return 2
+    if args.json:
+        print(json.dumps(result.to_json(), ensure_ascii=False))
+        if args.output is None:
+            return 0
+    from bot.render.odds_text import odds_text
+    from bot.render.picture.odds_chart import odds_png
+    from bot.views import OddsView
+
+    view = OddsView(title=state.title, result=result)
+    output: Path = args.output or args.battle.with_name(args.battle.stem + "-odds.png")
+    try:
+        output.write_bytes(odds_png(result, state.title, lang))
+    except OSError as error:
+        reason = t("console.file_unwritable", lang, path=str(output), error=error.strerror or str(error))
+        print(t("render.refused", lang, reason=reason), file=sys.stderr)
+        return 2
+    if not args.json:
+        print(odds_text(view, lang))
+        print(t("odds.chart_written", lang, path=str(output)))
+    return 0

@@ -1,0 +1,92 @@
+"""``/fort odds`` as text: the chance that the defence holds, the fort's HP at the end, when it falls,
+the units that threaten it most, what the PC side was taken to do (the stated policy), and how.
+
+``odds_lines`` serves the console and Discord alike; ``escape`` marks user text (unit and PC names,
+the title) for Discord's markdown. Every sentence comes from the catalogues (``odds.toml``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.i18n import t
+from bot.views import OddsView
+from engine.fort.planner import Attack, OddsResult
+
+#: the units named in the answer, most fort damage first
+TOP_THREATS = 5
+
+
+def number(value: int) -> str:
+    return f"{value:,}"
+
+
+def percent(fraction: float) -> str:
+    return f"{fraction:.1%}"
+
+
+def odds_title(view: OddsView, lang: str, escape: Callable[[str], str] = str) -> str:
+    title = escape(view.title) if view.title else t("fort.status.untitled", lang)
+    return t("odds.title", lang, title=title)
+
+
+def odds_lines(view: OddsView, lang: str, escape: Callable[[str], str] = str) -> list[str]:
+    result = view.result
+    assert result is not None
+    lines = [
+        t("odds.hold", lang, hold=percent(result.hold), margin=percent(result.margin),
+          held=number(result.held), runs=number(result.runs)),
+        t("odds.fort_hp", lang, p10=result.hp_percentile(10), p50=result.hp_percentile(50),
+          p90=result.hp_percentile(90), max_hp=result.fort_max_hp),
+        _falls(result, lang),
+        *_threats(result, lang, escape),
+        t("odds.pc_damage", lang, attacks=_attacks(result.attacks, lang, escape)) if result.attacks
+        else t("odds.pc_damage_none", lang),
+        t("odds.policy", lang),
+        t("odds.policy_equipment" if result.equipment else "odds.policy_no_equipment", lang),
+        t("odds.setup", lang, runs=number(result.runs), seed=result.seed, round=result.round,
+          rounds=result.rounds),
+    ]  # fmt: skip
+    return lines
+
+
+def odds_text(view: OddsView, lang: str) -> str:
+    return "\n".join([odds_title(view, lang), *odds_lines(view, lang)])
+
+
+def _falls(result: OddsResult, lang: str) -> str:
+    if not result.falls:
+        return t("odds.never_falls", lang)
+    p10, p50, p90 = (result.fall_percentile(p) for p in (10, 50, 90))
+    if p10 == p90:
+        return t("odds.falls_in", lang, falls=number(result.falls), round=p50)
+    return t("odds.falls_spread", lang, falls=number(result.falls), p10=p10, p50=p50, p90=p90)
+
+
+def _threats(result: OddsResult, lang: str, escape: Callable[[str], str]) -> list[str]:
+    if not result.threats:
+        return [t("odds.no_threats", lang)]
+    lines = [t("odds.threats", lang)]
+    for threat in result.threats[:TOP_THREATS]:
+        lines.append(
+            t("odds.threat", lang, unit=escape(threat.unit), damage=f"{result.mean_damage(threat):.1f}",
+              share=percent(result.share(threat)))
+        )  # fmt: skip
+    rest = len(result.threats) - TOP_THREATS
+    if rest > 0:
+        lines.append(t("odds.threats_more", lang, count=rest))
+    return lines
+
+
+def _attacks(attacks: tuple[Attack, ...], lang: str, escape: Callable[[str], str]) -> str:
+    parts = []
+    for attack in attacks:
+        kind = t(f"value.kind.{attack.kind.value}", lang)
+        if attack.name is None:
+            parts.append(t("odds.attack", lang, expression=escape(attack.expression), kind=kind))
+        else:
+            parts.append(
+                t("odds.attack_named", lang, name=escape(attack.name), expression=escape(attack.expression),
+                  kind=kind)
+            )  # fmt: skip
+    return t("render.list_sep", lang).join(parts)
