@@ -88,8 +88,15 @@ def pc_line(pc: Mapping[str, Any], lang: str) -> str:
 
 
 def _area_lines(doc: Mapping[str, Any], area: str, lang: str) -> Iterator[str]:
-    """An area's lines of the full status: PCs (at F0 by position, with the soldiers there), units,
-    commanders; each made when it is read."""
+    """An area's lines of the full status (``—`` when nothing is there), each made when it is read."""
+    lines = _area_entries(doc, area, lang)
+    first = next(lines, None)
+    yield "—" if first is None else first
+    yield from lines
+
+
+def _area_entries(doc: Mapping[str, Any], area: str, lang: str) -> Iterator[str]:
+    """PCs (at F0 by position, with the soldiers there), units, commanders."""
     units = [
         u
         for u in doc.get("units", [])
@@ -100,7 +107,6 @@ def _area_lines(doc: Mapping[str, Any], area: str, lang: str) -> Iterator[str]:
     ]
     pcs = [p for p in doc.get("pcs", []) if p.get("area") == area]
     sep = t("render.list_sep", lang)
-    empty = True
     if area == "F0":
         for position in POSITIONS:  # F-MAP-4: PCs and soldier units by position
             pcs_here, soldiers = at_position(doc, position)
@@ -108,24 +114,17 @@ def _area_lines(doc: Mapping[str, Any], area: str, lang: str) -> Iterator[str]:
                 unit_line(u, lang).removeprefix("• ") for u in soldiers
             ]
             if here:
-                empty = False
                 yield f"**{position_name(position, lang)}**: " + sep.join(here)
         unplaced = [pc_line(p, lang) for p in pcs if p.get("position") not in POSITIONS]
         if unplaced:
-            empty = False
             yield sep.join(unplaced)
     elif pcs:
-        empty = False
         yield "PC: " + sep.join(pc_line(p, lang) for p in pcs)
     for u in units:
-        empty = False
         yield unit_line(u, lang)
     for c in doc.get("commanders", []):
         if c.get("area") == area:
-            empty = False
             yield "★ " + commander_line(c, lang)
-    if empty:
-        yield "—"
 
 
 def position_name(position: str, lang: str) -> str:

@@ -253,3 +253,17 @@ def test_the_issues_battle_keeps_b2_the_equipment_and_the_gms() -> None:
         names = [f["name"] for e in payload for f in e.get("fields", [])]
         assert {"B2", FIELD_NAMES[lang][7]} <= set(names) and names[-1] == "GM"
         assert "<@400000000000000002>" in payload[-1]["fields"][-1]["value"]
+
+
+def test_a_rule_set_without_a_live_renderer_shows_its_first_message_and_says_where_the_rest_is() -> None:
+    from bot.discord.presenters import generic_status
+
+    doc = {f"key{n:03}": "値" * 900 for n in range(30)}  # a rule set with no presenter: every value shown
+    view = StatusView(ruleset="sgx-test", document=doc)
+    live = live_message(view, "ja")
+    payload = [e.to_dict() for e in live.embeds]
+    within_one_message(payload)
+    assert live.compact and payload[-1]["footer"]["text"].startswith("全部は載りきらない")
+    assert payload[0]["title"] == generic_status(view, "ja")[0].title
+    small = StatusView(ruleset="sgx-test", document={"round": 1})
+    assert not live_message(small, "en").compact
