@@ -16,23 +16,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import signal
 import statistics
 import sys
 import tempfile
-import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
-
-from sqlalchemy import text
-from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import create_async_engine
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "discord"))
 
-from bot_process import BotProcess
-from fake_discord import FakeDiscord, Member, guild_on_shard
+from bot_process import BotProcess, fresh_database
+from discord_harness import Member
+from fake_discord import FakeDiscord, guild_on_shard
 
 GUILD = guild_on_shard(0, 1)
 CHANNEL = 960000000000000009
@@ -83,23 +77,6 @@ async def one_run(database: str, commands: int, folder: Path) -> dict[str, float
     finally:
         await bot.kill()
         await fake.stop()
-
-
-@contextlib.asynccontextmanager
-async def fresh_database(folder: Path, postgres: str | None) -> AsyncIterator[str]:
-    if postgres is None:
-        yield f"sqlite+aiosqlite:///{folder / 'bench.db'}"
-        return
-    name = "toride_bench_" + uuid.uuid4().hex[:12]
-    admin = create_async_engine(postgres, isolation_level="AUTOCOMMIT")
-    async with admin.connect() as conn:
-        await conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(postgres).set(database=name).render_as_string(hide_password=False)
-    finally:
-        async with admin.connect() as conn:
-            await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        await admin.dispose()
 
 
 async def main() -> None:

@@ -7,15 +7,21 @@ latest, the test's fixture) ends the process: SIGTERM, and SIGKILL if it does no
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import socket
 import sys
 import time
+import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
 from fake_discord import TOKEN, FakeDiscord
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import create_async_engine
 
 #: variables of the developer's or CI's environment that would change what the bot does
 _CLEARED = (
@@ -39,6 +45,25 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+@contextlib.asynccontextmanager
+async def fresh_database(folder: Path, postgres: str | None) -> AsyncIterator[str]:
+    """An empty database for the bot's processes: a SQLite file in ``folder``, or a PostgreSQL
+    database of its own on the server ``postgres`` names (dropped afterwards)."""
+    if not postgres or not postgres.startswith("postgresql"):
+        yield f"sqlite+aiosqlite:///{folder / 'bot.db'}"
+        return
+    name = "toride_e2e_" + uuid.uuid4().hex[:12]
+    admin = create_async_engine(postgres, isolation_level="AUTOCOMMIT")
+    async with admin.connect() as conn:
+        await conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(postgres).set(database=name).render_as_string(hide_password=False)
+    finally:
+        async with admin.connect() as conn:
+            await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        await admin.dispose()
 
 
 def environment(fake: FakeDiscord, database: str, **extra: str) -> dict[str, str]:

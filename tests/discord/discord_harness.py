@@ -46,13 +46,14 @@ def user_payload(user_id: int, name: str) -> dict[str, Any]:
 
 
 def message_payload(
-    message_id: int, channel_id: int, body: Mapping[str, Any] | None, flags: int = 0
+    message_id: int, channel_id: int, body: Mapping[str, Any] | None, flags: int = 0, bot_id: int = BOT_ID
 ) -> dict[str, Any]:
+    """A message as Discord gives it, posted by the bot ``bot_id``."""
     body = body or {}
     return {
         "id": str(message_id),
         "channel_id": str(channel_id),
-        "author": {**user_payload(BOT_ID, "Toride"), "bot": True},
+        "author": {**user_payload(bot_id, "Toride"), "bot": True},
         "content": body.get("content") or "",
         "timestamp": TIMESTAMP,
         "edited_timestamp": None,
@@ -66,6 +67,45 @@ def message_payload(
         "type": 0,
         "flags": flags | int(body.get("flags") or 0),
         "components": body.get("components") or [],
+    }
+
+
+def interaction_payload(
+    member: Member,
+    kind: int,
+    data: dict[str, Any],
+    guild_id: int,
+    channel_id: int,
+    application_id: int = APPLICATION_ID,
+) -> dict[str, Any]:
+    """An INTERACTION_CREATE event's data as Discord sends it (a guild text channel)."""
+    return {
+        "id": str(snowflake()),
+        "application_id": str(application_id),
+        "type": kind,
+        "token": f"token-{snowflake()}",
+        "version": 1,
+        "guild_id": str(guild_id),
+        "channel_id": str(channel_id),
+        "channel": {
+            "id": str(channel_id),
+            "type": 0,
+            "guild_id": str(guild_id),
+            "name": "battle",
+            "position": 0,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+        },
+        "member": member.payload(),
+        "locale": member.locale,
+        "guild_locale": "ja",
+        "app_permissions": str((1 << 11) | (1 << 14) | (1 << 10)),
+        "entitlements": [],
+        "attachment_size_limit": 10485760,
+        "authorizing_integration_owners": {"0": str(guild_id)},
+        "context": 0,
+        "data": data,
     }
 
 
@@ -360,35 +400,7 @@ class Harness:
     def _base(
         self, member: Member, kind: int, data: dict[str, Any], channel_id: int | None = None
     ) -> dict[str, Any]:
-        channel = channel_id or self.channel_id
-        return {
-            "id": str(snowflake()),
-            "application_id": str(APPLICATION_ID),
-            "type": kind,
-            "token": f"token-{snowflake()}",
-            "version": 1,
-            "guild_id": str(self.guild_id),
-            "channel_id": str(channel),
-            "channel": {
-                "id": str(channel),
-                "type": 0,
-                "guild_id": str(self.guild_id),
-                "name": "battle",
-                "position": 0,
-                "permission_overwrites": [],
-                "nsfw": False,
-                "parent_id": None,
-            },
-            "member": member.payload(),
-            "locale": member.locale,
-            "guild_locale": "ja",
-            "app_permissions": str((1 << 11) | (1 << 14) | (1 << 10)),
-            "entitlements": [],
-            "attachment_size_limit": 10485760,
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
-            "context": 0,
-            "data": data,
-        }
+        return interaction_payload(member, kind, data, self.guild_id, channel_id or self.channel_id)
 
     def _command(self, path: str) -> app_commands.Command[Any, ..., Any]:
         words = path.split()

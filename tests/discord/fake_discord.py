@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import WSMsgType, web
+from discord_harness import Member, interaction_payload, message_payload, user_payload
 
 APPLICATION_ID = 910000000000000001
 BOT_ID = 910000000000000002
@@ -57,30 +58,8 @@ def guild_on_shard(shard: int, shard_count: int, start: int = 1) -> int:
     raise AssertionError("unreachable")
 
 
-def user_payload(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
-    user = {"id": str(user_id), "username": name, "discriminator": "0", "global_name": name, "avatar": None}
-    return {**user, "bot": True} if bot else user
-
-
-@dataclass(frozen=True)
-class Member:
-    id: int
-    name: str
-    locale: str = "ja"
-    #: View Channels, Send Messages, Embed Links, Read Message History, Use Application Commands
-    permissions: int = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 16) | (1 << 31)
-
-    def payload(self) -> dict[str, Any]:
-        return {
-            "user": user_payload(self.id, self.name),
-            "roles": [],
-            "joined_at": TIMESTAMP,
-            "deaf": False,
-            "mute": False,
-            "flags": 0,
-            "nick": None,
-            "permissions": str(self.permissions),
-        }
+def bot_user() -> dict[str, Any]:
+    return {**user_payload(BOT_ID, "Toride"), "bot": True}
 
 
 @dataclass
@@ -231,7 +210,7 @@ class FakeDiscord:
     async def _answer(self, method: str, path: str, body: Any) -> web.Response:
         words = path.strip("/").split("/")
         if path == "/users/@me":
-            return _json(user_payload(BOT_ID, "Toride", bot=True))
+            return _json(bot_user())
         if path == "/oauth2/applications/@me":
             return _json(_application())
         if path == "/gateway/bot":
@@ -291,25 +270,7 @@ class FakeDiscord:
 
     @staticmethod
     def _message(message_id: int, channel: int, body: Mapping[str, Any] | None) -> dict[str, Any]:
-        body = body or {}
-        return {
-            "id": str(message_id),
-            "channel_id": str(channel),
-            "author": user_payload(BOT_ID, "Toride", bot=True),
-            "content": body.get("content") or "",
-            "timestamp": TIMESTAMP,
-            "edited_timestamp": None,
-            "tts": False,
-            "mention_everyone": False,
-            "mentions": [],
-            "mention_roles": [],
-            "attachments": [],
-            "embeds": body.get("embeds") or [],
-            "pinned": False,
-            "type": 0,
-            "flags": int(body.get("flags") or 0),
-            "components": body.get("components") or [],
-        }
+        return message_payload(message_id, channel, body, bot_id=BOT_ID)
 
     def rate_limit(self, method: str, path: str, retry_after: float) -> None:
         """The next ``method path`` call answers 429 with ``retry_after`` (Discord's body and headers)."""
@@ -361,7 +322,7 @@ class FakeDiscord:
             "READY",
             {
                 "v": 10,
-                "user": user_payload(BOT_ID, "Toride", bot=True),
+                "user": bot_user(),
                 "guilds": [{"id": str(g), "unavailable": True} for g in mine],
                 "session_id": session.id,
                 "resume_gateway_url": self.gateway_url,
@@ -423,35 +384,8 @@ class FakeDiscord:
         data: dict[str, Any],
         message: dict[str, Any] | None = None,
     ) -> Interaction:
-        interaction = Interaction(id=snowflake(), token=f"interaction-token-{snowflake()}", sent_at=0.0)
-        payload: dict[str, Any] = {
-            "id": str(interaction.id),
-            "application_id": str(APPLICATION_ID),
-            "type": kind,
-            "token": interaction.token,
-            "version": 1,
-            "guild_id": str(guild),
-            "channel_id": str(channel),
-            "channel": {
-                "id": str(channel),
-                "type": 0,
-                "guild_id": str(guild),
-                "name": "battle",
-                "position": 0,
-                "permission_overwrites": [],
-                "nsfw": False,
-                "parent_id": None,
-            },
-            "member": member.payload(),
-            "locale": member.locale,
-            "guild_locale": "ja",
-            "app_permissions": str((1 << 10) | (1 << 11) | (1 << 14) | (1 << 16)),
-            "entitlements": [],
-            "attachment_size_limit": 10485760,
-            "authorizing_integration_owners": {"0": str(guild)},
-            "context": 0,
-            "data": data,
-        }
+        payload = interaction_payload(member, kind, data, guild, channel, APPLICATION_ID)
+        interaction = Interaction(id=int(payload["id"]), token=payload["token"], sent_at=0.0)
         if message is not None:
             payload["message"] = message
         interaction.sent_at = time.monotonic()

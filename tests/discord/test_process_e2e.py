@@ -17,18 +17,18 @@ import asyncio
 import os
 import signal
 import statistics
-import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import regex
-from bot_process import BotProcess, run_once
-from fake_discord import IDENTIFY, RESUME, Call, FakeDiscord, Interaction, Member, Session, guild_on_shard
+from bot_process import BotProcess, fresh_database, run_once
+from discord_harness import Member
+from fake_discord import IDENTIFY, RESUME, Call, FakeDiscord, Interaction, Session, guild_on_shard
 from sqlalchemy import text
-from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
+from test_tree import _size
 
 PG_URL = os.environ.get("TORIDE_TEST_DATABASE_URL")
 GUILD = guild_on_shard(0, 1)
@@ -65,21 +65,10 @@ async def processes(request: pytest.FixtureRequest) -> AsyncIterator[list[BotPro
 
 @pytest.fixture
 async def database(tmp_path: Path) -> AsyncIterator[str]:
-    """A fresh database for the bot's processes: a PostgreSQL database of its own when
-    TORIDE_TEST_DATABASE_URL names a server (dropped afterwards), else a SQLite file."""
-    if not PG_URL or not PG_URL.startswith("postgresql"):
-        yield f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
-        return
-    name = "toride_e2e_" + uuid.uuid4().hex[:12]
-    admin = create_async_engine(PG_URL, isolation_level="AUTOCOMMIT")
-    async with admin.connect() as conn:
-        await conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
-    finally:
-        async with admin.connect() as conn:
-            await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        await admin.dispose()
+    """A fresh database: a PostgreSQL database of its own when TORIDE_TEST_DATABASE_URL names a
+    server (dropped afterwards), else a SQLite file."""
+    async with fresh_database(tmp_path, PG_URL) as url:
+        yield url
 
 
 def start(
@@ -100,17 +89,6 @@ def start(
 
 def _valid_name(name: str) -> bool:
     return NAME.fullmatch(name) is not None and all(c.lower() == c for c in name)
-
-
-def _size(payload: dict[str, Any], locale: str | None) -> int:
-    def pick(d: dict[str, Any], key: str) -> str:
-        local = (d.get(f"{key}_localizations") or {}).get(locale) if locale else None
-        return str(local or d.get(key, ""))
-
-    total = len(pick(payload, "name")) + len(pick(payload, "description"))
-    for choice in payload.get("choices") or []:
-        total += len(pick(choice, "name")) + len(str(choice["value"]))
-    return total + sum(_size(o, locale) for o in payload.get("options") or [])
 
 
 def _check(payload: dict[str, Any], where: str) -> None:
