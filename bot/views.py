@@ -50,6 +50,10 @@ class Summary:
     #: the final summary only: every event of the battle that stands (not undone), oldest first; the
     #: fort HP chart is drawn from it
     history: tuple[Event, ...] = ()
+    #: the summary as its rule set reports it (``RulesetBinding.report``: the fort's ``RoundReport``), or None
+    report: Any = None
+    #: how many of the reply's own events come before it (it is shown right after them); None: after all
+    after: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from bot.discord.pictures import CHART_FILE, alt_text, attach
 from bot.discord.presenters import NEUTRAL, REFUSED, SECRET, presenter
 from bot.discord.text import event_line, md, tr, who
 from bot.i18n import t
+from bot.render import fort_report
 from bot.render.common import echo
 from bot.render.picture.pictures import PictureCache, final_chart
 from bot.render.text import undo_title
@@ -166,7 +167,12 @@ def _events(view: EventsView, lang: str, user: str) -> Reply:
 
 def events_embeds(view: EventsView, lang: str, user: str = "") -> list[discord.Embed]:
     shown = presenter(view.ruleset)
-    lines = [event_line(e, lang) for e in view.events] or [t("render.no_events", lang)]
+    # each summary right after the events it closes: a round's before the next round's first line
+    cut = len(view.events)
+    for summary in view.summaries:
+        if summary.after is not None:
+            cut = min(cut, summary.after)
+    lines = [event_line(e, lang) for e in view.events[:cut]] or [t("render.no_events", lang)]
     embeds = limits.build(
         title=md(view.command) or None,
         lines=lines,
@@ -174,8 +180,14 @@ def events_embeds(view: EventsView, lang: str, user: str = "") -> list[discord.E
         author=user or None,
         footer=f"#{view.seq}" if view.seq else None,
     )
+    rest = [event_line(e, lang) for e in view.events[cut:]]
     for summary in view.summaries:
         embeds += summary_embeds(view.ruleset, summary, lang)
+        if rest and summary.after is not None:
+            embeds += limits.build(lines=rest, colour=NEUTRAL)
+            rest = []
+    if rest:
+        embeds += limits.build(lines=rest, colour=NEUTRAL)
     if view.summaries:
         embeds[0].colour = discord.Colour(shown.colour(view.summaries[-1].document))
     return embeds
@@ -183,8 +195,17 @@ def events_embeds(view: EventsView, lang: str, user: str = "") -> list[discord.E
 
 def summary_embeds(ruleset: str, summary: Summary, lang: str) -> list[discord.Embed]:
     shown = presenter(ruleset)
-    if summary.kind == "round":
-        title = t("discord.summary.round", lang, round=summary.round if summary.round is not None else "-")
+    if summary.report is not None and shown.report_lines is not None:
+        return limits.build(
+            title=fort_report.title(summary.report, lang).strip("━ "),
+            lines=shown.report_lines(summary.report, lang) or [t("render.no_events", lang)],
+            fields=shown.summary_fields(summary, lang),
+            colour=shown.colour(summary.document),
+        )
+    if summary.kind == "round" and summary.round is not None:
+        title = t("discord.summary.round", lang, round=summary.round)
+    elif summary.kind == "round":
+        title = t("report.title.round_unknown", lang).strip("━ ")
     else:
         title = t("discord.summary.final", lang)
     lines = [event_line(e, lang) for e in summary.events] or [t("render.no_events", lang)]

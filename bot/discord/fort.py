@@ -24,9 +24,9 @@ from bot.discord.presenters import (
     Presenter,
     register,
 )
-from bot.discord.text import md, tr, who
+from bot.discord.text import event_line, md, tr, who
 from bot.i18n import t
-from bot.render import fort_text
+from bot.render import fort_report, fort_text
 from bot.render.fort_text import AREAS, POSITIONS, arrived, at_position
 from bot.render.sheet_text import palette_choices, pc_sheet_summary
 from bot.views import StatusView, Summary
@@ -294,6 +294,11 @@ def _gm_targets(doc: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def report_lines(report: Any, lang: str) -> list[str]:
+    """A summary's report (``engine.fort.report``): names escaped, users as mentions."""
+    return fort_report.report_lines(report, lang, line=event_line, name=md, user=who, indent="　")
+
+
 def live_embeds(view: StatusView, lang: str) -> LiveMessage:
     """The live status message (``bot.discord.fort_live``, which builds on this module)."""
     from bot.discord.fort_live import live_embeds as live
@@ -311,5 +316,6 @@ register(
         completion=completion,
         candidates=candidates,
         next_path="fort next",
+        report_lines=report_lines,
     )
 )

@@ -63,6 +63,8 @@ class Presenter:
     #: message of the full status (``live_layout.first_message``)
     live: LiveEmbeds | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: a summary's report (``Summary.report``) as the lines of its embed; None: its events, one a line
+    report_lines: Callable[[Any, str], list[str]] | None = None
 
 
 _PRESENTERS: dict[str, Presenter] = {}

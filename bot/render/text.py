@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any
 
 from bot.i18n import t
-from bot.render import fort_text, odds_text, sengensho_text, sheet_text
+from bot.render import fort_report, fort_text, odds_text, sengensho_text, sheet_text
 from bot.render.common import event_line, refusal_values, value_text, values_text
 from bot.views import (
     ErrorView,
@@ -31,6 +32,8 @@ SummaryRenderer = Callable[[Summary, str], list[str]]
 #: per rule set: the status screen, and the lines a summary adds after its events (fort HP ...)
 STATUS: dict[str, StatusRenderer] = {"fort": fort_text.status, "sengensho": sengensho_text.status}
 SUMMARY: dict[str, SummaryRenderer] = {"fort": fort_text.summary_extra}
+#: per rule set: a summary's report (``Summary.report``) as lines, without its title
+REPORT: dict[str, Callable[[Any, str], list[str]]] = {"fort": fort_report.report_lines}
 
 
 def render(view: View, lang: str) -> str:
@@ -101,16 +104,34 @@ def _log_entry(entry: LogEntry, lang: str) -> list[str]:
 
 
 def _events(view: EventsView, lang: str) -> str:
-    lines = [event_line(e, lang) for e in view.events]
-    if not lines:
-        lines.append(t("render.no_events", lang))
+    """The command's events, each summary right after the events it closes (a round's summary before the
+    next round's first line)."""
+    lines: list[str] = []
+    shown = 0
     for summary in view.summaries:
+        upto = len(view.events) if summary.after is None else max(shown, min(summary.after, len(view.events)))
+        lines.extend(event_line(e, lang) for e in view.events[shown:upto])
+        shown = upto
         lines.append("")
         lines.extend(summary_lines(view.ruleset, summary, lang))
+    rest = [event_line(e, lang) for e in view.events[shown:]]
+    if rest and view.summaries:
+        lines.append("")
+    lines.extend(rest)
+    if not view.events:
+        lines.insert(0, t("render.no_events", lang))
     return "\n".join(lines)
 
 
 def summary_lines(ruleset: str, summary: Summary, lang: str) -> list[str]:
+    report = REPORT.get(ruleset)
+    if report is not None and summary.report is not None:
+        lines = [fort_report.title(summary.report, lang)]
+        lines.extend("  " + line for line in report(summary.report, lang))
+        extra = SUMMARY.get(ruleset)
+        if extra is not None:
+            lines.extend(extra(summary, lang))
+        return lines
     if summary.kind == "round":
         lines = [t("summary.round", lang, round=value_text(summary.round, lang))]
     else:

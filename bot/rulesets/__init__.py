@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +41,9 @@ class RulesetBinding:
     battle_end_kinds: frozenset[str] = frozenset()
     #: which events a round summary lists (all when None)
     in_summary: Callable[[str], bool] | None = None
+    #: a summary's report from the round's log (``engine.fort.report``: actions and undos, oldest first),
+    #: its kind (``round``, ``final``), its round and the battle's document after it; None: no report
+    report: Callable[[Sequence[Any], str, int | None, Mapping[str, Any]], Any] | None = None
     #: refuses (raises ``LimitError``) an imported state beyond the limits of COMMANDS.md
     check_limits: Callable[[Any], None] = lambda state: None
     #: the document as a user who is not a GM may read it (None: the table; their own secrets too),

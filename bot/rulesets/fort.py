@@ -8,7 +8,7 @@ from its ``gm_only``, so the table cannot drift from the engine.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot import commands as cmd
@@ -19,6 +19,7 @@ from engine.fort import FORT
 from engine.fort import commands as fc
 from engine.fort.limits import check_state
 from engine.fort.lookup import name_key, resolve_actor
+from engine.fort.report import RoundReport, round_report
 from engine.fort.planner import DEFAULT_RUNS, MAX_RUNS, MIN_RUNS
 from engine.fort.planner.request import MAX_SEED, PC_DAMAGE_MAX
 from engine.fort.rules_turn import MAX_CANNONS, check_turn
@@ -211,6 +212,21 @@ def in_summary(kind: str) -> bool:
     return kind.startswith(_SUMMARY_PREFIXES) and kind not in _NOT_IN_SUMMARY
 
 
+def _report(
+    entries: Sequence[Any], kind: str, number: int | None, document: Mapping[str, Any]
+) -> RoundReport:
+    """A round's (or the end's) summary: ``engine.fort.report``."""
+    fort = document.get("fort") or {}
+    hp, max_hp = fort.get("hp"), fort.get("max_hp")
+    return round_report(
+        entries,
+        kind=kind,
+        round_=number,
+        fort_max=max_hp if isinstance(max_hp, int) else None,
+        fort_now=hp if isinstance(hp, int) else None,
+    )
+
+
 def _is_over(state: FortState) -> bool:
     return state.ended
 
@@ -226,6 +242,7 @@ rulesets.register(
         round_end_kinds=frozenset({"battle.round_summary"}),
         battle_end_kinds=frozenset({"battle.ended"}),
         in_summary=in_summary,
+        report=_report,
         check_limits=check_state,
     )
 )

@@ -93,7 +93,11 @@ def gm_set(ctx: Context, state: FortState, cmd: GMSet) -> FortState:
         if error.key.endswith("_unknown"):
             raise
         raise RuleError("fort.gm_set_invalid", target=cmd.target, value=cmd.value, reason=error.key) from None
-    ctx.emit("battle.gm_set", {"target": target, "before": _plain(before), "after": _plain(after)})
+    data = {"target": target, "before": _plain(before), "after": _plain(after)}
+    if new.fort_hp != state.fort_hp and fold(target) != "fort.hp":
+        # the fort's HP moved with another value (``fort.max_hp`` below it): the summary adds it up
+        data |= {"fort_hp_before": state.fort_hp, "fort_hp_after": new.fort_hp}
+    ctx.emit("battle.gm_set", data)
     new = check_confusion(ctx, state, new)
     if new.fort_hp <= 0 and not new.ended:
         new = finish(ctx, new, BattleOutcome.COLLAPSE, "collapse")

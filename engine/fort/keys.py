@@ -24,7 +24,8 @@ EVENTS: dict[str, str] = {
     "battle.ended": "outcome(success|collapse|retreat) reason(rounds|collapse|gm) round fort_hp fort_max_hp "
     "warhorn(names of commanders still up: the boss fight gets their 鼓砲)",
     "battle.outcome_set": "before after (the GM records another outcome after the end)",
-    "battle.gm_set": "target before after",
+    "battle.gm_set": "target before after fort_hp_before? fort_hp_after? (the fort's HP, when a value "
+    "other than fort.hp moved it: fort.max_hp below it)",
     # fort
     "fort.damaged": "source(enter|turn_start|end|siege) amount before after unit? "
     "roll?(a ram's strike, a siege roll) effect?(mattock|meteor|titanfoot|fixed) "

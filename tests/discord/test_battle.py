@@ -62,12 +62,18 @@ async def test_a_whole_battle(harness: Harness, dice: Dice) -> None:
     moved = await h.run(GM, "unit move", unit="ゴブリン隊", to="F0")
     assert (await fort(h))["hp"] == 90
     round_end = await h.run(GM, "fort next")
-    assert titles([round_end.response]) == ["/fort next", "第1ラウンドのまとめ"]
+    # the summary right after the round's end, the next round's first line after it
+    assert titles([round_end.response]) == ["/fort next", "第1ラウンドのまとめ", ""]
+    assert round_end.embeds[0]["description"].splitlines()[-1].startswith("第1ラウンド終了時: 砦HP 90/100")
+    assert round_end.embeds[2]["description"] == "第2ラウンド、PC側の手番です。"
     summary = round_end.embeds[1]
     assert summary["fields"] == [
         {"name": "砦", "value": "砦HP `[██████████████████░░]` 90/100", "inline": False}
     ]
-    assert moved.embeds[0]["description"] in summary["description"]
+    # every action of the round under its command, with who ran it
+    assert "#3 <@" in summary["description"] and ": /unit move unit:ゴブリン隊 to:F0" in summary["description"]
+    for line in moved.embeds[0]["description"].splitlines():
+        assert "　　" + line in summary["description"].splitlines()
 
     # undo the end of the round with the button, and redo it with the command
     undone = await h.press(GM, UNDO, message_id)
@@ -92,8 +98,10 @@ async def test_a_whole_battle(harness: Harness, dice: Dice) -> None:
     await h.run(GM, "fort next")
     assert (await fort(h))["hp"] == 90
     final = await h.run(GM, "fort next")
-    assert titles([final.response]) == ["/fort next", "第2ラウンドのまとめ", "戦闘の結果"]
-    result = final.embeds[2]
+    # the round summary after the round's end, the battle's end after it, then the final summary
+    assert titles([final.response]) == ["/fort next", "第2ラウンドのまとめ", "", "戦闘の結果"]
+    assert final.embeds[2]["description"].splitlines()[-1].startswith("戦闘終了")
+    result = final.embeds[3]
     hp = (await fort(h))["hp"]
     assert 0 < hp < 90
     fort_line, outcome = result["fields"][0]["value"].split("\n")[:2]
