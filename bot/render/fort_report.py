@@ -55,7 +55,8 @@ def action_lines(
 def _undo(entry: Undo, lang: str, name: Name, user: Name) -> str:
     count = len(entry.seqs)
     what = ", ".join(
-        t("report.undo.item", lang, seq=seq, text=name(text)) for seq, text in zip(entry.seqs, entry.texts)
+        t("report.undo.item", lang, seq=seq, text=name(text))
+        for seq, text in zip(entry.seqs, entry.texts, strict=False)
     )
     verb = "redo" if entry.redo else "undo"
     key = f"report.{verb}.{'one' if count == 1 else 'many'}"

@@ -19,9 +19,9 @@ from engine.fort import FORT
 from engine.fort import commands as fc
 from engine.fort.limits import check_state
 from engine.fort.lookup import name_key, resolve_actor
-from engine.fort.report import RoundReport, round_report
 from engine.fort.planner import DEFAULT_RUNS, MAX_RUNS, MIN_RUNS
 from engine.fort.planner.request import MAX_SEED, PC_DAMAGE_MAX
+from engine.fort.report import RoundReport, round_report
 from engine.fort.rules_turn import MAX_CANNONS, check_turn
 from engine.fort.state import Element, FortState, UnitType
 from engine.ruleset import RuleError

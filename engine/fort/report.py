@@ -250,4 +250,3 @@ def _ordered(changes: Mapping[tuple[str, str | None], list[int]]) -> tuple[HPCha
     rank = {cause: i for i, cause in enumerate(CAUSES)}
     items = sorted(enumerate(changes.items()), key=lambda item: (rank.get(item[1][0][0], len(rank)), item[0]))
     return tuple(HPChange(cause, name, total, count) for _, ((cause, name), (total, count)) in items)
-
