@@ -182,3 +182,20 @@ class NoticeView(View):
 
     key: str = ""
     values: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class RosterView(View):
+    """``/unit list``: the roster of a battle (``engine.fort.roster.Roster``)."""
+
+    ruleset: str = ""
+    roster: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class PreviewView(View):
+    """``/unit advance preview:true``: the events the command would have, with nothing changed."""
+
+    ruleset: str = ""
+    command: str = ""
+    events: tuple[Event, ...] = ()

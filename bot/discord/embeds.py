@@ -18,7 +18,7 @@ from bot.discord.pictures import CHART_FILE, alt_text, attach
 from bot.discord.presenters import NEUTRAL, REFUSED, SECRET, presenter
 from bot.discord.text import event_line, md, tr, who
 from bot.i18n import t
-from bot.render import fort_report
+from bot.render import fort_report, fort_roster
 from bot.render.common import echo
 from bot.render.picture.pictures import PictureCache, final_chart
 from bot.render.text import undo_title
@@ -33,7 +33,9 @@ from bot.views import (
     OddsView,
     PaletteRollView,
     PaletteView,
+    PreviewView,
     RollView,
+    RosterView,
     StatusView,
     Summary,
     UndoView,
@@ -112,6 +114,12 @@ def _reply(view: View, lang: str, user: str, pictures: PictureCache | None) -> R
         from bot.discord.odds import odds_reply
 
         return odds_reply(view, lang)
+    if isinstance(view, RosterView):
+        lines = fort_roster.roster_lines(view.roster, lang, name=md, indent="")
+        return Reply(limits.messages(limits.build(lines=lines, colour=NEUTRAL)), view.ephemeral)
+    if isinstance(view, PreviewView):
+        lines = fort_roster.preview_lines(view.events, lang, line=event_line, indent="　")
+        return Reply(limits.messages(limits.build(lines=lines, colour=NEUTRAL)), view.ephemeral)
     raise TypeError(f"no embed renderer for {type(view).__name__}")
 
 

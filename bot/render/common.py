@@ -96,6 +96,9 @@ def event_line(event: Event, lang: str) -> str:
     source = event.data.get("source")
     if isinstance(source, str) and has(f"{key}.{source}", lang):
         key = f"{key}.{source}"
+    elif event.data.get("arrive_round") is not None and has(f"{key}.reinforcement", lang):
+        # a unit that arrives later is not "placed" (F-MAP-7)
+        key = f"{key}.reinforcement"
     elif "before" in event.data and event.data["before"] is None and has(f"{key}.untracked", lang):
         # HP nobody tracks (a PC added without hp:): say so rather than "HP -→-"
         key = f"{key}.untracked"

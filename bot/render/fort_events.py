@@ -108,14 +108,14 @@ def _damaged(data: Mapping[str, Any], lang: str) -> Values:
 
 
 def _unit_added(data: Mapping[str, Any], lang: str) -> Values:
-    """Only what the unit has: strike, weakness, its position at F0, its arrival."""
+    """Only what the unit has: strike, weakness, its position at F0 (a reinforcement's round is in its own
+    sentence, ``unit.added.reinforcement``)."""
     place = str(data.get("area"))
     if data.get("position"):
         place = t("render.place", lang, area=place, position=value_text(data["position"], lang, "position"))
     extras = [
         _part("fort.event.strike", lang, data.get("strike"), strike=data.get("strike")),
         _part("fort.event.unit_weakness", lang, data.get("weakness"), weakness=data.get("weakness")),
-        _part("fort.event.arrives", lang, data.get("arrive_round"), round=data.get("arrive_round")),
     ]
     return {"place": place, "extras": "".join(extras)}
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.i18n import t
-from bot.render import fort_report, fort_text, odds_text, sengensho_text, sheet_text
+from bot.render import fort_report, fort_roster, fort_text, odds_text, sengensho_text, sheet_text
 from bot.render.common import event_line, refusal_values, value_text, values_text
 from bot.views import (
     ErrorView,
@@ -19,7 +19,9 @@ from bot.views import (
     OddsView,
     PaletteRollView,
     PaletteView,
+    PreviewView,
     RollView,
+    RosterView,
     StatusView,
     Summary,
     UndoView,
@@ -82,6 +84,10 @@ def _render(view: View, lang: str) -> str:
         return t(view.key, lang, **values_text(view.values, lang))
     if isinstance(view, OddsView):
         return odds_text.odds_text(view, lang)
+    if isinstance(view, RosterView):
+        return "\n".join(fort_roster.roster_lines(view.roster, lang))
+    if isinstance(view, PreviewView):
+        return "\n".join(fort_roster.preview_lines(view.events, lang))
     raise TypeError(f"no text renderer for {type(view).__name__}")
 
 

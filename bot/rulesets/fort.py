@@ -8,13 +8,17 @@ from its ``gm_only``, so the table cannot drift from the engine.
 from __future__ import annotations
 
 import dataclasses
+import json
+import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot import commands as cmd
 from bot import rulesets
-from bot.commands import BuildContext, CommandSpec, Kind, Option, OptType, UserError
+from bot.commands import BuildContext, CommandSpec, Kind, Option, OptType, QueryContext, UserError
+from bot.views import PreviewView, RosterView
 from engine.common import Command
+from engine.dice import SeededDice
 from engine.fort import FORT
 from engine.fort import commands as fc
 from engine.fort.limits import check_state
@@ -22,6 +26,7 @@ from engine.fort.lookup import name_key, resolve_actor
 from engine.fort.planner import DEFAULT_RUNS, MAX_RUNS, MIN_RUNS
 from engine.fort.planner.request import MAX_SEED, PC_DAMAGE_MAX
 from engine.fort.report import RoundReport, round_report
+from engine.fort.roster import roster
 from engine.fort.rules_turn import MAX_CANNONS, check_turn
 from engine.fort.state import Element, FortState, UnitType
 from engine.ruleset import RuleError
@@ -103,7 +108,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     _spec("unit", "remove", fc.RemoveUnit, _o("unit")),
     _spec("unit", "move", fc.MoveUnit, _o("unit"), _o("to"), _o("force", OptType.BOOL), _o("via"), _POSITION),
-    _spec("unit", "advance", fc.AdvanceUnits, _o("unit")),
+    _spec("unit", "advance", fc.AdvanceUnits, _o("unit")),  # + preview: ``with_preview`` below
     _spec("unit", "hp", fc.SetUnitHP, _o("unit"), *_HPS),
     _spec("unit", "attack", fc.UnitAttack, _o("attacker"), _o("target"), _o("hit", OptType.BOOL)),
     _spec("unit", "barrage", fc.UnitBarrage, _o("unit"), _o("apply_hp", OptType.BOOL)),
@@ -151,6 +156,44 @@ ODDS = CommandSpec(
     ),
     ruleset=FORT.name,
 )
+
+
+def _list_query(state: FortState, options: Mapping[str, Any], ctx: QueryContext) -> RosterView:
+    """``/unit list [area:]``: the roster (``engine.fort.roster``); it changes nothing."""
+    return RosterView(ruleset=FORT.name, roster=roster(state, options.get("area")))
+
+
+#: ``/unit list``: anyone may read it
+UNIT_LIST = CommandSpec("unit", "list", Kind.QUERY, (_o("area"),), ruleset=FORT.name, query=_list_query)
+
+
+def _preview_dice(state: FortState) -> SeededDice:
+    """The dice of a preview: its own (a console's script or the table's luck is not spent), the same
+    for the same battle."""
+    return SeededDice(zlib.crc32(json.dumps(FORT.export(state), sort_keys=True).encode("utf-8")))
+
+
+def with_preview(spec: CommandSpec) -> CommandSpec:
+    """``/unit advance [unit:] [preview:false]``: with ``preview:true`` the engine runs on the battle, the
+    reply shows what it would do (moves, traps, fort damage), and the result is dropped: no log row, no
+    new version."""
+    build = spec.build
+    assert build is not None
+
+    def query(state: FortState, options: Mapping[str, Any], ctx: QueryContext) -> Any:
+        values = {k: v for k, v in options.items() if k != "preview"}
+        command = build(values, BuildContext(invoker=ctx.invoker, is_gm=ctx.is_gm))
+        if not options.get("preview"):
+            return command
+        outcome = FORT.apply(state, command, _preview_dice(state))
+        return PreviewView(ruleset=FORT.name, command="/unit advance", events=tuple(outcome.events))
+
+    return dataclasses.replace(
+        spec,
+        kind=Kind.QUERY,
+        options=(*spec.options, _o("preview", OptType.BOOL, default=False)),
+        query=query,
+    )
 
 
 def _gm_set(values: Mapping[str, Any], ctx: BuildContext) -> Command:
@@ -246,4 +289,5 @@ rulesets.register(
         check_limits=check_state,
     )
 )
-cmd.register(*COMMANDS, ODDS)
+cmd.register(*COMMANDS, ODDS, UNIT_LIST)
+cmd.extend("unit advance", with_preview)

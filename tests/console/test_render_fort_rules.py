@@ -159,9 +159,14 @@ def test_a_unit_or_a_pc_without_a_value_shows_no_dash() -> None:
         "ユニット 兵(兵士、PC側)をF0(砦内部)に配置: HP 20、砦ダメージ 0、防護点 0、移動 10m。"
     ]
     b(AddUnit(name="援", type="normal", area="B2", hp=30, fort_damage=5, strike="2d", arrive_round=2))
+    # F-MAP-7: a reinforcement is not "placed": it arrives at the end of the enemy turn of its round
     assert b.lines("en") == [
-        "Unit 援 (normal, enemy side) placed at B2: HP 30, fort damage 5, defense 0, move 10 m, strike 2D, "
-        "arrives in round 2."
+        "Reinforcement 援 (normal, enemy side) arrives at B2 at the end of the enemy turn of round 2: HP 30, "
+        "fort damage 5, defense 0, move 10 m, strike 2D."
+    ]
+    assert b.lines("ja") == [
+        "増援 援(通常、敵側)は第2ラウンドの敵側の手番の終わりにB2に到着します: HP 30、砦ダメージ 5、"
+        "防護点 0、移動 10m、打撃点 2D。"
     ]
     b(AddPC(name="Eve", invoker="u5"))
     assert b.lines("ja") == ["PC Eve が参加しました(持ち主 u5、位置 砦上部)。"]
