@@ -6,30 +6,43 @@ import argparse
 import asyncio
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.commands import OptType, commands, norm_word
+from bot.commands import CommandSpec, Option, OptType, commands, norm_word
 from bot.console.session import ConsoleSession, Quit
 from bot.i18n import DEFAULT_LANG, LANGUAGES, t
+from bot.render import fort_names
 from bot.service import BattleService
 from bot.storage import database_url, open_database
 from engine import limits
 from engine.dice import DiceSource, ScriptedDice, SeededDice
 from engine.errors import EngineError
 
+if TYPE_CHECKING:
+    from prompt_toolkit import PromptSession
+
 HISTORY = Path.home() / ".toride_history"
 #: the longest line the console reads from a pipe (a longer one is refused)
 LINE_MAX = 10_000
+#: ``--strict``: the exit status is the number of refused lines, at most this
+STRICT_MAX = 100
 
 
 class CommandCompleter(Completer):
-    """Completes ``/group sub`` from the command table, then its option names and choices."""
+    """Completes ``/group sub`` from the command table, then its option names and choices, and the values
+    the battle has: unit, PC and commander names, areas, edges (``bot.render.fort_names``).
+
+    ``battle`` gives the channel's battle as its document (None: no battle yet); the session keeps it
+    fresh after each line, so completion never waits for the database."""
+
+    def __init__(self, battle: Callable[[], Mapping[str, Any] | None] = lambda: None) -> None:
+        self.battle = battle
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         text = document.text_before_cursor
@@ -54,14 +67,32 @@ class CommandCompleter(Completer):
             name, _, value = word.partition(":")
             opt = spec.option(norm_word(name))
             if opt is not None:
-                for choice in (*opt.choices, *(("true", "false") if opt.type is OptType.BOOL else ())):
-                    if choice.startswith(value):
-                        yield Completion(f"{name}:{choice}", start_position=-len(word))
+                for choice in self._values(spec, opt, text):
+                    if norm_word(choice).startswith(norm_word(value.strip('"'))):
+                        shown = f'"{choice}"' if any(c.isspace() for c in choice) else choice
+                        yield Completion(f"{name}:{shown}", start_position=-len(word))
             return
         used = {part.partition(":")[0] for part in text.split() if ":" in part}
         for opt in spec.options:
             if opt.name not in used and opt.name.startswith(word):
                 yield Completion(opt.name + ":", start_position=-len(word))
+
+    def _values(self, spec: CommandSpec, opt: Option, text: str) -> list[str]:
+        """What the option takes: its choices, true/false, or the battle's names of its kind."""
+        if opt.choices:
+            return list(opt.choices)
+        if opt.type is OptType.BOOL:
+            return ["true", "false"]
+        kind = fort_names.completion(spec, opt)
+        doc = self.battle()
+        if kind is None or doc is None or not str(doc.get("format", "")).startswith("toride.fort"):
+            return []
+        typed = {}
+        for part in text.split():
+            key, sep, value = part.partition(":")
+            if sep:
+                typed[norm_word(key)] = value
+        return list(dict.fromkeys(fort_names.candidates(doc, kind, spec, typed)))
 
 
 def add_console_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -72,6 +103,11 @@ def add_console_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     p.add_argument("--channel", default="console", help="the channel name (one battle per channel)")
     p.add_argument("--lang", choices=list(LANGUAGES), default=DEFAULT_LANG, help="language of the replies")
     p.add_argument("--user", default="gm", help="who acts when a line has no @name (default gm)")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help=f"for scripts: exit with the number of refused lines (at most {STRICT_MAX}; 0: none refused)",
+    )
     p.set_defaults(func=run_console)
 
 
@@ -137,14 +173,19 @@ async def console_main(args: argparse.Namespace, dice: DiceSource, stdin: TextIO
         session = ConsoleSession(service, channel=args.channel, lang=args.lang, user=args.user)
         source = stdin or sys.stdin
         if source.isatty() and sys.stdout.isatty():
-            await _interactive(session, args)
+            refused = await _interactive(session, args)
         else:
-            await _lines(session, source)
+            refused = await _lines(session, source)
         if isinstance(dice, ScriptedDice) and dice.remaining:
             print(t("console.dice_left", args.lang, count=dice.remaining), file=sys.stderr)
     finally:
         await engine.dispose()
-    return 0
+    if not getattr(args, "strict", False):
+        return 0
+    if refused:
+        key = "console.refused_one" if refused == 1 else "console.refused_many"
+        print(t(key, args.lang, count=refused), file=sys.stderr)
+    return min(refused, STRICT_MAX)
 
 
 def _read_line(source: TextIO | BinaryIO, limit: int) -> str | bytes | None:
@@ -158,16 +199,19 @@ def _read_line(source: TextIO | BinaryIO, limit: int) -> str | bytes | None:
         if not rest or rest[-1:] in ("\n", b"\n"):
             return None
 
-async def _lines(session: ConsoleSession, source: TextIO) -> None:
+
+async def _lines(session: ConsoleSession, source: TextIO) -> int:
     """Every line of ``source`` through the session, read as UTF-8 bytes where it has them: a line
-    that is not UTF-8, or too long, is refused (and the next one read), never a crash."""
+    that is not UTF-8, or too long, is refused (and the next one read), never a crash. Answers how many
+    lines were refused."""
     loop = asyncio.get_running_loop()
     binary: BinaryIO | None = getattr(source, "buffer", None)
     number = 0
+    refused = 0
     while True:
         raw = await loop.run_in_executor(None, _read_line, binary or source, LINE_MAX)
         if raw is not None and not raw:
-            return
+            return refused
         number += 1
         refusal = None
         if raw is None:
@@ -180,34 +224,51 @@ async def _lines(session: ConsoleSession, source: TextIO) -> None:
         if refusal is not None:
             key, values = refusal
             print(t("render.refused", session.lang, reason=t(key, session.lang, **values)), flush=True)
+            refused += 1
             continue
         assert isinstance(raw, str)
         try:
             reply = await session.handle(raw)
         except Quit:
-            return
+            return refused
         if reply is not None:
+            refused += not reply.ok
             # printed (and flushed) only after the service committed it
             print(reply.text, flush=True)
 
 
-async def _interactive(session: ConsoleSession, args: argparse.Namespace) -> None:
+async def _interactive(session: ConsoleSession, args: argparse.Namespace) -> int:
     from prompt_toolkit import PromptSession
     from prompt_toolkit.history import FileHistory
 
     prompt: PromptSession[str] = PromptSession(
-        history=FileHistory(str(HISTORY)), completer=CommandCompleter(), complete_while_typing=True
+        history=FileHistory(str(HISTORY)),
+        completer=CommandCompleter(lambda: session.document),
+        complete_while_typing=True,
     )
     print(t("console.welcome", session.lang, channel=args.channel, db=database_url(args.db)))
+    return await play(session, prompt, f"{session.user}@{args.channel}> ")
+
+
+async def play(session: ConsoleSession, prompt: PromptSession[str], message: str) -> int:
+    """Lines from the terminal until ``/quit`` or Ctrl-D: Ctrl-C clears a half-typed line (as a shell
+    does) and asks again. Answers how many lines were refused."""
+    refused = 0
+    await session.refresh()
     while True:
         try:
-            line = await prompt.prompt_async(f"{session.user}@{args.channel}> ")
-        except (EOFError, KeyboardInterrupt):
+            line = await prompt.prompt_async(message)
+        except KeyboardInterrupt:
+            continue
+        except EOFError:
             break
         try:
             reply = await session.handle(line)
         except Quit:
             break
         if reply is not None:
+            refused += not reply.ok
             print(reply.text, flush=True)
+            await session.refresh()
     print(t("console.bye", session.lang))
+    return refused

@@ -2,7 +2,8 @@
 
 The option syntax is Discord's: ``option:value`` or ``option:"two words"``; as in Discord's option
 box, words after a value that are not ``name:value`` continue it (``expr:K40+12@10 大砲``). Full-width input
-(``／ｆｏｒｔ　ｓｔａｔｕｓ``, ``ｈｐ：２０``) is accepted. Which words form the command is
+(``／ｆｏｒｔ　ｓｔａｔｕｓ``, ``ｈｐ：２０``) is accepted, and so are the Japanese names Discord shows
+(``/砦 開始 ラウンド数:3``). Which words form the command is
 decided with the command table (``/roll`` has one word, ``/fort start`` two).
 """
 
@@ -12,6 +13,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from bot.commands import UserError, commands, nfkc, norm_word, unknown_command
+from bot.console.names import command_words, option_word
 from engine import limits
 
 
@@ -53,6 +55,7 @@ def parse_line(text: str) -> Line | None:
     words: list[str] = []
     while tokens and ":" not in nfkc(tokens[0]):
         words.append(norm_word(tokens.pop(0)))
+    words = command_words(words)  # the Japanese names Discord shows (``/砦 状況``)
     table = commands()
     path = ""
     for size in (2, 1):
@@ -76,7 +79,7 @@ def parse_line(text: str) -> Line | None:
             continue
         if not sep or not name.strip():
             raise UserError("console.bad_option", token=token)
-        key = norm_word(name)
+        key = option_word(table[path], norm_word(name))
         if key in options:
             raise UserError("command.duplicate_option", option=key)
         options[key] = value

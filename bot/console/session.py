@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from bot.commands import Kind, OptType, SheetSource, commands, lookup, usage
+from bot.commands import Kind, OptType, SheetSource, lookup, nfkc, norm_word
+from bot.console.help import help_text
 from bot.console.parser import Line, parse_line
 from bot.i18n import t
 from bot.render.common import echo, refusal_values
@@ -53,6 +55,13 @@ class ConsoleSession:
         self.base_dir = base_dir or Path.cwd()
         self.fetch_policy = fetch_policy if fetch_policy is not None else FetchPolicy.from_env()
         self.pictures = PictureCache()
+        #: the channel's battle as its document, for Tab completion (``refresh``); None: no battle
+        self.document: dict[str, Any] | None = None
+
+    async def refresh(self) -> None:
+        """Read the channel's battle again for completion (what this session's user may read)."""
+        view = await self.service.status(self.where, Actor(id=self.user))
+        self.document = None if view is None else view.document
 
     async def handle(self, text: str) -> Reply | None:
         """The reply to one line; None for a blank line or a comment. Raises ``Quit``."""
@@ -60,9 +69,10 @@ class ConsoleSession:
         stripped = text.strip()
         if stripped.casefold() in QUIT_WORDS:
             raise Quit()
-        if stripped.casefold() == "/help":
-            return Reply(self.help(), True)
         try:
+            topic = _help_topic(stripped)
+            if topic is not None:
+                return Reply(help_text(self.lang, topic), True)
             line = parse_line(text)
             if line is None:
                 return None
@@ -157,9 +167,22 @@ class ConsoleSession:
                 "console.file_unreadable", path=str(path), error=error.strerror or str(error)
             ) from None
 
-    def help(self) -> str:
-        lines = [t("console.help_header", self.lang)]
-        for _, spec in sorted(commands().items()):
-            gm = " " + t("console.help_gm", self.lang) if spec.gm else ""
-            lines.append(f"  {usage(spec)}{gm}")
-        return "\n".join(lines)
+    def help(self, topic: str = "") -> str:
+        return help_text(self.lang, topic)
+
+
+#: ``/help`` in the languages the console reads (``/ヘルプ``)
+HELP_WORDS = frozenset({"/help", "/ヘルプ"})
+
+
+def _help_topic(line: str) -> str | None:
+    """The topic of a ``/help [topic]`` line (``command:fort`` as Discord would write it, or ``fort``);
+    None for any other line."""
+    head, _, rest = nfkc(line).partition(" ")
+    if head.casefold() not in HELP_WORDS:
+        return None
+    rest = rest.strip()
+    name, sep, value = rest.partition(":")
+    if sep and norm_word(name) in ("command", "コマンド"):
+        rest = value
+    return rest.strip()

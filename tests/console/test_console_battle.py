@@ -149,10 +149,13 @@ def test_roll_status_and_help(tmp_path: Path) -> None:
     assert "Fort HP [████████████████████] 300/300" in out
     assert "  A2 ── A1 ── F0 ── B1 ── B2" in out
     assert "F0: top: Alice, 兵 20/20 [soldier]" in out  # full-width input, NFKC name; F-MAP-4: by position
-    # name and hp may come from a monster sheet (sheet:)
-    assert "/unit add [name:<text>] type:<normal|ram|flying|soldier> area:<text> [hp:<int>]" in out
-    assert "  /fort next (GM)\n" in out
-    assert "  /fort start rounds:<1-99> [fort_hp:<int>] [cannons:<0-10>] [first:<pc|enemy>]" in out
+    # the help in the user's language, with the descriptions Discord shows and the Japanese names
+    assert "  /unit add (/部隊 追加) — (GM) Add a unit now, or as a reinforcement." in out
+    assert (
+        "  /fort next (/砦 次へ) — (GM) End the current side's turn; "
+        "the enemy turn's end posts the round summary." in out
+    )
+    assert "  /fort start (/砦 開始) — Start a fort-defense battle in this channel (you are its GM)." in out
     # /quit ends the session: the last status is never answered
     assert out.count("Fort HP") == 1
 
@@ -192,7 +195,7 @@ def test_a_reader_that_goes_away_stops_the_console_quietly(tmp_path: Path) -> No
     with os.fdopen(read, "rb") as reader:
         first = reader.readline()
     _, stderr = process.communicate(timeout=60)
-    assert first.startswith(b'Fort battle begins: 3 rounds')
+    assert first.startswith(b"Fort battle begins: 3 rounds")
     assert process.returncode == 141
     assert b"Traceback" not in stderr and b"BrokenPipe" not in stderr
     again = console(tmp_path / "b.db", "/fort status\n", "--lang", "en")

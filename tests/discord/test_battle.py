@@ -71,7 +71,8 @@ async def test_a_whole_battle(harness: Harness, dice: Dice) -> None:
         {"name": "砦", "value": "砦HP `[██████████████████░░]` 90/100", "inline": False}
     ]
     # every action of the round under its command, with who ran it
-    assert "#3 <@" in summary["description"] and ": /unit move unit:ゴブリン隊 to:F0" in summary["description"]
+    text = summary["description"]
+    assert "#3 <@" in text and ": /unit move unit:ゴブリン隊 to:F0" in text
     for line in moved.embeds[0]["description"].splitlines():
         assert "　　" + line in summary["description"].splitlines()
 

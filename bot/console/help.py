@@ -1,0 +1,102 @@
+"""``/help`` and ``/help <group>`` (or ``/help <group> <command>``) in the console, in the user's language:
+every command with its catalogue description (the one Discord shows), and for a group each command's
+options, its Japanese name, and an example (``help.example.<path dotted>``)."""
+
+from __future__ import annotations
+
+from bot.commands import CommandSpec, Kind, UserError, commands, norm_word, usage
+from bot.console.names import command_words, japanese_path
+from bot.i18n import has, t
+
+#: the groups in the order COMMANDS.md lists them; any other after them
+ORDER = ("fort", "pc", "unit", "commander", "attack", "trap", "cannon", "ballista", "gm", "roll", "sg")
+
+
+def _dotted(path: str) -> str:
+    return path.replace(" ", ".")
+
+
+def _desc(key: str, lang: str) -> str:
+    return t(key, lang) if has(key, lang) else t("help.no_desc", lang)
+
+
+def _groups() -> dict[str, list[CommandSpec]]:
+    out: dict[str, list[CommandSpec]] = {}
+    for spec in sorted(commands().values(), key=lambda s: s.path):
+        out.setdefault(spec.group or spec.name, []).append(spec)
+    rank = {g: i for i, g in enumerate(ORDER)}
+    return dict(sorted(out.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0])))
+
+
+def help_text(lang: str, topic: str = "") -> str:
+    """The help: every command, or one group's (one command's) options and examples."""
+    words = command_words(norm_word(topic).removeprefix("/").split())
+    if not words:
+        return _overview(lang)
+    groups = _groups()
+    specs = groups.get(words[0])
+    if specs is None:
+        raise UserError("help.unknown", topic=topic, groups=", ".join(groups))
+    if len(words) > 1:
+        chosen = [s for s in specs if s.name == words[1]]
+        if not chosen:
+            raise UserError("help.unknown", topic=topic, groups=", ".join(s.path for s in specs))
+        specs = chosen
+    lines: list[str] = []
+    for spec in specs:
+        lines.extend(_command(spec, lang))
+        lines.append("")
+    return "\n".join(lines).rstrip()
+
+
+def _overview(lang: str) -> str:
+    lines = [t("help.header", lang)]
+    for group, specs in _groups().items():
+        if len(specs) > 1 or specs[0].group is not None:
+            japanese = "/" + t(f"cmd.{group}.name", "ja")
+            lines.append(_named("help.group", lang, "/" + group, japanese, _desc(f"cmd.{group}.desc", lang)))
+        for spec in specs:
+            desc = _desc(f"cmd.{_dotted(spec.path)}.desc", lang)
+            lines.append(_named("help.command", lang, "/" + spec.path, japanese_path(spec), desc))
+    lines.append(t("help.console", lang))
+    return "\n".join(lines)
+
+
+def _named(key: str, lang: str, path: str, japanese: str, desc: str) -> str:
+    """``key`` with the Japanese name beside the English one, or ``key.plain`` where they are the same."""
+    if norm_word(japanese) == norm_word(path):
+        return t(key + "_plain", lang, path=path, desc=desc)
+    return t(key, lang, path=path, japanese=japanese, desc=desc)
+
+
+def _option_name(spec: CommandSpec, name: str) -> str:
+    """The option's Japanese name as Discord shows it (its English name where there is none)."""
+    special = f"cmd.{_dotted(spec.path)}.opt.{name}.name"
+    key = special if has(special, "ja") else f"opt.{name}.name"
+    return t(key, "ja") if has(key, "ja") else name
+
+
+def _option_desc(spec: CommandSpec, name: str, lang: str) -> str:
+    special = f"cmd.{_dotted(spec.path)}.opt.{name}.desc"
+    return _desc(special if has(special, lang) else f"opt.{name}.desc", lang)
+
+
+def _command(spec: CommandSpec, lang: str) -> list[str]:
+    lines = [
+        t("help.usage", lang, usage=usage(spec)),
+        t("help.desc", lang, desc=_desc(f"cmd.{_dotted(spec.path)}.desc", lang)),
+        "  " + t("help.japanese", lang, path=japanese_path(spec)),
+    ]
+    for opt in spec.options:
+        key = "help.option_required" if opt.required else "help.option"
+        japanese = _option_name(spec, opt.name)
+        if norm_word(japanese) == opt.name:
+            key += "_plain"
+        desc = _option_desc(spec, opt.name, lang)
+        lines.append(t(key, lang, name=opt.name, japanese=japanese, desc=desc))
+    if spec.kind is Kind.EXPORT and spec.option("file") is None:
+        lines.append(t("help.export_file", lang))
+    example = f"help.example.{_dotted(spec.path)}"
+    if has(example, lang):
+        lines.append(t("help.example", lang, example=t(example, lang)))
+    return lines

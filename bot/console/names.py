@@ -1,0 +1,78 @@
+"""The Japanese command and option names Discord shows (``/砦 状況``, ``ラウンド数:3``), accepted in the
+console beside the English ones: read from the catalogue keys the slash commands are labelled with
+(``cmd.<group>.name``, ``cmd.<path dotted>.name``, ``opt.<option>.name`` or its per-command override
+``cmd.<path dotted>.opt.<option>.name``), so the two never drift apart."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from bot.commands import CommandSpec, commands, norm_word
+from bot.i18n import catalogue
+
+#: the language whose names Discord shows besides English
+LANG = "ja"
+
+
+def _dotted(path: str) -> str:
+    return path.replace(" ", ".")
+
+
+@cache
+def _tables() -> tuple[dict[str, str], dict[tuple[str | None, str], str]]:
+    """(group word → group, (group, command word) → command name): the catalogue's names, normalised."""
+    names = catalogue(LANG)
+    groups: dict[str, str] = {}
+    subs: dict[tuple[str | None, str], str] = {}
+    for spec in commands().values():
+        if spec.group is not None:
+            label = names.get(f"cmd.{spec.group}.name")
+            if label:
+                groups.setdefault(norm_word(label), spec.group)
+        label = names.get(f"cmd.{_dotted(spec.path)}.name")
+        if label:
+            subs.setdefault((spec.group, norm_word(label)), spec.name)
+    return groups, subs
+
+
+def command_words(words: list[str]) -> list[str]:
+    """``["砦", "状況"]`` → ``["fort", "status"]``: each word that is a Japanese name, as its English one
+    (words already English are kept; so are words that name nothing, for the refusal to quote)."""
+    if not words:
+        return words
+    groups, subs = _tables()
+    table = commands()
+    first = groups.get(words[0], words[0])
+    out = [first, *words[1:]]
+    # a command without a group (``/roll`` = ``/ダイス``)
+    single = subs.get((None, words[0]))
+    if single is not None and first not in {spec.group for spec in table.values()}:
+        return [single, *words[1:]]
+    if len(out) > 1:
+        out[1] = subs.get((first, out[1]), out[1])
+    return out
+
+
+def option_word(spec: CommandSpec, word: str) -> str:
+    """An option's Japanese name (``ラウンド数``) as its English one (``rounds``); other words as given."""
+    if spec.option(word) is not None:
+        return word
+    names = catalogue(LANG)
+    for opt in spec.options:
+        for key in (f"cmd.{_dotted(spec.path)}.opt.{opt.name}.name", f"opt.{opt.name}.name"):
+            label = names.get(key)
+            if label and norm_word(label) == word:
+                return opt.name
+            if label:
+                break
+    return word
+
+
+def japanese_path(spec: CommandSpec) -> str:
+    """``/砦 開始``: the command as Discord shows it in Japanese (English where a name is missing)."""
+    names = catalogue(LANG)
+    words = []
+    if spec.group is not None:
+        words.append(names.get(f"cmd.{spec.group}.name", spec.group))
+    words.append(names.get(f"cmd.{_dotted(spec.path)}.name", spec.name))
+    return "/" + " ".join(words)
