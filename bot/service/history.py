@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.rulesets import RulesetBinding
+from bot.service import round_log
 from bot.storage import repository as repo
-from bot.storage.models import ACTION, LIVE, NOTE
 from bot.views import LogEntry, Summary
-from engine.fort.report import Action, Undo
 from engine.ruleset import Event
 
 #: how far back a round summary looks for the previous round's end
@@ -47,69 +45,47 @@ async def summaries(
     keep = binding.in_summary or (lambda kind: True)
     out: list[Summary] = []
     ends = [i for i, e in enumerate(events) if e.kind in binding.round_end_kinds]
-    closes = bool(ends) or bool(kinds & binding.battle_end_kinds)
-    earlier, log = await _round_so_far(engine, binding, battle_id, seq) if closes else ([], ())
+    # the summary's report (the rule set's, ``round_log``): the round's log as it stands
+    closes = binding.report is not None and (bool(ends) or bool(kinds & binding.battle_end_kinds))
+    log = await round_log.stretch(engine, binding, battle_id, seq) if closes else ()
     if ends:
+        earlier = await _round_so_far(engine, binding, battle_id, seq)
         round_end = events[ends[0]]
         number = round_end.data.get("round")
         number = int(number) if isinstance(number, int) else None
-        mine = events[: ends[0] + 1]
         out.append(
             Summary(
                 kind="round",
                 round=number,
-                events=tuple(e for e in (*earlier, *mine) if keep(e.kind)),
+                events=tuple(e for e in (*earlier, *events[: ends[0] + 1]) if keep(e.kind)),
                 document=document,
-                report=_report(binding, log, seq, mine, "round", number, document),
+                report=round_log.report(binding, log, seq, events[: ends[0] + 1], "round", number, document),
                 after=ends[0] + 1,
             )
         )
     if kinds & binding.battle_end_kinds:
         # what the round summary did not already list
         rest = events[ends[-1] + 1 :] if ends else events
-        before = tuple(row for row in log if row.seq == seq) if ends else log
         out.append(
             Summary(
                 kind="final",
                 round=None,
-                events=tuple(e for e in (*(() if ends else earlier), *rest) if keep(e.kind)),
+                events=tuple(e for e in rest if keep(e.kind)),
                 document=document,
                 history=await _history(engine, battle_id),
-                report=_report(binding, before, seq, rest, "final", None, document),
+                report=round_log.report(
+                    binding,
+                    tuple(r for r in log if r.seq == seq) if ends else log,
+                    seq,
+                    rest,
+                    "final",
+                    None,
+                    document,
+                ),
             )
         )
     return tuple(out)
 
-
-def _report(
-    binding: RulesetBinding,
-    log: tuple[repo.EventRow, ...],
-    seq: int,
-    mine: tuple[Event, ...],
-    kind: str,
-    number: int | None,
-    document: dict[str, Any],
-) -> Any:
-    """The rule set's report of the round: ``log`` (its earlier rows) and this action's ``mine``."""
-    if binding.report is None:
-        return None
-    texts = {row.seq: row.command_text for row in log}
-    entries: list[Action | Undo] = []
-    current = None
-    for row in log:
-        if row.seq == seq:
-            current = row
-        elif row.kind == ACTION and row.status == LIVE:
-            entries.append(Action(row.seq, row.actor, row.command_text, events_of(row)))
-        elif row.kind == NOTE:
-            for note in events_of(row):
-                if note.kind in ("service.undone", "service.redone"):
-                    seqs = tuple(int(n) for n in note.data.get("seqs", ()))
-                    texts_of = tuple(texts[n] for n in seqs if n in texts)
-                    entries.append(Undo(row.seq, row.actor, note.kind == "service.redone", seqs, texts_of))
-    if current is not None:
-        entries.append(Action(seq, current.actor, current.command_text, mine))
-    return binding.report(entries, kind, number, document)
 
 async def _history(engine: AsyncEngine, battle_id: int) -> tuple[Event, ...]:
     """Every event of the battle's live actions, oldest first (the battle has just been stored)."""
@@ -119,27 +95,18 @@ async def _history(engine: AsyncEngine, battle_id: int) -> tuple[Event, ...]:
 
 async def _round_so_far(
     engine: AsyncEngine, binding: RulesetBinding, battle_id: int, seq: int
-) -> tuple[list[Event], tuple[repo.EventRow, ...]]:
-    """Events of live actions before ``seq`` back to the previous round's end (not included); and the
-    log's rows of that stretch up to ``seq`` (undone actions and the GM's undos too), oldest first."""
+) -> list[Event]:
+    """Events of live actions before ``seq`` back to the previous round's end (not included)."""
     async with engine.connect() as conn:
-        rows = await repo.log(conn, battle_id, _PAGE + 1)
+        rows = await repo.live_actions(conn, battle_id, _PAGE + 1)
     collected: list[Event] = []
-    stretch: list[repo.EventRow] = []
-    for row in reversed(rows):  # newest first
-        if row.seq > seq:
+    for row in rows:  # newest first
+        if row.seq >= seq:
             continue
-        if row.seq == seq:
-            stretch.append(row)
-            continue
-        live = row.kind == ACTION and row.status == LIVE
-        row_events = events_of(row) if live else ()
+        row_events = events_of(row)
         ends = [i for i, e in enumerate(row_events) if e.kind in binding.round_end_kinds]
         if ends:
             collected[:0] = row_events[ends[-1] + 1 :]
-            if ends[-1] + 1 < len(row_events):
-                stretch.append(replace(row, events=row.events[ends[-1] + 1 :]))
             break
         collected[:0] = row_events
-        stretch.append(row)
-    return collected, tuple(reversed(stretch))
+    return collected

@@ -146,7 +146,8 @@ async def test_help_in_english_and_japanese_names(session: ConsoleSession) -> No
     ]
     unknown = await session.handle("/help zz")
     assert unknown is not None and not unknown.ok
-    assert unknown.text == (
+    # (a test rule set of another test module may follow the built-in ones)
+    assert unknown.text.startswith(
         "⚠ There is no group or command “zz”. Known: fort, pc, unit, commander, attack, trap, cannon, "
         "ballista, gm, roll, sg"
     )

@@ -113,6 +113,8 @@ async def test_every_fort_command_through_the_service(engine: AsyncEngine) -> No
     # the sheet commands go through the service in tests/sheets/test_sheet_commands.py, the odds
     # planner in tests/planner/test_odds_service.py
     sheets = {"pc sheet", "pc palette", "pc roll", "fort odds"}
+    # the roster through the service in tests/console/test_roster.py
+    sheets |= {"unit list"}
     assert fort_paths - used - sheets - {"roll", "fort import", "gm add", "gm remove", "gm role"} == set()
 
     export = await run(service, "/fort export")
