@@ -132,6 +132,14 @@ def position_name(position: str, lang: str) -> str:
 
 def commander_line(commander: Mapping[str, Any], lang: str) -> str:
     """F-UNIT-12: a commander, and its war-horn effect while it stands."""
+    if int(commander.get("hp", 0)) <= 0:  # fallen: no HP below 0 to read (F-UNIT-12)
+        return (
+            md(commander.get("name", ""))
+            + " "
+            + t("fort.status.commander", lang)
+            + " "
+            + t("roster.fallen", lang)
+        )
     text = md(commander.get("name", "")) + _hp(commander.get("hp"), commander.get("max_hp"))
     text += " " + t("fort.status.commander", lang)
     if commander.get("horn") and int(commander.get("hp", 0)) > 0:

@@ -43,6 +43,10 @@ def _unit(unit: Mapping[str, Any], lang: str) -> str:
 
 def commander_text(commander: Mapping[str, Any], lang: str) -> str:
     """F-UNIT-12: a commander with its HP and, while it stands, its war-horn effect."""
+    if int(commander.get("hp", 0)) <= 0:  # fallen: no HP below 0 to read (F-UNIT-12)
+        return (
+            str(commander["name"]) + " " + t("fort.status.commander", lang) + " " + t("roster.fallen", lang)
+        )
     text = str(commander["name"]) + _hp(commander.get("hp"), commander.get("max_hp"))
     text += " " + t("fort.status.commander", lang)
     if commander.get("horn") and int(commander.get("hp", 0)) > 0:

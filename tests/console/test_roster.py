@@ -72,6 +72,8 @@ async def test_the_roster_in_japanese(session: ConsoleSession) -> None:
         "  狼(通常・敵側) 撃破済み(A2)",
         "  指揮官 隊長 A2 HP 60/60 鼓砲: 命中力+1",
     ]
+    # the status too shows a fallen commander as fallen, not as HP -5/10
+    assert "B1: 副長 [指揮官] 倒れています" in (await say(session, "/fort status")).splitlines()
     assert (
         await say(session, "/unit list area:Z9")
         == "⚠ エリア「Z9」はありません。使えるもの: A2、A1、F0、B1、B2"
