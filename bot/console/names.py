@@ -76,3 +76,18 @@ def japanese_path(spec: CommandSpec) -> str:
         words.append(names.get(f"cmd.{spec.group}.name", spec.group))
     words.append(names.get(f"cmd.{_dotted(spec.path)}.name", spec.name))
     return "/" + " ".join(words)
+
+
+def choice_word(spec: CommandSpec, option: str, value: str) -> str:
+    """A choice's Japanese name as Discord shows it (``先攻:敵側``) as its value (``enemy``); other values
+    as given (the command's check refuses what is no choice)."""
+    opt = spec.option(option)
+    if opt is None or not opt.choices:
+        return value
+    names = catalogue(LANG)
+    word = norm_word(value)
+    for choice in opt.choices:
+        label = names.get(f"choice.{opt.name}.{choice}")
+        if label and norm_word(label) == word:
+            return choice
+    return value

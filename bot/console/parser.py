@@ -13,7 +13,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from bot.commands import UserError, commands, nfkc, norm_word, unknown_command
-from bot.console.names import command_words, option_word
+from bot.console.names import choice_word, command_words, option_word
 from engine import limits
 
 
@@ -84,6 +84,8 @@ def parse_line(text: str) -> Line | None:
             raise UserError("command.duplicate_option", option=key)
         options[key] = value
         last = key
+    spec = table[path]
+    options = {name: choice_word(spec, name, value) for name, value in options.items()}
     return Line(user=user, path=path, options=options, text=("/" + rest[1:]).strip())
 
 

@@ -155,5 +155,8 @@ async def test_help_in_english_and_japanese_names(session: ConsoleSession) -> No
     session.lang = "ja"
     status = await session.handle("/砦 状況")
     assert status is not None and status.text.startswith("【砦防衛戦】 第1/2ラウンド PC側の手番")
+    moved = await session.handle("/pc 移動 名前:アリス 位置:砦外部")
+    assert moved is not None and moved.ok and moved.view is not None
+    assert [e.data["to_position"] for e in moved.view.events] == ["outside"]  # type: ignore[attr-defined]
     listed = await session.handle("/部隊 一覧 エリア:B2")
     assert listed is not None and listed.text.splitlines()[1] == "  オーガ(通常・敵側) B2 HP 40/40"
