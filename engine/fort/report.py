@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.common import fold
 from engine.ruleset import Event
 
 #: events whose line the summary's table says better (the round's end, repeated in the reply)
@@ -117,7 +118,7 @@ def fort_hp_change(event: Event) -> tuple[str, str | None, int, int] | None:
     """(cause, name, before, after) of an event that moves the fort's HP; None for any other."""
     data = event.data
     if event.kind == "battle.gm_set":
-        if data.get("target") == "fort.hp":
+        if fold(str(data.get("target"))) == "fort.hp":  # as the GM typed it: ``Fort.HP`` too
             before, after = _int(data.get("before")), _int(data.get("after"))
         else:
             before, after = _int(data.get("fort_hp_before")), _int(data.get("fort_hp_after"))

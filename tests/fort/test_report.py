@@ -127,6 +127,16 @@ def test_undos_are_listed_and_the_hp_still_adds_up() -> None:
     assert report.entries[1] == Undo(6, "gm", False, (5,), ("/fort repair",))
 
 
+def test_an_override_typed_in_capitals_is_counted() -> None:
+    """``/gm set target:ＦＯＲＴ.HP``: the engine reads it as fort.hp, and so does the summary."""
+    table = Table(ScriptedDice([]))
+    assert table.run(StartBattle(rounds=1, fort_hp=100))
+    assert table.run(GMSet(target="ＦＯＲＴ.HP", value="70"))
+    report = round_report(table.log)
+    assert report.changes == (HPChange("gm", None, -30),)
+    assert (report.fort_start, report.fort_end) == (100, 70) and report.adds_up
+
+
 def test_a_quiet_round_keeps_its_hp() -> None:
     entries = [Action(3, "gm", "/fort next", (Event("battle.round_summary", {"round": 2, "fort_hp": 80}),))]
     report = round_report(entries)

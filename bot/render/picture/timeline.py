@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.fort.report import fort_hp_change
 from engine.ruleset import Event
 
 
@@ -59,30 +60,12 @@ class _Round:
     end: int | None = None
 
 
-def _cause(kind: str, data: Mapping[str, Any]) -> tuple[str, str | None]:
-    if kind == "fort.damaged":
-        if data.get("source") == "siege":
-            return "siege", _name(data.get("effect"))
-        return "unit", _name(data.get("unit"))
-    if kind == "fort.repaired":
-        return "repair", _name(data.get("by"))
-    if kind == "fort.healed":
-        return "heal", None
-    return "gm", None
-
-
 def _name(value: Any) -> str | None:
     return str(value) if value is not None else None
 
 
 def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _changes_hp(event: Event) -> bool:
-    if event.kind == "battle.gm_set":
-        return event.data.get("target") == "fort.hp"
-    return event.kind in ("fort.damaged", "fort.healed", "fort.repaired")
 
 
 def fort_timeline(events: Iterable[Event], document: Mapping[str, Any]) -> FortTimeline:
@@ -116,14 +99,13 @@ def fort_timeline(events: Iterable[Event], document: Mapping[str, Any]) -> FortT
             at(1)
         elif event.kind == "battle.turn_started":
             at(data.get("round"))
-        elif _changes_hp(event):
-            before, after = _int(data.get("before")), _int(data.get("after"))
-            if before is None or after is None:
-                continue
+        elif (change := fort_hp_change(event)) is not None:
+            # the summary's reading of every change of the fort's HP (``engine.fort.report``)
+            cause, name, before, after = change
             if start is None:
                 start = before
             max_hp = max(max_hp, before, after)
-            key = _cause(event.kind, data)
+            key = ("unit", name) if cause in ("enter", "turn_start", "end") else (cause, name)
             round_ = here()
             round_.changes[key] = round_.changes.get(key, 0) + after - before
             round_.end = after
