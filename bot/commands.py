@@ -67,6 +67,8 @@ class Kind(StrEnum):
     QUERY = "query"
     #: the odds planner: plays the rest of the battle many times, outside the channel's lock
     ODDS = "odds"
+    #: ``/help [command:<group>]``: the commands in the user's language (no battle needed)
+    HELP = "help"
 
 
 @dataclass(frozen=True, slots=True)
@@ -495,6 +497,7 @@ GENERIC: tuple[CommandSpec, ...] = (
             Option("secret", OptType.BOOL, default=False),
         ),
     ),
+    CommandSpec(None, "help", Kind.HELP, (Option("command", OptType.STR, max_len=60),)),
     CommandSpec("gm", "undo", Kind.UNDO, (Option("steps", OptType.INT, default=1, min=1, max=100),), gm=True),
     CommandSpec("gm", "redo", Kind.REDO, (Option("steps", OptType.INT, default=1, min=1, max=100),), gm=True),
     # applies to whatever battle runs here: the battle's rule set builds it (RulesetBinding.builders)

@@ -199,3 +199,11 @@ class PreviewView(View):
     ruleset: str = ""
     command: str = ""
     events: tuple[Event, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class HelpView(View):
+    """``/help [command:]``: every command, or one group's (``topic``); shown only to who asked."""
+
+    topic: str = ""
+    ephemeral: bool = True

@@ -12,8 +12,8 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass, field
 
+from bot.command_names import choice_word, command_words, option_word
 from bot.commands import UserError, commands, nfkc, norm_word, unknown_command
-from bot.console.names import choice_word, command_words, option_word
 from engine import limits
 
 

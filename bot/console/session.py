@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.commands import Kind, OptType, SheetSource, lookup, nfkc, norm_word
-from bot.console.help import help_text
 from bot.console.parser import Line, parse_line
 from bot.i18n import t
 from bot.render.common import echo, refusal_values
+from bot.render.help_text import help_text
 from bot.render.picture.odds_chart import odds_png
 from bot.render.picture.pictures import PictureCache, final_chart
 from bot.render.text import render

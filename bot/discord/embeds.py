@@ -18,7 +18,7 @@ from bot.discord.pictures import CHART_FILE, alt_text, attach
 from bot.discord.presenters import NEUTRAL, REFUSED, SECRET, presenter
 from bot.discord.text import event_line, md, tr, who
 from bot.i18n import t
-from bot.render import fort_report, fort_roster
+from bot.render import fort_report, fort_roster, help_text
 from bot.render.common import echo
 from bot.render.picture.pictures import PictureCache, final_chart
 from bot.render.text import undo_title
@@ -26,6 +26,7 @@ from bot.views import (
     ErrorView,
     EventsView,
     ExportView,
+    HelpView,
     LogEntry,
     LogView,
     MapView,
@@ -114,6 +115,10 @@ def _reply(view: View, lang: str, user: str, pictures: PictureCache | None) -> R
         from bot.discord.odds import odds_reply
 
         return odds_reply(view, lang)
+    if isinstance(view, HelpView):
+        text = help_text.help_text(lang, view.topic)
+        lines = [md(line) if line else "\u200b" for line in text.splitlines()]
+        return Reply(limits.messages(limits.build(lines=lines, colour=NEUTRAL)), view.ephemeral)
     if isinstance(view, RosterView):
         lines = fort_roster.roster_lines(view.roster, lang, name=md, indent="")
         return Reply(limits.messages(limits.build(lines=lines, colour=NEUTRAL)), view.ephemeral)

@@ -7,12 +7,13 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.i18n import t
-from bot.render import fort_report, fort_roster, fort_text, odds_text, sengensho_text, sheet_text
+from bot.render import fort_report, fort_roster, fort_text, help_text, odds_text, sengensho_text, sheet_text
 from bot.render.common import event_line, refusal_values, value_text, values_text
 from bot.views import (
     ErrorView,
     EventsView,
     ExportView,
+    HelpView,
     LogEntry,
     LogView,
     NoticeView,
@@ -84,6 +85,8 @@ def _render(view: View, lang: str) -> str:
         return t(view.key, lang, **values_text(view.values, lang))
     if isinstance(view, OddsView):
         return odds_text.odds_text(view, lang)
+    if isinstance(view, HelpView):
+        return help_text.help_text(lang, view.topic)
     if isinstance(view, RosterView):
         return "\n".join(fort_roster.roster_lines(view.roster, lang))
     if isinstance(view, PreviewView):

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot import rulesets
+from bot.command_names import topic_specs
 from bot.commands import BuildContext, CommandSpec, Kind, QueryContext, convert, lookup
 from bot.rulesets import RulesetBinding
 from bot.service import audience, history, rights, undo
@@ -35,6 +36,7 @@ from bot.views import (
     ErrorView,
     EventsView,
     ExportView,
+    HelpView,
     LogView,
     MapView,
     OddsView,
@@ -97,6 +99,10 @@ class BattleService:
                     return await rights.set_gm_role(conn, where, actor, options["role"])
             if spec.kind is Kind.ODDS:
                 return await self._odds(where, spec, options)
+            if spec.kind is Kind.HELP:  # no battle needed; an unknown topic is refused here
+                topic = options["command"] or ""
+                topic_specs(topic)
+                return HelpView(topic=topic)
             async with self._locks.hold((where.guild, where.channel)):
                 return await self._run(where, actor, invocation, spec, options)
         except Refused as refused:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from discord_harness import BOB, CHANNEL_ID, GM, GUILD_ID, Harness
 
+from bot.discord.text import md
 from bot.discord.translator import CatalogueTranslator
 from bot.service import Actor, Invocation, Where
 from bot.views import LogView
@@ -81,3 +82,23 @@ async def test_a_preview_writes_nothing(harness: Harness) -> None:
     assert await _log(harness) == before
     refused = await harness.run(BOB, "unit advance", preview=True)
     assert refused.ephemeral and "GM専用" in refused.text()
+
+
+async def test_help_in_discord_in_the_users_language(harness: Harness) -> None:
+    """``/help`` (``/ヘルプ``): every command with its description, for one group its options; only the
+    asker sees it, and it needs no battle."""
+    result = await harness.run(BOB, "help")
+    assert result.ephemeral
+    text = "\n".join(e["description"] for e in result.embeds)
+    assert text.splitlines()[0].startswith("コマンド一覧([ ] は省略可)。")
+    assert (
+        "  /unit list(/部隊 一覧) — 部隊の一覧: HP、砦ダメージ、打撃点、防護点、残りの移動、"
+        "この手番の行動、増援" in text
+    )
+    group = await harness.run(BOB, "help", command="砦")
+    lines = "\n".join(e["description"] for e in group.embeds).splitlines()
+    # Discord's markdown is escaped: fort_hp would otherwise start italics
+    start = "/fort start rounds:<1-99> [fort_hp:<int>] [cannons:<0-10>] [first:<pc|enemy>] [title:<text>]"
+    assert md(start) in lines and "fort\\_hp" in md(start)
+    unknown = await harness.run(BOB, "help", command="zz")
+    assert unknown.ephemeral and unknown.text().startswith("⚠ 「zz」というグループもコマンドもありません。")

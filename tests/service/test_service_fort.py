@@ -115,6 +115,8 @@ async def test_every_fort_command_through_the_service(engine: AsyncEngine) -> No
     sheets = {"pc sheet", "pc palette", "pc roll", "fort odds"}
     # the roster through the service in tests/console/test_roster.py
     sheets |= {"unit list"}
+    # /help needs no battle: tests/discord/test_roster_commands.py and tests/console/test_prompt.py
+    sheets |= {"help"}
     assert fort_paths - used - sheets - {"roll", "fort import", "gm add", "gm remove", "gm role"} == set()
 
     export = await run(service, "/fort export")

@@ -1,15 +1,12 @@
-"""``/help`` and ``/help <group>`` (or ``/help <group> <command>``) in the console, in the user's language:
-every command with its catalogue description (the one Discord shows), and for a group each command's
-options, its Japanese name, and an example (``help.example.<path dotted>``)."""
+"""``/help`` and ``/help <group>`` (or ``/help <group> <command>``), in the console and Discord, in the
+user's language: every command with its catalogue description (the one Discord shows), and for a group
+each command's options, its Japanese name, and an example (``help.example.<path dotted>``)."""
 
 from __future__ import annotations
 
-from bot.commands import CommandSpec, Kind, UserError, commands, norm_word, usage
-from bot.console.names import command_words, japanese_path
+from bot.command_names import help_groups, japanese_path, topic_specs
+from bot.commands import CommandSpec, Kind, norm_word, usage
 from bot.i18n import has, t
-
-#: the groups in the order COMMANDS.md lists them; any other after them
-ORDER = ("fort", "pc", "unit", "commander", "attack", "trap", "cannon", "ballista", "gm", "roll", "sg")
 
 
 def _dotted(path: str) -> str:
@@ -20,28 +17,11 @@ def _desc(key: str, lang: str) -> str:
     return t(key, lang) if has(key, lang) else t("help.no_desc", lang)
 
 
-def _groups() -> dict[str, list[CommandSpec]]:
-    out: dict[str, list[CommandSpec]] = {}
-    for spec in sorted(commands().values(), key=lambda s: s.path):
-        out.setdefault(spec.group or spec.name, []).append(spec)
-    rank = {g: i for i, g in enumerate(ORDER)}
-    return dict(sorted(out.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0])))
-
-
 def help_text(lang: str, topic: str = "") -> str:
     """The help: every command, or one group's (one command's) options and examples."""
-    words = command_words(norm_word(topic).removeprefix("/").split())
-    if not words:
-        return _overview(lang)
-    groups = _groups()
-    specs = groups.get(words[0])
+    specs = topic_specs(topic)
     if specs is None:
-        raise UserError("help.unknown", topic=topic, groups=", ".join(groups))
-    if len(words) > 1:
-        chosen = [s for s in specs if s.name == words[1]]
-        if not chosen:
-            raise UserError("help.unknown", topic=topic, groups=", ".join(s.path for s in specs))
-        specs = chosen
+        return _overview(lang)
     lines: list[str] = []
     for spec in specs:
         lines.extend(_command(spec, lang))
@@ -51,7 +31,7 @@ def help_text(lang: str, topic: str = "") -> str:
 
 def _overview(lang: str) -> str:
     lines = [t("help.header", lang)]
-    for group, specs in _groups().items():
+    for group, specs in help_groups().items():
         if len(specs) > 1 or specs[0].group is not None:
             japanese = "/" + t(f"cmd.{group}.name", "ja")
             lines.append(_named("help.group", lang, "/" + group, japanese, _desc(f"cmd.{group}.desc", lang)))

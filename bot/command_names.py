@@ -1,13 +1,14 @@
 """The Japanese command and option names Discord shows (``/砦 状況``, ``ラウンド数:3``), accepted in the
-console beside the English ones: read from the catalogue keys the slash commands are labelled with
+console beside the English ones, read from the catalogue keys the slash commands are labelled with
 (``cmd.<group>.name``, ``cmd.<path dotted>.name``, ``opt.<option>.name`` or its per-command override
-``cmd.<path dotted>.opt.<option>.name``), so the two never drift apart."""
+``cmd.<path dotted>.opt.<option>.name``), so the two never drift apart; and which commands ``/help``
+shows for a topic."""
 
 from __future__ import annotations
 
 from functools import cache
 
-from bot.commands import CommandSpec, commands, norm_word
+from bot.commands import CommandSpec, UserError, commands, norm_word
 from bot.i18n import catalogue
 
 #: the language whose names Discord shows besides English
@@ -91,3 +92,47 @@ def choice_word(spec: CommandSpec, option: str, value: str) -> str:
         if label and norm_word(label) == word:
             return choice
     return value
+
+
+#: the groups in the order COMMANDS.md lists them (``/help``); any other after them
+ORDER = (
+    "fort",
+    "pc",
+    "unit",
+    "commander",
+    "attack",
+    "trap",
+    "cannon",
+    "ballista",
+    "gm",
+    "roll",
+    "help",
+    "sg",
+)
+
+
+def help_groups() -> dict[str, list[CommandSpec]]:
+    """Every command by its group (a command without a group as its own), in ``ORDER``."""
+    out: dict[str, list[CommandSpec]] = {}
+    for spec in sorted(commands().values(), key=lambda s: s.path):
+        out.setdefault(spec.group or spec.name, []).append(spec)
+    rank = {g: i for i, g in enumerate(ORDER)}
+    return dict(sorted(out.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0])))
+
+
+def topic_specs(topic: str) -> list[CommandSpec] | None:
+    """The commands ``/help <topic>`` shows: a group's (``fort``, ``砦``) or one command (``fort start``);
+    None for the overview (no topic). ``help.unknown`` for a topic that names neither."""
+    words = command_words(norm_word(topic).removeprefix("/").split())
+    if not words:
+        return None
+    groups = help_groups()
+    specs = groups.get(words[0])
+    if specs is None:
+        raise UserError("help.unknown", topic=topic, groups=", ".join(groups))
+    if len(words) > 1:
+        chosen = [s for s in specs if s.name == words[1]]
+        if not chosen:
+            raise UserError("help.unknown", topic=topic, groups=", ".join(s.path for s in specs))
+        return chosen
+    return specs
