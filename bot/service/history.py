@@ -49,7 +49,10 @@ async def summaries(
     closes = binding.report is not None and (bool(ends) or bool(kinds & binding.battle_end_kinds))
     log = await round_log.stretch(engine, binding, battle_id, seq) if closes else ()
     if ends:
-        earlier = await _round_so_far(engine, binding, battle_id, seq)
+        if closes:  # one read of the round's log for both
+            earlier = round_log.earlier_events(log, seq)
+        else:
+            earlier = await _round_so_far(engine, binding, battle_id, seq)
         round_end = events[ends[0]]
         number = round_end.data.get("round")
         number = int(number) if isinstance(number, int) else None

@@ -45,6 +45,17 @@ async def stretch(
     return tuple(reversed(out))
 
 
+def earlier_events(rows: tuple[repo.EventRow, ...], seq: int) -> list[Event]:
+    """The events of the live actions of ``rows`` before ``seq``: what ``history`` reads for a round
+    summary's events, from the same read."""
+    return [
+        event
+        for row in rows
+        if row.seq != seq and row.kind == ACTION and row.status == LIVE
+        for event in _events(row)
+    ]
+
+
 def report(
     binding: RulesetBinding,
     rows: tuple[repo.EventRow, ...],
