@@ -167,10 +167,6 @@ class ConsoleSession:
                 "console.file_unreadable", path=str(path), error=error.strerror or str(error)
             ) from None
 
-    def help(self, topic: str = "") -> str:
-        return help_text(self.lang, topic)
-
-
 #: ``/help`` in the languages the console reads (``/ヘルプ``)
 HELP_WORDS = frozenset({"/help", "/ヘルプ"})
 
