@@ -14,6 +14,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from sqlalchemy.exc import SQLAlchemyError
 
+from bot.command_names import command_words, option_word
 from bot.commands import CommandSpec, Option, OptType, commands, norm_word
 from bot.console.session import ConsoleSession, Quit
 from bot.i18n import DEFAULT_LANG, LANGUAGES, t
@@ -58,6 +59,13 @@ class CommandCompleter(Completer):
             if head.startswith(path + " "):
                 spec = table[path]
                 break
+        if spec is None and (head.endswith(" ") or " " in head.strip()):
+            # the Japanese names Discord shows (``/部隊 移動 部隊:``)
+            words = command_words([norm_word(w) for w in head.split() if ":" not in w][:2])
+            for size in (2, 1):
+                if " ".join(words[:size]) in table:
+                    spec = table[" ".join(words[:size])]
+                    break
         if spec is None:
             for path in sorted(table):
                 if path.startswith(norm_word(head)):
@@ -65,7 +73,7 @@ class CommandCompleter(Completer):
             return
         if ":" in word:
             name, _, value = word.partition(":")
-            opt = spec.option(norm_word(name))
+            opt = spec.option(option_word(spec, norm_word(name)))
             if opt is not None:
                 for choice in self._values(spec, opt, text):
                     if norm_word(choice).startswith(norm_word(value.strip('"'))):
@@ -91,7 +99,7 @@ class CommandCompleter(Completer):
         for part in text.split():
             key, sep, value = part.partition(":")
             if sep:
-                typed[norm_word(key)] = value
+                typed[option_word(spec, norm_word(key))] = value
         return list(dict.fromkeys(fort_names.candidates(doc, kind, spec, typed)))
 
 

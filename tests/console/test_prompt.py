@@ -90,6 +90,9 @@ async def test_tab_completes_the_battles_names(session: ConsoleSession) -> None:
     assert complete(session, "/trap set kind:mine edge:B1") == ["edge:B1-B2"]
     assert complete(session, "/fort repair by:") == ["by:アリス"]
     assert complete(session, "/pc add position:o") == ["position:outside"]
+    # with the Japanese names Discord shows
+    assert complete(session, "/部隊 移動 部隊:オ") == ["部隊:オーガ"]
+    assert complete(session, "/罠 撤去 種類:mine 経路:") == ["経路:B1-B2"]
 
 
 async def test_keys_through_the_prompt(session: ConsoleSession, capsys: pytest.CaptureFixture[str]) -> None:
