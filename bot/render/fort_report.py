@@ -54,13 +54,14 @@ def action_lines(
 
 def _undo(entry: Undo, lang: str, name: Name, user: Name) -> str:
     count = len(entry.seqs)
-    what = ", ".join(
-        t("report.undo.item", lang, seq=seq, text=name(text))
-        for seq, text in zip(entry.seqs, entry.texts, strict=False)
+    texts = (*entry.texts, *("",) * (count - len(entry.texts)))
+    what = t("report.separator", lang).join(
+        t("report.undo.item", lang, seq=seq, text=name(text)) if text else t("report.undo.seq", lang, seq=seq)
+        for seq, text in zip(entry.seqs, texts, strict=False)
     )
     verb = "redo" if entry.redo else "undo"
     key = f"report.{verb}.{'one' if count == 1 else 'many'}"
-    return t(key, lang, seq=entry.seq, actor=user(entry.actor), count=count, what=what or "#" + str(count))
+    return t(key, lang, seq=entry.seq, actor=user(entry.actor), count=count, what=what)
 
 
 def table_lines(report: RoundReport, lang: str, *, name: Name = _plain, indent: str = "  ") -> list[str]:

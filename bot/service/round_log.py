@@ -81,7 +81,8 @@ def report(
             for note in _events(row):
                 if note.kind in ("service.undone", "service.redone"):
                     seqs = tuple(int(n) for n in note.data.get("seqs", ()))
-                    undone = tuple(texts[n] for n in seqs if n in texts)
+                    # a command older than the page read is named by its number only
+                    undone = tuple(texts.get(n, "") for n in seqs)
                     entries.append(Undo(row.seq, row.actor, note.kind == "service.redone", seqs, undone))
     if current is not None:
         entries.append(Action(seq, current.actor, current.command_text, mine))

@@ -41,8 +41,8 @@ class Action:
 
 @dataclass(frozen=True, slots=True)
 class Undo:
-    """The GM's ``/gm undo`` (``redo`` False) or ``/gm redo`` of ``texts`` (the commands taken back or
-    put back, with their numbers ``seqs``)."""
+    """The GM's ``/gm undo`` (``redo`` False) or ``/gm redo`` of the commands numbered ``seqs`` (taken back
+    or put back), ``texts`` their text, one each ("" where the log read does not reach it)."""
 
     seq: int
     actor: str
