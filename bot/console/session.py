@@ -167,6 +167,7 @@ class ConsoleSession:
                 "console.file_unreadable", path=str(path), error=error.strerror or str(error)
             ) from None
 
+
 #: ``/help`` in the languages the console reads (``/ヘルプ``)
 HELP_WORDS = frozenset({"/help", "/ヘルプ"})
 

@@ -117,15 +117,24 @@ def _reply(view: View, lang: str, user: str, pictures: PictureCache | None) -> R
         return odds_reply(view, lang)
     if isinstance(view, HelpView):
         text = help_text.help_text(lang, view.topic)
-        lines = [md(line) if line else "\u200b" for line in text.splitlines()]
+        lines = [_indented(line) for line in text.splitlines()]
         return Reply(limits.messages(limits.build(lines=lines, colour=NEUTRAL)), view.ephemeral)
     if isinstance(view, RosterView):
-        lines = fort_roster.roster_lines(view.roster, lang, name=md, indent="")
+        lines = fort_roster.roster_lines(view.roster, lang, name=md, indent="", sub="　　")
         return Reply(limits.messages(limits.build(lines=lines, colour=NEUTRAL)), view.ephemeral)
     if isinstance(view, PreviewView):
         lines = fort_roster.preview_lines(view.events, lang, line=event_line, indent="　")
         return Reply(limits.messages(limits.build(lines=lines, colour=NEUTRAL)), view.ephemeral)
     raise TypeError(f"no embed renderer for {type(view).__name__}")
+
+
+def _indented(line: str) -> str:
+    """A console line in an embed: escaped, its indent in full-width spaces (an embed drops leading
+    spaces), a blank line kept as one."""
+    if not line.strip():
+        return "\u200b"
+    rest = line.lstrip(" ")
+    return "　" * ((len(line) - len(rest) + 1) // 2) + md(rest)
 
 
 def _notice(view: NoticeView, lang: str) -> str:

@@ -17,7 +17,11 @@ def _plain(text: str) -> str:
     return text
 
 
-def roster_lines(roster: Roster, lang: str, *, name: Name = _plain, indent: str = "  ") -> list[str]:
+def roster_lines(
+    roster: Roster, lang: str, *, name: Name = _plain, indent: str = "  ", sub: str = "    "
+) -> list[str]:
+    """The roster: a header, each unit (its numbers and this turn's doings ``sub``-indented below it),
+    each commander."""
     turn = t(f"fort.status.turn.{roster.turn}", lang)
     head = "roster.header" if roster.area is None else "roster.header_area"
     lines = [t(head, lang, round=roster.round, rounds=roster.rounds, turn=turn, area=roster.area)]
@@ -27,13 +31,15 @@ def roster_lines(roster: Roster, lang: str, *, name: Name = _plain, indent: str 
     for unit in roster.units:
         # what a unit did "this turn" is its own side's turn: the other side's units show their numbers
         now = unit.side == roster.turn
-        lines.extend(indent + line for line in unit_lines(unit, lang, name, this_turn=now))
+        lines.extend(indent + line for line in unit_lines(unit, lang, name, this_turn=now, sub=sub))
     for commander in roster.commanders:
         lines.append(indent + commander_line(commander, lang, name))
     return lines
 
 
-def unit_lines(unit: RosterUnit, lang: str, name: Name = _plain, *, this_turn: bool = True) -> list[str]:
+def unit_lines(
+    unit: RosterUnit, lang: str, name: Name = _plain, *, this_turn: bool = True, sub: str = "    "
+) -> list[str]:
     """The unit's first line (name, kind, where, HP) and, on the map or to come, its numbers."""
     kind = t(
         "roster.kind", lang, type=t(f"value.type.{unit.type}", lang), side=t(f"value.side.{unit.side}", lang)
@@ -60,9 +66,9 @@ def unit_lines(unit: RosterUnit, lang: str, name: Name = _plain, *, this_turn: b
         numbers.append(t("roster.move_left", lang, left=unit.move_left, move=unit.move))
     if unit.weakness is not None:
         numbers.append(t("roster.weakness", lang, weakness=name(unit.weakness)))
-    lines = [first, "    " + t("roster.separator", lang).join(numbers)]
+    lines = [first, sub + t("roster.separator", lang).join(numbers)]
     if unit.standing != PENDING and this_turn:
-        lines.append("    " + turn_text(unit, lang))
+        lines.append(sub + turn_text(unit, lang))
     return lines
 
 

@@ -59,10 +59,10 @@ async def test_unit_list_shows_the_roster_to_anyone(harness: Harness) -> None:
     assert result.embeds[0]["description"].splitlines() == [
         "ユニット一覧(第1/2ラウンド 敵側の手番)",
         "ゴブリン(通常・敵側) A1 HP 20/20",
-        "    砦ダメージ 10、防護点 0、移動 残り10m/10m",
-        "    この手番: まだ行動も移動もしていません",
+        "　　砦ダメージ 10、防護点 0、移動 残り10m/10m",
+        "　　この手番: まだ行動も移動もしていません",
         "増援(通常・敵側) 第2ラウンドにB2へ到着予定 HP 9/9",
-        "    砦ダメージ 2、防護点 0、移動 10m",
+        "　　砦ダメージ 2、防護点 0、移動 10m",
         "指揮官 隊長 A2 倒れています",
     ]
 
@@ -92,7 +92,7 @@ async def test_help_in_discord_in_the_users_language(harness: Harness) -> None:
     text = "\n".join(e["description"] for e in result.embeds)
     assert text.splitlines()[0].startswith("コマンド一覧([ ] は省略可)。")
     assert (
-        "  /unit list(/部隊 一覧) — 部隊の一覧: HP、砦ダメージ、打撃点、防護点、残りの移動、"
+        "　/unit list(/部隊 一覧) — 部隊の一覧: HP、砦ダメージ、打撃点、防護点、残りの移動、"
         "この手番の行動、増援" in text
     )
     group = await harness.run(BOB, "help", command="砦")
