@@ -89,9 +89,15 @@ def table_lines(report: RoundReport, lang: str, *, name: Name = _plain, indent: 
         arrivals = (t("report.arrival", lang, unit=name(a.unit), area=a.area) for a in report.arrivals)
         out.append(t("report.arrivals", lang, names=_join(arrivals, lang)))
     if report.traps:
-        out.append(t("report.traps", lang, traps=_join((_trap(trap, lang) for trap in report.traps), lang)))
+        key = "report.traps.one" if len(report.traps) == 1 else "report.traps.many"
+        out.append(t(key, lang, traps=_join((_trap(trap, lang) for trap in report.traps), lang)))
     if report.commanders_down:
-        out.append(t("report.commanders_down", lang, names=_join(map(name, report.commanders_down), lang)))
+        key = (
+            "report.commanders_down.one"
+            if len(report.commanders_down) == 1
+            else "report.commanders_down.many"
+        )
+        out.append(t(key, lang, names=_join(map(name, report.commanders_down), lang)))
     return out
 
 
