@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.i18n import t
+from bot.i18n.words import say
 from bot.render.common import EVENT_VALUES, value_text
 
 Values = dict[str, str]
@@ -95,7 +96,7 @@ def _advanced(data: Mapping[str, Any], lang: str) -> Values:
     if not moved and not stayed:
         return {"result": t("fort.event.advanced_none", lang)}
     parts = (
-        [t("fort.event.advanced_moved", lang, moved=len(moved), names=_names(moved, lang))] if moved else []
+        [say("fort.event.advanced_moved", lang, moved=len(moved), names=_names(moved, lang))] if moved else []
     )
     if stayed:
         parts.append(t("fort.event.advanced_stayed", lang, names=_names(stayed, lang)))
@@ -156,6 +157,13 @@ def _gm_set(data: Mapping[str, Any], lang: str) -> Values:
     return {"before": shown(data.get("before")), "after": shown(data.get("after"))}
 
 
+def _outcome_set(data: Mapping[str, Any], lang: str) -> Values:
+    """The GM's outcome after the end: in the words of outcomes; an absent one is left out."""
+    return {
+        name: value_text(data[name], lang, "outcome") for name in ("before", "after") if data.get(name) is not None
+    }
+
+
 def _round_summary(data: Mapping[str, Any], lang: str) -> Values:
     cannons = data.get("cannons") or []
     return {
@@ -180,6 +188,7 @@ _PARTS: dict[str, Callable[[Mapping[str, Any], str], Values]] = {
     "ballista.loaded": _ballista_loaded,
     "pc.added": _pc_added,
     "battle.gm_set": _gm_set,
+    "battle.outcome_set": _outcome_set,
     "battle.round_summary": _round_summary,
 }
 EVENT_VALUES.update(_PARTS)

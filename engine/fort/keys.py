@@ -98,7 +98,8 @@ REFUSALS: dict[str, str] = {
     "fort.battle_running": "round",
     "fort.battle_over": "outcome",
     "fort.command_invalid": "reason(not_an_object|unknown_type|missing|wrong_type) type? field?",
-    "fort.import_invalid": "reason(where and why: '$.units[0].hp: out_of_range', or a rule key and values)",
+    "fort.import_invalid": "place(where: '$.units[0].hp') reason(why: a code such as out_of_range, or a "
+    "rule's refusal key such as fort.area_invalid) detail(the reason's values: min max allowed ...)",
     "fort.replay_dice_left": "step left",
     "fort.rounds_invalid": "rounds max",
     "fort.fort_hp_invalid": "fort_hp max",
@@ -108,7 +109,8 @@ REFUSALS: dict[str, str] = {
     "fort.not_your_turn": "turn round (a player's action out of its side's turn, F-TURN-3)",
     "fort.enemy_confused": "unit round",
     "fort.enemy_confused_all": "round",
-    "fort.gm_set_invalid": "target value reason",
+    "fort.gm_set_invalid": "target value reason(a code such as not_an_integer, or a rule's refusal key) "
+    "detail(the reason's values: min max allowed ...)",
     "fort.gm_set_target_unknown": "target",
     "fort.option_required": "options",
     "fort.hp_option_required": "options",
@@ -142,8 +144,9 @@ REFUSALS: dict[str, str] = {
     "fort.pc_move_too_far": "pc distance extra move used(metres already moved this turn)",
     "fort.pc_enter_f0_outside": "pc position",
     "fort.position_only_at_f0": "pc area",
+    "fort.position_with_area": "pc at(its area now) position(its position now, None away from F0) area(asked)",
     "fort.pc_hp_untracked": "",
-    "fort.sheet_invalid": "reason(not_json, or where and why)",
+    "fort.sheet_invalid": "reason(not_json, or why) place?(where) detail?(the reason's values)",
     # units and commanders
     "fort.unit_unknown": "name",
     "fort.unit_destroyed": "name",

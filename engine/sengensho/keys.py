@@ -169,6 +169,6 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "sg.declare_or_take": ("name",),
     "sg.set_target_invalid": ("target", "fields"),
     "sg.set_value_invalid": ("target", "value"),
-    "sg.import_invalid": ("field", "reason"),
+    "sg.import_invalid": ("place", "reason", "detail"),
     "sg.replay_dice_left": ("step", "left"),
 }

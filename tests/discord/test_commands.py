@@ -531,7 +531,7 @@ async def test_undo_further_than_there_is_says_how_far_it_went(battle: Harness) 
     assert nothing["description"] == "⚠ 取り消せる操作がありません(戦闘の開始は取り消せません)。"
     gm_in_english = Member(GM.id, GM.name, locale="en-US")
     redone = await battle.run(gm_in_english, "gm redo", steps=9)
-    assert redone.embeds[0]["title"] == "Put back 5 action(s): of steps:9, that is all there was."
+    assert redone.embeds[0]["title"] == "Put back 5 actions: of steps:9, that is all there was."
 
 
 async def test_gm_add_and_remove(battle: Harness) -> None:
