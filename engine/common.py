@@ -320,7 +320,12 @@ class JsonDoc:
 
     @typing.overload
     def enum(
-        self, key: str, parse: Callable[[str], T], default: None, reason: str = ..., allowed: Sequence[str] = ...
+        self,
+        key: str,
+        parse: Callable[[str], T],
+        default: None,
+        reason: str = ...,
+        allowed: Sequence[str] = ...,
     ) -> T | None: ...
 
     @typing.overload
@@ -351,7 +356,7 @@ class JsonDoc:
         try:
             return parse(value)
         except ValueError:
-            detail = {"allowed": list(allowed), "words": key} if allowed else {}
+            detail = {"allowed": list(allowed), "allowed_kind": key} if allowed else {}
             raise self.bad(key, reason, **detail) from None
 
     def items(self, key: str) -> list[JsonDoc]:

@@ -219,7 +219,9 @@ def summary_fields(summary: Summary, lang: str) -> list[tuple[str, str, bool]]:
             lines.append("**" + t(f"fort.status.outcome.{doc['outcome']}", lang) + "**")
         standing = fort_text.standing_commanders(doc, lang, name=md)
         if standing:
-            lines.append(say("fort.summary.warhorn", lang, names=standing, count=fort_text.standing_count(doc)))
+            lines.append(
+                say("fort.summary.warhorn", lang, names=standing, count=fort_text.standing_count(doc))
+            )
     return limits.fields_of(t("discord.fort.fort", lang), lines)
 
 

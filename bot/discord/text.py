@@ -7,9 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import t
 from bot.render import common
-from bot.render.common import value_text
 from engine.ruleset import Event
 
 

@@ -66,7 +66,7 @@ def sentence(
     key = variant(key, lang, missing)
     shown: dict[str, str] = {}
     for name, value in values.items():
-        if absent(value) or name in ("detail", "words"):
+        if absent(value) or name in ("detail", "allowed_kind"):
             continue
         if name == "reason" and isinstance(value, str):
             shown[name] = reason_text(value, values.get("detail"), lang)
@@ -75,7 +75,7 @@ def sentence(
             shown[name] = place_text(value, lang)
             continue
         # the words a value takes are those of its own field; a list of allowed ones, of the field named
-        word = value_text(value, lang, str(values.get("words") or name) if name == "allowed" else name)
+        word = value_text(value, lang, str(values.get("allowed_kind") or name) if name == "allowed" else name)
         shown[name] = escape(word) if escape is not None else word
     shown.update(given)
     for name in placeholders(catalogue(lang)[key]):
@@ -142,7 +142,9 @@ def refusal_values(values: Mapping[str, Any], lang: str) -> dict[str, str]:
     return values_text({k: echo(v) for k, v in values.items()}, lang)
 
 
-def refusal_text(key: str, values: Mapping[str, Any], lang: str, escape: Callable[[str], str] | None = None) -> str:
+def refusal_text(
+    key: str, values: Mapping[str, Any], lang: str, escape: Callable[[str], str] | None = None
+) -> str:
     """A refusal as a sentence (``sentence``), the user's own values echoed safely (``echo``)."""
     return sentence(key, lang, {k: echo(v) for k, v in values.items()}, escape=escape)
 
@@ -187,7 +189,10 @@ def event_line(event: Event, lang: str) -> str:
     source = event.data.get("source")
     if isinstance(source, str) and has(f"{key}.{source}", lang):
         key = f"{key}.{source}"
-    elif "before" in event.data and event.data["before"] is None and has(f"{key}.untracked", lang):
+    elif (
+        ("before" in event.data and event.data["before"] is None)
+        or ("after" in event.data and event.data["after"] is None)
+    ) and has(f"{key}.untracked", lang):
         # HP nobody tracks (a PC added without hp:): say so rather than "HP -→-"
         key = f"{key}.untracked"
     elif "title" in event.data and not event.data["title"] and has(f"{key}.untitled", lang):

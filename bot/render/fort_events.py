@@ -160,7 +160,9 @@ def _gm_set(data: Mapping[str, Any], lang: str) -> Values:
 def _outcome_set(data: Mapping[str, Any], lang: str) -> Values:
     """The GM's outcome after the end: in the words of outcomes; an absent one is left out."""
     return {
-        name: value_text(data[name], lang, "outcome") for name in ("before", "after") if data.get(name) is not None
+        name: value_text(data[name], lang, "outcome")
+        for name in ("before", "after")
+        if data.get(name) is not None
     }
 
 

@@ -94,7 +94,11 @@ def gm_set(ctx: Context, state: FortState, cmd: GMSet) -> FortState:
         if error.key.endswith("_unknown"):
             raise
         raise RuleError(
-            "fort.gm_set_invalid", target=cmd.target, value=cmd.value, reason=error.key, detail=dict(error.values)
+            "fort.gm_set_invalid",
+            target=cmd.target,
+            value=cmd.value,
+            reason=error.key,
+            detail=dict(error.values),
         ) from None
     ctx.emit("battle.gm_set", {"target": target, "before": _plain(before), "after": _plain(after)})
     new = check_confusion(ctx, state, new)
@@ -161,13 +165,13 @@ def _outcome(s: FortState, v: str) -> tuple[Any, Any, FortState]:
         else None
     )
     if o is None and fold(v) not in _NONE:
-        raise _Bad("not_one_of", allowed=["success", "collapse", "retreat", "none"], words="outcome")
+        raise _Bad("not_one_of", allowed=["success", "collapse", "retreat", "none"], allowed_kind="outcome")
     return s.outcome, o, evolve(s, outcome=o)
 
 
 def _turn(s: FortState, v: str) -> tuple[Any, Any, FortState]:
     if fold(v) not in ("pc", "enemy", "ended"):
-        raise _Bad("not_one_of", allowed=["pc", "enemy", "ended"], words="turn")
+        raise _Bad("not_one_of", allowed=["pc", "enemy", "ended"], allowed_kind="turn")
     return s.turn, Turn(fold(v)), evolve(s, turn=Turn(fold(v)))
 
 

@@ -339,9 +339,7 @@ async def test_pc_commands(battle: Harness) -> None:
         battle, GM, "pc add", f"/pc add name:Carol owner:<@{ALICE.id}>", 9, name="Carol", owner=ALICE
     )
     # the owner is a mention (an embed shows it as the member's name), not a bare Discord id
-    assert carol.embeds[0]["description"] == (
-        f"PC Carol が参加しました(持ち主 <@{ALICE.id}>、位置 砦上部)。"
-    )
+    assert carol.embeds[0]["description"] == (f"PC Carol が参加しました(持ち主 <@{ALICE.id}>、位置 砦上部)。")
     await action(battle, BOB, "pc remove", "/pc remove name:Bob", 10, name="Bob")
     pcs = {p["name"]: p for p in (await document(battle))["pcs"]}  # type: ignore[attr-defined]
     assert set(pcs) == {"Alice", "Carol"}
@@ -523,9 +521,7 @@ async def test_undo_further_than_there_is_says_how_far_it_went(battle: Harness) 
         "5 件の操作を取り消しました"
         "(steps:50 のうち、取り消せるのはここまでです。戦闘の開始は取り消せません)。"
     )
-    assert embed["description"].splitlines()[0] == (
-        f"#6 <@{GM.id}>: /commander add name:隊長 hp:40 area:A2"
-    )
+    assert embed["description"].splitlines()[0] == (f"#6 <@{GM.id}>: /commander add name:隊長 hp:40 area:A2")
     refused_again = await refused(battle, GM, "gm undo", "service.nothing_to_undo")
     (nothing,) = refused_again.embeds
     assert nothing["description"] == "⚠ 取り消せる操作がありません(戦闘の開始は取り消せません)。"

@@ -175,17 +175,19 @@ def test_gm_set_overrides_within_the_invariants() -> None:
     run(GMSet(target="cannon.2.shells", value="5"))
     assert run.s.cannons == (0, 5)
     assert run.event("battle.gm_set") == {"target": "cannon.2.shells", "before": 0, "after": 5}
-    assert (
-        run.refused(GMSet(target="cannon.2.shells", value="6"), "fort.gm_set_invalid").values
-        == {"target": "cannon.2.shells", "value": "6", "reason": "out_of_range", "detail": {"min": 0, "max": 5}}
-    )
+    assert run.refused(GMSet(target="cannon.2.shells", value="6"), "fort.gm_set_invalid").values == {
+        "target": "cannon.2.shells",
+        "value": "6",
+        "reason": "out_of_range",
+        "detail": {"min": 0, "max": 5},
+    }
     run.refused(GMSet(target="cannon.3.shells", value="1"), "fort.cannon_unknown")
     run(GMSet(target="unit.a.b.area", value="Ｂ２"))  # a name with a dot
     assert run.unit("a.b").area is Area.B2
-    assert (
-        run.refused(GMSet(target="unit.a.b.hp", value="31"), "fort.gm_set_invalid").values["detail"]
-        == {"min": None, "max": 30}
-    )
+    assert run.refused(GMSet(target="unit.a.b.hp", value="31"), "fort.gm_set_invalid").values["detail"] == {
+        "min": None,
+        "max": 30,
+    }
     run(GMSet(target="unit.a.b.type", value="flying"))
     assert run.unit("a.b").type is UnitType.FLYING
     run.refused(GMSet(target="unit.a.b.type", value="ram"), "fort.gm_set_invalid")  # a ram needs a strike

@@ -77,7 +77,11 @@ def test_an_import_refuses_a_bad_sheet_or_palette() -> None:
     document["pcs"][0]["sheet"]["values"]["知力"] = "22"
     with pytest.raises(RuleError) as caught:
         FORT.import_(document)
-    assert caught.value.values == {"place": "$.pcs[0].sheet.values.知力", "reason": "not_an_integer", "detail": {}}
+    assert caught.value.values == {
+        "place": "$.pcs[0].sheet.values.知力",
+        "reason": "not_an_integer",
+        "detail": {},
+    }
     document["pcs"][0]["sheet"] = None
     document["pcs"][0]["palette"] = "2d\n" * 500
     with pytest.raises(RuleError) as caught:
