@@ -69,10 +69,11 @@ def sentence(
         if absent(value) or name in ("detail", "allowed_kind"):
             continue
         if name == "reason" and isinstance(value, str):
-            shown[name] = reason_text(value, values.get("detail"), lang)
+            shown[name] = reason_text(value, values.get("detail"), lang, escape)
             continue
         if name == "place" and isinstance(value, str):
-            shown[name] = place_text(value, lang)
+            place = place_text(value, lang)
+            shown[name] = escape(place) if escape is not None else place
             continue
         # the words a value takes are those of its own field; a list of allowed ones, of the field named
         word = value_text(value, lang, str(values.get("allowed_kind") or name) if name == "allowed" else name)
@@ -83,13 +84,13 @@ def sentence(
     return plurals(t(key, lang, **shown), {**values, **given}).rstrip()
 
 
-def reason_text(code: str, detail: Any, lang: str) -> str:
+def reason_text(code: str, detail: Any, lang: str, escape: Callable[[str], str] | None = None) -> str:
     """Why a value was refused, in words: ``value.reason.<code>`` (``not_an_integer``), or the
     refusal ``code`` names (``fort.area_invalid``), filled in with ``detail``'s values."""
     values = detail if isinstance(detail, Mapping) else {}
     for key in (f"value.reason.{code}", code):
         if has(key, lang):
-            return sentence(key, lang, values).removesuffix("。").removesuffix(".")
+            return sentence(key, lang, values, escape=escape).removesuffix("。").removesuffix(".")
     return t("value.reason.unknown", lang)
 
 
