@@ -649,7 +649,7 @@ def test_an_absent_value_is_left_out_of_the_sentence(lang: str) -> None:
         (
             "fort.import_invalid",
             {"place": "$.units[2].hp", "reason": "not_an_integer", "detail": {}},
-            "読み込めない戦闘データです(3番目のユニットのHP): 整数ではありません。",
+            "読み込めない戦闘データです。3番目のユニットのHP: 整数ではありません。",
             "The battle document cannot be imported (the HP of the 3rd unit): it is not a whole number.",
         ),
         (
@@ -659,10 +659,21 @@ def test_an_absent_value_is_left_out_of_the_sentence(lang: str) -> None:
                 "reason": "out_of_range",
                 "detail": {"min": 0, "max": None},
             },
-            "読み込めない戦闘データです(11番目のPCのシートの1番目の武器の「acc」): "
-            "0 以上の整数にしてください。",
-            'The battle document cannot be imported ("acc" of the 1st weapon of the sheet of the 11th PC): '
-            "it must be a whole number of at least 0.",
+            "読み込めない戦闘データです。11番目のPCのシートの1番目の武器の命中: 0 以上の整数にしてください。",
+            "The battle document cannot be imported (the accuracy of the 1st weapon of the sheet of the "
+            "11th PC): it must be a whole number of at least 0.",
+        ),
+        (
+            "fort.import_invalid",
+            {"place": "$.units[21].sharpness", "reason": "not_a_string", "detail": {}},
+            "読み込めない戦闘データです。22番目のユニットの「sharpness」: 文字列ではありません。",
+            'The battle document cannot be imported ("sharpness" of the 22nd unit): it is not a text.',
+        ),
+        (
+            "fort.import_invalid",
+            {"place": "$", "reason": "not_an_object", "detail": {}},
+            "読み込めない戦闘データです。ファイル全体: JSONのオブジェクトではありません。",
+            "The battle document cannot be imported (the whole file): it is not a JSON object.",
         ),
     ],
 )
@@ -721,3 +732,32 @@ def test_no_rule_id_in_the_players_text() -> None:
     ]
     assert with_ids == []
     assert set(fort_keys.RULES) <= set(fort_keys.REFUSALS)
+
+
+@pytest.mark.parametrize(
+    ("n", "en"),
+    [
+        (1, "1st"),
+        (2, "2nd"),
+        (3, "3rd"),
+        (4, "4th"),
+        (11, "11th"),
+        (12, "12th"),
+        (13, "13th"),
+        (21, "21st"),
+        (102, "102nd"),
+        (111, "111th"),
+    ],
+)
+def test_english_ordinals(n: int, en: str) -> None:
+    from bot.i18n.words import ordinal
+
+    assert (ordinal(n, "en"), ordinal(n, "ja")) == (en, str(n))
+
+
+def test_plural_marks_follow_their_count() -> None:
+    from bot.i18n.words import plurals
+
+    text = "{n} [[n:shell|shells]], [[m:is|are]] {m}"
+    assert plurals(text, {"n": 1, "m": 2}) == "{n} shell, are {m}"
+    assert plurals(text, {"n": "0", "m": "1"}) == "{n} shells, is {m}"

@@ -61,42 +61,42 @@ Refused = list[tuple[str, str, str]]  # (line, Japanese reply, English reply)
 NO_BATTLE: Refused = [
     (
         "/fort import file:bad_area.json",
-        "⚠ 読み込めない戦闘データです(2番目のユニットのエリア): エリア「Z9」はありません。使えるもの: A2、A1、F0、B1、B2。",
+        "⚠ 読み込めない戦闘データです。2番目のユニットのエリア: エリア「Z9」はありません。使えるもの: A2、A1、F0、B1、B2。",
         '⚠ The battle document cannot be imported (the area of the 2nd unit): There is no area "Z9". Areas: A2, A1, F0, B1, B2.',
     ),
     (
         "/fort import file:bad_hp.json",
-        "⚠ 読み込めない戦闘データです(3番目のユニットのHP): 整数ではありません。",
+        "⚠ 読み込めない戦闘データです。3番目のユニットのHP: 整数ではありません。",
         "⚠ The battle document cannot be imported (the HP of the 3rd unit): it is not a whole number.",
     ),
     (
         "/fort import file:bad_turn.json",
-        "⚠ 読み込めない戦闘データです(手番(turn)): 使えるのは PC側、敵側、戦闘終了 です。",
+        "⚠ 読み込めない戦闘データです。手番(turn): 使えるのは PC側、敵側、戦闘終了 です。",
         "⚠ The battle document cannot be imported (the turn): the allowed values are PC side, enemy side, battle over.",
     ),
     (
         "/fort import file:bad_dice.json",
-        "⚠ 読み込めない戦闘データです(1番目のユニットの打撃点): ダメージの式「99999d6」が使えません(ダイスが多すぎます)。例: 2d+10、K40+12@10。",
+        "⚠ 読み込めない戦闘データです。1番目のユニットの打撃点: ダメージの式「99999d6」が使えません(ダイスが多すぎます)。例: 2d+10、K40+12@10。",
         '⚠ The battle document cannot be imported (the strike of the 1st unit): The damage expression "99999d6" cannot be used (too many dice). For example: 2d+10, K40+12@10.',
     ),
     (
         "/fort import file:bad_rounds.json",
-        "⚠ 読み込めない戦闘データです(ラウンド数): 1 から 99 までの整数にしてください。",
+        "⚠ 読み込めない戦闘データです。ラウンド数: 1 から 99 までの整数にしてください。",
         "⚠ The battle document cannot be imported (the number of rounds): it must be a whole number from 1 to 99.",
     ),
     (
         "/fort import file:bad_outcome.json",
-        "⚠ 読み込めない戦闘データです(結果(outcome)): 使えるのは 防衛成功、砦崩壊、撤退 です。",
+        "⚠ 読み込めない戦闘データです。結果(outcome): 使えるのは 防衛成功、砦崩壊、撤退 です。",
         "⚠ The battle document cannot be imported (the outcome): the allowed values are the defense held, the fort collapsed, retreat.",
     ),
     (
         "/fort import file:bad_ballista.json",
-        "⚠ 読み込めない戦闘データです(バリスタの装填): true か false ではありません。",
+        "⚠ 読み込めない戦闘データです。バリスタの装填: true か false ではありません。",
         "⚠ The battle document cannot be imported (the loaded flag of the ballista): it is not true or false.",
     ),
     (
         "/fort import file:bad_edge.json",
-        "⚠ 読み込めない戦闘データです(1番目の罠の辺): 「A1-B2」は隣り合うエリアの辺ではありません。使えるもの: A2-A1、A1-F0、F0-B1、B1-B2、A1-B1、A2-B2。",
+        "⚠ 読み込めない戦闘データです。1番目の罠の辺: 「A1-B2」は隣り合うエリアの辺ではありません。使えるもの: A2-A1、A1-F0、F0-B1、B1-B2、A1-B1、A2-B2。",
         '⚠ The battle document cannot be imported (the edge of the 1st trap): "A1-B2" does not join two adjacent areas. Edges: A2-A1, A1-F0, F0-B1, B1-B2, A1-B1, A2-B2.',
     ),
     (
