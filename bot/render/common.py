@@ -124,9 +124,6 @@ def place_text(path: str, lang: str) -> str:
     return t("place.join", lang).join(parts)
 
 
-def values_text(values: Mapping[str, Any], lang: str) -> dict[str, str]:
-    return {k: value_text(v, lang, k) for k, v in values.items()}
-
 
 def echo(value: Any) -> Any:
     """A value a user gave, as a refusal shows it: at most ``ECHO_MAX`` characters, and control
@@ -136,11 +133,6 @@ def echo(value: Any) -> Any:
     if len(value) > ECHO_MAX:
         value = value[: ECHO_MAX - 1] + "…"
     return limits.shown_safely(value)
-
-
-def refusal_values(values: Mapping[str, Any], lang: str) -> dict[str, str]:
-    """A refusal's values as text, the user's own values echoed safely (``echo``)."""
-    return values_text({k: echo(v) for k, v in values.items()}, lang)
 
 
 def refusal_text(
