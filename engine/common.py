@@ -45,7 +45,7 @@ def clean_name(name: str, prefix: str) -> tuple[str, str]:
     """A new name as stored (NFKC, trimmed) and its key; ``<prefix>.name_invalid`` if empty or too long."""
     key = fold(name)
     if not key or len(key) > NAME_MAX:
-        raise RuleError(f"{prefix}.name_invalid", name=name)
+        raise RuleError(f"{prefix}.name_invalid", name=name, max=NAME_MAX)
     return unicodedata.normalize("NFKC", name).strip(), key
 
 

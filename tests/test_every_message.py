@@ -705,6 +705,36 @@ def test_refusals_without_a_value_read_as_the_variant_without_it(
             "ゴブリン sets off the mine on A1-F0 (0 uses left).",
         ),
         (
+            "ballista.fired",
+            {
+                "by": "アリス",
+                "unit": "オーガ",
+                "commander": None,
+                "area": "A2",
+                "bolt": None,
+                "hit": True,
+                "command": "K90+20@10",
+                "checks": [],
+                "hit_units": ["オーガ"],
+                "characters": [],
+                "over_cap": [],
+            },
+            "アリスがバリスタを発射(通常の太矢)(A2): 狙いはオーガ。ユニット: オーガ。",
+            "アリス fires the ballista (an ordinary bolt) (A2) at オーガ. Units: オーガ.",
+        ),
+        (
+            "ballista.loaded",
+            {"by": "兵", "bolt": "銀の太矢", "magic_bolt": False},
+            "兵がバリスタを装填しました(銀の太矢)。",
+            "兵 loads the ballista (銀の太矢).",
+        ),
+        (
+            "unit.barrage",
+            {"unit": "オーガ", "target": "ベル", "count": 1, "rolls": [], "damages": [13], "total": 13},
+            "オーガの同時攻撃: ベルへ d6=1 で1回の攻撃、打撃点 13(合計13)。",
+            "オーガ's barrage on ベル: d6 = 1, so 1 attack, strikes 13 (total 13).",
+        ),
+        (
             "trap.set",
             {"kind": "mine", "edge": "A1-F0", "uses": 1},
             "A1-F0に地雷を設置しました(残り1回)。",
@@ -712,7 +742,7 @@ def test_refusals_without_a_value_read_as_the_variant_without_it(
         ),
     ],
 )
-def test_event_sentences_in_words_with_plurals(kind: str, data: dict[str, Any], ja: str, en: str) -> None:
+def test_event_sentences_in_words_with_plurals_and_who_acted(kind: str, data: dict[str, Any], ja: str, en: str) -> None:
     assert (event_line(Event(kind, data), "ja"), event_line(Event(kind, data), "en")) == (ja, en)
 
 

@@ -61,8 +61,14 @@ def _ballista(data: Mapping[str, Any], lang: str) -> Values:
         values["result"] = t("fort.event.ballista_missed", lang)
     else:
         values["result"] = t("fort.event.ballista_hit", lang, **values)
-    values["bolt"] = _part("fort.event.bolt", lang, data.get("bolt"), bolt=data.get("bolt"))
+    values["bolt"] = _bolt(data, lang)
     return values
+
+
+def _bolt(data: Mapping[str, Any], lang: str) -> str:
+    """F-BAL-1: the bolt named at loading, or an ordinary one (any bolt but 〈竜牙の太矢〉)."""
+    bolt = data.get("bolt")
+    return t("fort.event.bolt", lang, bolt=bolt) if bolt else t("fort.event.bolt_plain", lang)
 
 
 def _pierce(data: Mapping[str, Any], lang: str) -> Values:
@@ -140,7 +146,7 @@ def _loaded(data: Mapping[str, Any], lang: str) -> Values:
 
 
 def _ballista_loaded(data: Mapping[str, Any], lang: str) -> Values:
-    return {"bolt": _part("fort.event.bolt", lang, data.get("bolt"), bolt=data.get("bolt"))}
+    return {"bolt": _bolt(data, lang)}
 
 
 def _pc_added(data: Mapping[str, Any], lang: str) -> Values:

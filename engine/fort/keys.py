@@ -118,7 +118,7 @@ REFUSALS: dict[str, str] = {
     "fort.amount_invalid": "amount",
     "fort.dice_invalid": "expression reason(a dice.* key, or not_damage)",
     # names and places
-    "fort.name_invalid": "name",
+    "fort.name_invalid": "name(empty: none given) max",
     "fort.name_taken": "name",
     "fort.area_invalid": "area allowed",
     "fort.edge_invalid": "edge allowed",

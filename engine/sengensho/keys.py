@@ -96,7 +96,7 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "sg.battle_over": ("title",),
     "sg.already_running": ("title",),
     "sg.command_invalid": ("reason", "type", "field"),
-    "sg.name_invalid": ("name",),
+    "sg.name_invalid": ("name", "max"),
     "sg.name_taken": ("name",),
     "sg.unknown_character": ("name",),
     "sg.character_down": ("name", "down"),
