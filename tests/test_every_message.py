@@ -742,7 +742,9 @@ def test_refusals_without_a_value_read_as_the_variant_without_it(
         ),
     ],
 )
-def test_event_sentences_in_words_with_plurals_and_who_acted(kind: str, data: dict[str, Any], ja: str, en: str) -> None:
+def test_event_sentences_in_words_with_plurals_and_who_acted(
+    kind: str, data: dict[str, Any], ja: str, en: str
+) -> None:
     assert (event_line(Event(kind, data), "ja"), event_line(Event(kind, data), "en")) == (ja, en)
 
 

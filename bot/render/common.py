@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
 from bot.i18n import catalogue, has, placeholders, t
@@ -58,11 +59,10 @@ def sentence(
     (``bot.i18n.words.variant``), each value as ``value_text`` says (``escape``d, for Discord), a
     ``reason`` code in the catalogue's words (with the values of its ``detail``), plurals resolved.
     ``parts`` are sentence parts already in words (a renderer's ``EVENT_VALUES``), never absent."""
-    text = catalogue(lang).get(key)
-    if text is None:  # the catalogue tests keep this from happening; show the key, not a crash
+    if key not in catalogue(lang):  # the catalogue tests keep this from happening; show the key, not a crash
         return t(key, lang)
     given = dict(parts or {})
-    missing = {n for n in placeholders(text) if n not in given and absent(values.get(n))}
+    missing = {n for n in _names(key, lang) if n not in given and absent(values.get(n))}
     key = variant(key, lang, missing)
     shown: dict[str, str] = {}
     for name, value in values.items():
@@ -79,9 +79,15 @@ def sentence(
         word = value_text(value, lang, str(values.get("allowed_kind") or name) if name == "allowed" else name)
         shown[name] = escape(word) if escape is not None else word
     shown.update(given)
-    for name in placeholders(catalogue(lang)[key]):
+    for name in _names(key, lang):
         shown.setdefault(name, "")
     return plurals(t(key, lang, **shown), {**values, **given}).rstrip()
+
+
+@cache
+def _names(key: str, lang: str) -> frozenset[str]:
+    """The placeholders of the sentence ``key`` (read once per key and language)."""
+    return frozenset(placeholders(catalogue(lang)[key]))
 
 
 def reason_text(code: str, detail: Any, lang: str, escape: Callable[[str], str] | None = None) -> str:
@@ -122,7 +128,6 @@ def place_text(path: str, lang: str) -> str:
     if lang in _INNERMOST_FIRST:
         parts.reverse()
     return t("place.join", lang).join(parts)
-
 
 
 def echo(value: Any) -> Any:

@@ -341,7 +341,11 @@ RUNNING: Refused = [
         '⚠ "2D6+" is not a Sword World 2.5 dice command.',
     ),
     ("/unit hp unit:ゴブリン", "⚠ delta、set のどちらかを指定してください。", "⚠ Give one of delta, set."),
-    ("/fort siege effect:fixed", "⚠ 固定値 には amount: が必要です。", "⚠ fixed amount needs amount:."),
+    (
+        "/fort siege effect:fixed",
+        "⚠ 「固定値」には amount:(砦への固定ダメージ)が必要です。",
+        '⚠ The effect "fixed amount" needs amount: (the fixed damage to the fort).',
+    ),
     ("/gm undo steps:0", "⚠ steps: は 1 から 100 までです(「0」)。", '⚠ steps: goes from 1 to 100 ("0").'),
     (
         "/commander hp name:隊長 delta:x",
