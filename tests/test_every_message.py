@@ -793,3 +793,30 @@ def test_plural_marks_follow_their_count() -> None:
     text = "{n} [[n:shell|shells]], [[m:is|are]] {m}"
     assert plurals(text, {"n": 1, "m": 2}) == "{n} shell, are {m}"
     assert plurals(text, {"n": "0", "m": "1"}) == "{n} shells, is {m}"
+
+
+@pytest.mark.parametrize(
+    ("commanders", "line"),
+    [
+        (
+            [{"name": "隊長", "hp": 5, "max_hp": 20}, {"name": "副長", "hp": 0, "max_hp": 10}],
+            "  Commander 隊長 still standing: the boss fight starts with the war-horn (鼓砲) effect "
+            "on the enemy.",
+        ),
+        (
+            [{"name": "隊長", "hp": 5, "max_hp": 20}, {"name": "副長", "hp": 3, "max_hp": 10}],
+            "  Commanders 隊長, 副長 still standing: the boss fight starts with the war-horn (鼓砲) "
+            "effect on the enemy.",
+        ),
+    ],
+)
+def test_the_final_summary_names_the_commanders_still_up_in_proper_english(
+    commanders: list[dict[str, Any]], line: str
+) -> None:
+    """F-UNIT-12: "Commander" for one, "Commanders" for several (never "Commander(s)")."""
+    from bot.render.fort_text import summary_extra
+    from bot.views import Summary
+
+    document = {"fort": {"hp": 50, "max_hp": 100}, "outcome": "success", "commanders": commanders}
+    lines = summary_extra(Summary("final", None, (), document), "en")
+    assert lines[-1] == line
