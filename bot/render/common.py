@@ -75,13 +75,24 @@ def sentence(
             place = place_text(value, lang)
             shown[name] = escape(place) if escape is not None else place
             continue
-        # the words a value takes are those of its own field; a list of allowed ones, of the field named
-        word = value_text(value, lang, str(values.get("allowed_kind") or name) if name == "allowed" else name)
+        if name == "allowed" and values.get("allowed_kind") and isinstance(value, list | tuple):
+            word = _typed_words(value, str(values["allowed_kind"]), lang)
+        else:  # the words a value takes are those of its own field (``success`` → 防衛成功)
+            word = value_text(value, lang, name)
         shown[name] = escape(word) if escape is not None else word
     shown.update(given)
     for name in _names(key, lang):
         shown.setdefault(name, "")
     return plurals(t(key, lang, **shown), {**values, **given}).rstrip()
+
+
+def _typed_words(words: list[Any] | tuple[Any, ...], field: str, lang: str) -> str:
+    """Allowed words as they are typed, each with its meaning where it has one: ``ended(戦闘終了)``."""
+    shown = []
+    for word in words:
+        meaning = value_text(word, lang, field)
+        shown.append(t("render.typed_word", lang, word=word, meaning=meaning) if meaning != word else str(word))
+    return t("render.list_sep", lang).join(shown)
 
 
 @cache

@@ -71,8 +71,8 @@ NO_BATTLE: Refused = [
     ),
     (
         "/fort import file:bad_turn.json",
-        "⚠ 読み込めない戦闘データです。手番(turn): 使えるのは PC側、敵側、戦闘終了 です。",
-        "⚠ The battle document cannot be imported (the turn): the allowed values are PC side, enemy side, battle over.",
+        "⚠ 読み込めない戦闘データです。手番(turn): 使えるのは pc(PC側)、enemy(敵側)、ended(戦闘終了) です。",
+        "⚠ The battle document cannot be imported (the turn): the allowed values are pc (PC side), enemy (enemy side), ended (battle over).",
     ),
     (
         "/fort import file:bad_dice.json",
@@ -86,8 +86,8 @@ NO_BATTLE: Refused = [
     ),
     (
         "/fort import file:bad_outcome.json",
-        "⚠ 読み込めない戦闘データです。結果(outcome): 使えるのは 防衛成功、砦崩壊、撤退 です。",
-        "⚠ The battle document cannot be imported (the outcome): the allowed values are the defense held, the fort collapsed, retreat.",
+        "⚠ 読み込めない戦闘データです。結果(outcome): 使えるのは success(防衛成功)、collapse(砦崩壊)、retreat(撤退) です。",
+        "⚠ The battle document cannot be imported (the outcome): the allowed values are success (the defense held), collapse (the fort collapsed), retreat.",
     ),
     (
         "/fort import file:bad_ballista.json",
@@ -170,8 +170,8 @@ RUNNING: Refused = [
     ),
     (
         "/gm set target:turn value:later",
-        "⚠ turn に「later」は設定できません(使えるのは PC側、敵側、戦闘終了 です)。",
-        '⚠ turn cannot be set to "later" (the allowed values are PC side, enemy side, battle over).',
+        "⚠ turn に「later」は設定できません(使えるのは pc(PC側)、enemy(敵側)、ended(戦闘終了) です)。",
+        '⚠ turn cannot be set to "later" (the allowed values are pc (PC side), enemy (enemy side), ended (battle over)).',
     ),
     (
         "/gm set target:nothing value:1",
