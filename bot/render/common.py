@@ -91,7 +91,8 @@ def _typed_words(words: list[Any] | tuple[Any, ...], field: str, lang: str) -> s
     shown = []
     for word in words:
         meaning = value_text(word, lang, field)
-        shown.append(t("render.typed_word", lang, word=word, meaning=meaning) if meaning != word else str(word))
+        same = meaning == str(word)
+        shown.append(str(word) if same else t("render.typed_word", lang, word=word, meaning=meaning))
     return t("render.list_sep", lang).join(shown)
 
 
