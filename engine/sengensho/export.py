@@ -214,7 +214,7 @@ def _check(state: SengenshoState) -> SengenshoState:
         raise RuleError("sg.import_invalid", place="characters", reason="duplicate_name")
     for c in state.characters:
         if c.dp > c.dp_max or (c.hp is not None and c.max_hp is not None and c.hp > c.max_hp):
-            raise RuleError("sg.import_invalid", place=c.name, reason="out_of_range")
+            raise RuleError("sg.import_invalid", place=c.name, reason="above_max")
         if len({fold(k.name) for k in c.cards}) != len(c.cards):
             raise RuleError("sg.import_invalid", place=f"{c.name}.spell_cards", reason="duplicate_name")
         refs = [c.held_by, *c.searched_by]

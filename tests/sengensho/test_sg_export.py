@@ -187,7 +187,7 @@ def test_import_a_scenario_with_defaults() -> None:
                 "characters": [{"name": "a", "dp_max": 5, "dp": 6, "recovery": 2}],
             },
             "a",
-            "out_of_range",
+            "above_max",
         ),
         (
             {
