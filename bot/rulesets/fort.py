@@ -17,7 +17,6 @@ from bot import commands as cmd
 from bot import rulesets
 from bot.commands import BuildContext, CommandSpec, Kind, Option, OptType, QueryContext, UserError
 from bot.views import PreviewView, RosterView
-from engine import limits
 from engine.common import Command
 from engine.dice import SeededDice
 from engine.fort import FORT
@@ -64,8 +63,6 @@ def _add_pc(values: Mapping[str, Any], ctx: BuildContext) -> Command:
 
 
 _BY = _o("by")
-#: a new PC's, unit's or commander's name: refused past the names' limit, saying it (not the texts' 100)
-_NEW_NAME = _o("name", max_len=limits.NAME_MAX)
 _HPS = (_o("delta", OptType.INT), _o("set", OptType.INT))
 _ELEMENT = _o("element", OptType.CHOICE, choices=ELEMENTS)
 _POSITION = _o("position", OptType.CHOICE, choices=POSITIONS)
@@ -94,7 +91,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     dataclasses.replace(
         _spec(
             "pc", "add", fc.AddPC,
-            _NEW_NAME, _o("position", OptType.CHOICE, choices=POSITIONS), _o("hp", OptType.INT, min=0),
+            _o("name"), _o("position", OptType.CHOICE, choices=POSITIONS), _o("hp", OptType.INT, min=0),
             _o("move", OptType.INT, min=0), _o("owner", OptType.USER),
         ),
         build=_add_pc,
@@ -104,7 +101,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     _spec("pc", "remove", fc.RemovePC, _o("name")),
     _spec(
         "unit", "add", fc.AddUnit,
-        _NEW_NAME, _o("type", OptType.CHOICE, choices=tuple(t.value for t in UnitType)), _o("area"),
+        _o("name"), _o("type", OptType.CHOICE, choices=tuple(t.value for t in UnitType)), _o("area"),
         _o("hp", OptType.INT, min=1), _o("fort_damage", OptType.INT, min=0), _o("strike"),
         _o("defense", OptType.INT, min=0), _o("move", OptType.INT, min=0),
         _o("arrive_round", OptType.INT, min=1), _POSITION, _o("weakness"),
@@ -116,7 +113,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     _spec("unit", "attack", fc.UnitAttack, _o("attacker"), _o("target"), _o("hit", OptType.BOOL)),
     _spec("unit", "barrage", fc.UnitBarrage, _o("unit"), _o("apply_hp", OptType.BOOL)),
     _spec(
-        "commander", "add", fc.AddCommander, _NEW_NAME, _o("hp", OptType.INT, min=1), _o("area"), _o("horn")
+        "commander", "add", fc.AddCommander, _o("name"), _o("hp", OptType.INT, min=1), _o("area"), _o("horn")
     ),
     _spec("commander", "move", fc.MoveCommander, _o("name"), _o("to")),
     _spec("commander", "hp", fc.SetCommanderHP, _o("name"), *_HPS),

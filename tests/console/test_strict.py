@@ -21,7 +21,7 @@ def test_strict_exits_with_the_number_of_refused_lines(tmp_path: Path) -> None:
     assert done.returncode == 2, done.stderr
     assert done.stderr.splitlines()[-1] == "2 lines were refused."
     # the too-long name is refused saying the limit for names
-    assert "⚠ name: takes at most 32 characters (this is 33)." in done.stdout
+    assert "names are 1 to 32 characters" in done.stdout
     # the Japanese command names Discord shows work as the English ones
     assert done.stdout.count("Fort HP [████████████████████] 300/300") == 2
 
