@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.command_names import help_groups, japanese_path, topic_specs
 from bot.commands import CommandSpec, Kind, norm_word, usage
-from bot.i18n import has, t
+from bot.i18n import catalogue, has, t
 
 
 def _dotted(path: str) -> str:
@@ -33,7 +33,7 @@ def _overview(lang: str) -> str:
     lines = [t("help.header", lang)]
     for group, specs in help_groups().items():
         if len(specs) > 1 or specs[0].group is not None:
-            japanese = "/" + t(f"cmd.{group}.name", "ja")
+            japanese = "/" + (catalogue("ja").get(f"cmd.{group}.name") or group)
             lines.append(_named("help.group", lang, "/" + group, japanese, _desc(f"cmd.{group}.desc", lang)))
         for spec in specs:
             desc = _desc(f"cmd.{_dotted(spec.path)}.desc", lang)
