@@ -77,3 +77,19 @@ def test_the_table_lists_every_tool_with_its_modules_own_help() -> None:
     assert list(listed) == [tool.name for tool in TOOLS]
     for tool in TOOLS:
         assert _helps(build_parser(tool.name))[tool.name] == tool.help == listed[tool.name]
+
+
+def test_the_console_starts_without_the_sheet_fetchers_http_client(tmp_path: Path) -> None:
+    """aiohttp is imported when a sheet is fetched by URL, not when the console starts."""
+    code = (
+        "import sys\n"
+        "import bot.console.app\n"
+        "import bot.sheet_fetch\n"
+        "print(sorted(m for m in ('aiohttp', 'yarl', 'multidict') if m in sys.modules))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
