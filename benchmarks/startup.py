@@ -11,9 +11,10 @@ turns in the same run:
 - ``toride console`` with ``/quit`` on a pipe, on an existing SQLite database (goal: <= 300 ms);
 - ``toride console`` in a terminal (a pseudo-terminal) until its first prompt is drawn (goal: <= 300 ms).
 
-The tools run as ``python -m bot.cli`` would not match what a user starts, so they run through the
-``toride`` script of the running interpreter's environment (``python -c "from bot.cli import main; ..."``
-when it is missing).
+The tools run through the ``toride`` script of the running interpreter's environment, as a user starts
+them (``python -c "from bot.cli import main; ..."`` when it is missing). ``--base DIR`` measures another
+checkout's tools beside these (both then started by ``python -c``), so before and after are measured in
+the same run.
 """
 
 from __future__ import annotations
@@ -114,59 +115,97 @@ def _to_prompt(argv: list[str], env: dict[str, str], prompt: bytes) -> tuple[flo
     return elapsed, _children_cpu() - cpu
 
 
+def _cases(
+    toride: list[str], env: dict[str, str], tty: bool
+) -> list[tuple[str, Callable[[], tuple[float, float]]]]:
+    bare = [
+        sys.executable,
+        "-c",
+        "from engine.dice import SeededDice, roll; print(roll('2d+10', SeededDice(None)).text)",
+    ]
+    cases: list[tuple[str, Callable[[], tuple[float, float]]]] = [
+        (BARE, lambda: _run(bare, env)),
+        (ROLL, lambda: _run([*toride, "roll", "2d+10"], env)),
+        (HELP, lambda: _run([*toride, "--help"], env)),
+        (PIPE, lambda: _run([*toride, "console"], env, "/quit\n")),
+    ]
+    if tty:
+        cases.append((TTY, lambda: _to_prompt([*toride, "console"], env, b"gm@console>")))
+    return cases
+
+
+BARE, ROLL, HELP, PIPE, TTY = (
+    "bare import+roll",
+    "toride roll '2d+10'",
+    "toride --help",
+    "console, /quit on a pipe",
+    "console to first prompt (tty)",
+)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=7, help="processes per figure (default 7)")
     ap.add_argument("--no-tty", action="store_true", help="skip the pseudo-terminal console figure")
+    ap.add_argument(
+        "--base",
+        type=Path,
+        default=None,
+        help="another checkout (e.g. `git archive main | tar -x -C DIR`): its tools are measured beside "
+        "these, taking turns with them, started as `python -c 'from bot.cli import main; ...'` with "
+        "PYTHONPATH=DIR (and these the same way)",
+    )
     args = ap.parse_args(argv)
 
-    toride = _toride()
+    cwd = Path.cwd()
     with tempfile.TemporaryDirectory() as tmp:
+        os.chdir(tmp)  # no checkout is on the path by being the working directory
         env = {**os.environ, "HOME": tmp, "TORIDE_DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/bench.db"}
         env.pop("DISCORD_TOKEN", None)
         env["TERM"] = env.get("TERM") or "xterm"
-        bare = [
-            sys.executable,
-            "-c",
-            "from engine.dice import SeededDice, roll; print(roll('2d+10', SeededDice(None)).text)",
-        ]
-        cases: list[tuple[str, Callable[[], tuple[float, float]]]] = [
-            ("bare import+roll", lambda: _run(bare, env)),
-            ("toride roll '2d+10'", lambda: _run([*toride, "roll", "2d+10"], env)),
-            ("toride --help", lambda: _run([*toride, "--help"], env)),
-            ("console, /quit on a pipe", lambda: _run([*toride, "console"], env, "/quit\n")),
-        ]
-        if not args.no_tty:
-            prompt = b"gm@console>"
-            cases.append(
-                ("console to first prompt (tty)", lambda: _to_prompt([*toride, "console"], env, prompt))
-            )
+        trees: dict[str, list[tuple[str, Callable[[], tuple[float, float]]]]] = {}
+        if args.base is None:
+            trees["now"] = _cases(_toride(), env, not args.no_tty)
+        else:
+            launcher = [sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main())"]
+            here = Path(__file__).resolve().parents[1]
+            for label, root in (("now", here), ("base", args.base.resolve())):
+                tree_env = {**env, "PYTHONPATH": str(root)}
+                trees[label] = _cases(launcher, tree_env, not args.no_tty)
         # the database exists before the console is timed (its first start upgrades the schema)
-        _run([*toride, "console"], env, "/quit\n")
-        for _, one in cases:  # warm-up: file cache, .pyc files
+        for cases in trees.values():
+            dict(cases)[PIPE]()
+        every = [(label, name, one) for label, cases in trees.items() for name, one in cases]
+        for _, _, one in every:  # warm-up: file cache, .pyc files
             one()
         # the cases take turns, so that a busy moment of a shared machine falls on all of them alike
-        times: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in cases}
+        times: dict[tuple[str, str], list[tuple[float, float]]] = {(lb, n): [] for lb, n, _ in every}
         for _ in range(args.runs):
-            for name, one in cases:
-                times[name].append(one())
-    wall = {name: statistics.median(w for w, _ in runs) for name, runs in times.items()}
-    cpu = {name: statistics.median(c for _, c in runs) for name, runs in times.items()}
-    floor = wall["bare import+roll"]
-    notes = {
-        "bare import+roll": "the floor",
-        "toride roll '2d+10'": f"{wall[cases[1][0]] / floor:.2f}x the floor (goal <= {GOAL_ROLL_RATIO:g}x)",
-        "toride --help": f"{wall[cases[2][0]] / floor:.2f}x the floor",
-        "console, /quit on a pipe": f"goal <= {GOAL_CONSOLE_MS:g} ms",
-        "console to first prompt (tty)": f"goal <= {GOAL_CONSOLE_MS:g} ms",
-    }
-    rows = [(name, wall[name], cpu[name], notes[name]) for name, _ in cases]
+            for label, name, one in every:
+                times[label, name].append(one())
+        os.chdir(cwd)
 
     print(f"startup, median of {args.runs} runs each, taking turns (python {sys.version.split()[0]}, "
-          f"load average {os.getloadavg()[0]:.2f})")  # fmt: skip
-    print(f"{'what':<32} {'wall ms':>8} {'CPU ms':>8}  note")
-    for name, seconds, used, note in rows:
-        print(f"{name:<32} {seconds * 1000:>8.1f} {used * 1000:>8.1f}  {note}")
+          f"load average {os.getloadavg()[0]:.2f}); the tty's CPU is the whole process's")  # fmt: skip
+    head = "".join(f" {label + ' wall':>10} {label + ' CPU':>9}" for label in trees)
+    print(f"{'what (ms)':<32}{head}  note")
+    for name, _ in trees["now"]:
+        cells, note = "", ""
+        for label in trees:
+            runs = times[label, name]
+            cells += f" {statistics.median(w for w, _ in runs) * 1000:>10.1f}"
+            cells += f" {statistics.median(c for _, c in runs) * 1000:>9.1f}"
+        now = statistics.median(w for w, _ in times["now", name])
+        floor = statistics.median(w for w, _ in times["now", BARE])
+        if name == BARE:
+            note = "the floor"
+        elif name == ROLL:
+            note = f"now {now / floor:.2f}x the floor (goal <= {GOAL_ROLL_RATIO:g}x)"
+        elif name == HELP:
+            note = f"now {now / floor:.2f}x the floor"
+        else:
+            note = f"goal <= {GOAL_CONSOLE_MS:g} ms"
+        print(f"{name:<32}{cells}  {note}")
     return 0
 
 
