@@ -80,13 +80,28 @@ def bench_dice(runs: int = 7, seconds: float = 0.2) -> None:
 def add_bench_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("bench", help="run a benchmark and print its numbers")
     p.add_argument("what", choices=["dice"], help="what to measure")
-    p.add_argument("--runs", type=int, default=7, help="runs per figure; the median is printed (default 7)")
-    p.add_argument("--seconds", type=float, default=0.2, help="time per run (default 0.2)")
+    runs = "runs per figure, 1-1000; the median is printed (default 7)"
+    p.add_argument("--runs", type=_within(int, 1, 1000), default=7, help=runs)
+    seconds = "time per run, 0.001-60 (default 0.2)"
+    p.add_argument("--seconds", type=_within(float, 0.001, 60), default=0.2, help=seconds)
     p.set_defaults(func=_run_bench)
 
 
+def _within(kind: Callable[[str], float], low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a number of ``kind`` from ``low`` to ``high``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is not within {low:g}-{high:g}")
+        return value
+
+    return parse
+
+
 def _run_bench(args: argparse.Namespace) -> int:
-    if args.runs < 1 or args.seconds <= 0:
-        raise SystemExit("toride bench: --runs must be at least 1 and --seconds above 0")
     bench_dice(runs=args.runs, seconds=args.seconds)
     return 0

@@ -54,6 +54,8 @@ TOOLS: tuple[Tool, ...] = (
     Tool("odds", "will the fort hold? play an exported battle many times", "bot.odds_cli:add_odds_parser"),
 )
 _BY_NAME = {tool.name: tool for tool in TOOLS}
+#: the bot talks to sockets: a broken pipe there is its own error, not a reader of its output gone
+_OWN_ERRORS = frozenset({"run", "sync"})
 
 
 def resolve(adder: str) -> Adder:
@@ -121,6 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         finally:
             sys.stdout.flush()  # a closed pipe shows here, not at the interpreter's exit
     except BrokenPipeError:
+        if _command(words) in _OWN_ERRORS:
+            raise
         # the reader went away (``toride odds b.json | head``): stop quietly, as a Unix tool does; the
         # interpreter's own flush at exit must not fail again, so standard output becomes /dev/null
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -94,3 +94,18 @@ def test_the_same_tool_into_an_open_pipe_succeeds(tmp_path: Path) -> None:
     )
     assert (done.returncode, done.stderr) == (0, "")
     assert json.loads(done.stdout)["runs"] == 100
+
+
+@pytest.mark.parametrize("words", [["run"], ["sync", "--guild", "1"]])
+def test_the_bots_own_broken_pipe_is_not_taken_for_a_reader_gone(
+    words: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``toride run`` talks to sockets: a broken pipe there is an error to see, not a quiet exit."""
+    import bot.cli
+
+    def broken(words: list[str]) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(bot.cli, "_dispatch", broken)
+    with pytest.raises(BrokenPipeError):
+        bot.cli.main(words)
