@@ -79,13 +79,15 @@ def test_the_table_lists_every_tool_with_its_modules_own_help() -> None:
         assert _helps(build_parser(tool.name))[tool.name] == tool.help == listed[tool.name]
 
 
-def test_the_console_starts_without_the_sheet_fetchers_http_client(tmp_path: Path) -> None:
-    """aiohttp is imported when a sheet is fetched by URL, not when the console starts."""
+def test_the_console_starts_without_the_http_client_and_the_drawing_code(tmp_path: Path) -> None:
+    """aiohttp is imported when a sheet is fetched by URL, Pillow and the drawing code when a picture
+    is drawn, not when the console starts."""
+    later = ("aiohttp", "yarl", "multidict", "PIL", "bot.render.picture.draw", "bot.render.picture.chart")
     code = (
         "import sys\n"
         "import bot.console.app\n"
         "import bot.sheet_fetch\n"
-        "print(sorted(m for m in ('aiohttp', 'yarl', 'multidict') if m in sys.modules))\n"
+        f"print(sorted(m for m in {later!r} if m in sys.modules))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
