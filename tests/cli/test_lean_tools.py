@@ -5,6 +5,7 @@ and the messages (``bot.cli`` imports a tool's module only when that tool runs).
 from __future__ import annotations
 
 import argparse
+import ast
 import os
 import subprocess
 import sys
@@ -38,7 +39,7 @@ def _loaded_after(words: list[str], cwd: Path, modules: tuple[str, ...]) -> tupl
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=cwd, env=env, check=False
     )
     assert done.returncode == 0, done.stderr
-    result, loaded = eval(done.stdout.splitlines()[-1])  # our own repr of ints, strings and lists
+    result, loaded = ast.literal_eval(done.stdout.splitlines()[-1])
     return result, loaded
 
 
