@@ -246,7 +246,7 @@ async def bulk_history(engine: AsyncEngine, service: BattleService, where: Where
         values: dict[str, Any] = {"version": last}
         await conn.execute(update(repo.battles).where(repo.battles.c.id == head.id).values(**values))
     # the service's cached battle is at the old version: it reads the stored one again
-    service._live.clear()  # noqa: SLF001 - a benchmark resets the cache it measured around
+    service._live.clear()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -286,7 +286,7 @@ async def growth(dbs: Databases, units: int, commands: int, runs: int) -> tuple[
 
 
 async def latency(dbs: Databases, units: int, history: int, runs: int) -> dict[str, float]:
-    db, engine = await dbs.fresh()
+    _db, engine = await dbs.fresh()
     service = BattleService(engine, SeededDice(7))
     where = Where("bench", "latency")
     await start(service, where, units)
@@ -303,26 +303,28 @@ async def latency(dbs: Databases, units: int, history: int, runs: int) -> dict[s
     return {k: statistics.median(v) for k, v in out.items()}
 
 
+async def _play(
+    service: BattleService, where: Where, units: int, commands: int, samples: list[float]
+) -> None:
+    for i in range(commands):
+        line = f"/unit hp unit:u{i % units} delta:-1"
+        samples.append(await timed(lambda line=line: run(service, where, line)))
+
+
 async def throughput(
     dbs: Databases, channels: int, units: int, per_channel: int, runs: int
 ) -> tuple[float, float, float, float, float]:
     """(commands/s, p50 ms, p99 ms, raw commits/s one writer, raw commits/s ``channels`` writers)."""
     rates, p50s, p99s, raw1, rawn = [], [], [], [], []
     for r in range(runs):
-        db, engine = await dbs.fresh()
+        _db, engine = await dbs.fresh()
         service = BattleService(engine, SeededDice(r))
         wheres = [Where("bench", f"ch{c}") for c in range(channels)]
         await asyncio.gather(*(start(service, w, units) for w in wheres))
         samples: list[float] = []
-
-        async def play(where: Where) -> None:
-            for i in range(per_channel):
-                samples.append(
-                    await timed(lambda i=i: run(service, where, f"/unit hp unit:u{i % units} delta:-1"))
-                )
-
+        plays = [_play(service, w, units, per_channel, samples) for w in wheres]
         t0 = time.perf_counter()
-        await asyncio.gather(*(play(w) for w in wheres))
+        await asyncio.gather(*plays)
         rates.append(channels * per_channel / (time.perf_counter() - t0))
         p50s.append(statistics.median(samples))
         p99s.append(percentile(samples, 99))
