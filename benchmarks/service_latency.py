@@ -230,6 +230,8 @@ async def bulk_history(engine: AsyncEngine, service: BattleService, where: Where
     last = head.version + count - 1
     keep_states = has_column(events, "state_after") and not has_column(events, "delta")
     snapshot_every = getattr(repo, "SNAPSHOT_EVERY", None)
+    async with engine.connect() as conn:
+        state_text = repo.dumps(await repo.load_state(conn, head.id))
     rows = []
     for seq in range(first, last + 1):
         row = dict(base, seq=seq)
@@ -237,13 +239,16 @@ async def bulk_history(engine: AsyncEngine, service: BattleService, where: Where
             # the schema before issue 10 kept the state on every row; only the last 1,000 are filled
             # here (the reads measured touch no older one), to keep the file small
             row["state_after"] = base["state_after"] if seq > last - 1000 else None
-        elif snapshot_every and has_column(events, "snapshot"):
-            row["snapshot"] = base.get("snapshot") if seq % snapshot_every == 0 else None
+        elif snapshot_every:
+            # as the service stores a no-op: a patch of nothing, a snapshot every SNAPSHOT_EVERY
+            row["snapshot"] = state_text if (seq - head.version) % snapshot_every == 0 else None
         rows.append(row)
     async with engine.begin() as conn:
         for i in range(0, len(rows), 5000):
             await conn.execute(insert(events), rows[i : i + 5000])
         values: dict[str, Any] = {"version": last}
+        if not keep_states:  # the battle row's state is the (unchanged) current one
+            values.update(state=state_text, state_seq=last, pending_bytes=0)
         await conn.execute(update(repo.battles).where(repo.battles.c.id == head.id).values(**values))
     # the service's cached battle is at the old version: it reads the stored one again
     service._live.clear()
