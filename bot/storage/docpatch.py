@@ -128,7 +128,9 @@ def _list_runs(old: list[Any], old_texts: list[str], new: list[Any], new_texts: 
 
 def apply(doc: dict[str, Any], patch: Patch, *, reverse: bool = False) -> dict[str, Any]:
     """``doc`` with ``patch`` applied (``reverse``: taken back); ``doc`` itself is left as it was."""
-    gone, came = (patch.get("v", {}), patch.get("o", {})) if reverse else (patch.get("o", {}), patch.get("v", {}))
+    gone, came = (
+        (patch.get("v", {}), patch.get("o", {})) if reverse else (patch.get("o", {}), patch.get("v", {}))
+    )
     out = {key: value for key, value in doc.items() if key not in gone or key in came}
     out.update(came)
     for key, runs in patch.get("l", {}).items():

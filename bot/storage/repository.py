@@ -136,7 +136,9 @@ async def latest_head(conn: AsyncConnection, guild: str, channel: str) -> Battle
     return None if row is None else BattleHead(*row)
 
 
-_LOAD = select(battles.c.state, battles.c.state_seq, battles.c.version).where(battles.c.id == bindparam("b_id"))
+_LOAD = select(battles.c.state, battles.c.state_seq, battles.c.version).where(
+    battles.c.id == bindparam("b_id")
+)
 _LOAD_AT = _LOAD.where(battles.c.version == bindparam("b_version"))
 _VERSION = select(battles.c.version).where(battles.c.id == bindparam("b_id"))
 _LIVE_DELTAS = (
@@ -201,7 +203,9 @@ async def state_at(conn: AsyncConnection, battle_id: int, seq: int) -> dict[str,
     ).one()
     document: dict[str, Any] = json.loads(snapshot)
     rows = await conn.execute(
-        select(events.c.delta).where(chain, events.c.seq > base_seq, events.c.seq <= seq).order_by(events.c.seq)
+        select(events.c.delta)
+        .where(chain, events.c.seq > base_seq, events.c.seq <= seq)
+        .order_by(events.c.seq)
     )
     for (delta,) in rows:
         if delta is not None:
@@ -237,7 +241,9 @@ async def create_battle(
     status: str,
     row: NewRow,
 ) -> int:
-    """A new battle with its first log row (seq 1, version 1, a snapshot). ``ChannelBusy`` if one runs here."""
+    """A new battle with its first log row (seq 1, version 1, a snapshot).
+
+    ``ChannelBusy`` if one runs here."""
     now = utcnow()
     encoded = _text(state)
     try:
