@@ -8,10 +8,11 @@ the top-level values replaced (old and new) and, per list, the runs of items rep
 so that ``apply`` can go forward (redo, replay from a snapshot) or back (undo), exactly. A patch
 grows with what the command changed, not with the battle.
 
-Patch (JSON): ``{"o": {key: old}, "v": {key: new}, "l": {key: [[start, [old items], [new items]], ...]}}``
-(``o`` holds keys present before that changed or went, ``v`` keys present after that changed or
-came; ``l`` the lists present on both sides; each part left out when empty). List runs are given in
-the old list's positions, in increasing order, without overlap.
+Patch (JSON): ``{"o": {key: old}, "v": {key: new}, "l": {key: [run, ...]}}`` (``o`` holds keys
+present before that changed or went, ``v`` keys present after that changed or came; ``l`` the lists
+present on both sides; each part left out when empty). A run is ``[start, [old items], [new items]]``
+(in the old list's positions, in increasing order, without overlap), or, for one object of a list
+that kept its length, ``{"i": index, "o": {field: old}, "v": {field: new}}``.
 """
 
 from __future__ import annotations
@@ -39,6 +40,21 @@ class Encoded:
     _text: str | None = None
 
     @property
+    def size(self) -> int:
+        """How long ``text`` is (without building it)."""
+        if self._text is not None:
+            return len(self._text)
+        total = 1 + max(len(self.values) - 1, 0)
+        for key, fragment in self.values.items():
+            total += len(dumps(key)) + 1
+            if fragment is None:
+                texts = self.items[key]
+                total += 2 + sum(map(len, texts)) + max(len(texts) - 1, 0)
+            else:
+                total += len(fragment)
+        return total + 1
+
+    @property
     def text(self) -> str:
         """The whole document as JSON (what ``json.dumps`` gives, compact, non-ASCII kept)."""
         if self._text is None:
@@ -55,22 +71,30 @@ def encode(doc: dict[str, Any], previous: Encoded | None = None) -> Encoded:
     """``doc`` serialised, reusing ``previous``'s text of every value or item that is the same object."""
     values: dict[str, str | None] = {}
     items: dict[str, list[str]] = {}
-    known: dict[int, str] = {}
-    old_doc: dict[str, Any] = {}
-    if previous is not None:
-        old_doc = previous.doc
-        for key, texts in previous.items.items():
-            for item, text in zip(old_doc[key], texts, strict=True):
-                known[id(item)] = text
+    old_doc = previous.doc if previous is not None else {}
     for key, value in doc.items():
+        old = old_doc.get(key)
         if isinstance(value, list):
             values[key] = None
-            items[key] = [known.get(id(item)) or dumps(item) for item in value]
-        elif key in old_doc and old_doc[key] is value and previous is not None:
+            if previous is None or key not in previous.items:
+                items[key] = [dumps(item) for item in value]
+            elif old is value:
+                items[key] = previous.items[key]
+            else:
+                items[key] = _item_texts(value, old, previous.items[key])
+        elif previous is not None and old is value and key in old_doc:
             values[key] = previous.values[key]
         else:
             values[key] = dumps(value)
     return Encoded(doc, values, items)
+
+
+def _item_texts(new: list[Any], old: list[Any], old_texts: list[str]) -> list[str]:
+    """Each item's text: the old one where the item is the same object (in place, else anywhere)."""
+    if len(new) == len(old):
+        return [old_texts[i] if item is old[i] else dumps(item) for i, item in enumerate(new)]
+    known = {id(item): text for item, text in zip(old, old_texts, strict=True)}
+    return [known.get(id(item)) or dumps(item) for item in new]
 
 
 def diff(old: Encoded, new: Encoded) -> Patch:
@@ -100,21 +124,41 @@ def diff(old: Encoded, new: Encoded) -> Patch:
     return patch
 
 
-def _list_runs(old: list[Any], old_texts: list[str], new: list[Any], new_texts: list[str]) -> list[list[Any]]:
+def _fields(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """One object's change: ``o`` the keys that changed or went (old values), ``v`` those that changed
+    or came (new values)."""
+    gone = {k: v for k, v in before.items() if k not in after or after[k] != v}
+    came = {k: v for k, v in after.items() if k not in before or before[k] != v}
+    out: dict[str, Any] = {}
+    if gone:
+        out["o"] = gone
+    if came:
+        out["v"] = came
+    return out
+
+
+def _changed(doc: dict[str, Any], change: dict[str, Any], reverse: bool) -> dict[str, Any]:
+    gone, came = (
+        (change.get("v", {}), change.get("o", {})) if reverse else (change.get("o", {}), change.get("v", {}))
+    )
+    out = {key: value for key, value in doc.items() if key not in gone or key in came}
+    out.update(came)
+    return out
+
+
+def _list_runs(old: list[Any], old_texts: list[str], new: list[Any], new_texts: list[str]) -> list[Any]:
     def same(i: int, j: int) -> bool:
         return old[i] is new[j] or old_texts[i] == new_texts[j]
 
     if len(old) == len(new):
-        runs: list[list[Any]] = []
-        i = 0
-        while i < len(old):
+        runs: list[Any] = []
+        for i, (before, after) in enumerate(zip(old, new, strict=True)):
             if same(i, i):
-                i += 1
                 continue
-            start = i
-            while i < len(old) and not same(i, i):
-                i += 1
-            runs.append([start, old[start:i], new[start:i]])
+            if isinstance(before, dict) and isinstance(after, dict):
+                runs.append({"i": i, **_fields(before, after)})
+            else:
+                runs.append([i, [before], [after]])
         return runs
     prefix = 0
     shortest = min(len(old), len(new))
@@ -128,21 +172,21 @@ def _list_runs(old: list[Any], old_texts: list[str], new: list[Any], new_texts: 
 
 def apply(doc: dict[str, Any], patch: Patch, *, reverse: bool = False) -> dict[str, Any]:
     """``doc`` with ``patch`` applied (``reverse``: taken back); ``doc`` itself is left as it was."""
-    gone, came = (
-        (patch.get("v", {}), patch.get("o", {})) if reverse else (patch.get("o", {}), patch.get("v", {}))
-    )
-    out = {key: value for key, value in doc.items() if key not in gone or key in came}
-    out.update(came)
+    out = _changed(doc, patch, reverse)
     for key, runs in patch.get("l", {}).items():
         items = list(out[key])
-        if reverse:
-            # runs are in the old list's positions: find each in the new one, then put the old back
-            shift, placed = 0, []
-            for start, old_items, new_items in runs:
+        placed = []
+        shift = 0  # reverse: runs are in the old list's positions; find each in the new one
+        for run in runs:
+            if isinstance(run, dict):  # one object's fields: the list keeps its length
+                items[run["i"]] = _changed(items[run["i"]], run, reverse)
+                continue
+            start, old_items, new_items = run
+            if reverse:
                 placed.append((start + shift, new_items, old_items))
                 shift += len(new_items) - len(old_items)
-        else:
-            placed = [(start, old_items, new_items) for start, old_items, new_items in runs]
+            else:
+                placed.append((start, old_items, new_items))
         for start, remove, insert in reversed(placed):
             items[start : start + len(remove)] = insert
         out[key] = items

@@ -347,9 +347,9 @@ async def write(
     snapshot = None
     if not rewrite and row.kind == ACTION:
         pending, state_seq = stored
-        text = _text(state)
-        if pending >= SNAPSHOT_WEIGHT * len(text) or new_version - state_seq >= SNAPSHOT_EVERY:
-            snapshot = text
+        size = state.size if isinstance(state, Encoded) else len(_text(state))
+        if pending >= SNAPSHOT_WEIGHT * size or new_version - state_seq >= SNAPSHOT_EVERY:
+            snapshot = text = _text(state)
             await conn.execute(_SNAPSHOT, {"b_id": head.id, "p_state": text, "p_version": new_version})
     await conn.execute(_INSERT, _row_params(head.id, new_version, row, now, snapshot, delta_json))
     return new_version

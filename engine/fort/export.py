@@ -67,12 +67,16 @@ def export_state(state: FortState, memo: ExportMemo | None = None) -> dict[str, 
     seen: dict[int, tuple[object, dict[str, Any]]] = {}
     known = memo.docs if memo is not None else {}
 
-    def part(obj: object, make: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
-        hit = known.get(id(obj))
-        doc = hit[1] if hit is not None and hit[0] is obj else make(obj)
-        if memo is not None:
-            seen[id(obj)] = (obj, doc)
-        return doc
+    def part(elements: tuple[Any, ...], make: Callable[[Any], dict[str, Any]]) -> list[dict[str, Any]]:
+        if memo is None:
+            return [make(e) for e in elements]
+        out = []
+        for element in elements:
+            hit = known.get(id(element))
+            doc = hit[1] if hit is not None and hit[0] is element else make(element)
+            seen[id(element)] = (element, doc)
+            out.append(doc)
+        return out
 
     doc = {
         "format": FORMAT,
@@ -83,10 +87,10 @@ def export_state(state: FortState, memo: ExportMemo | None = None) -> dict[str, 
         "first": state.first.value,
         "outcome": state.outcome.value if state.outcome else None,
         "fort": {"hp": state.fort_hp, "max_hp": state.fort_max_hp, "repaired_round": state.repaired_round},
-        "pcs": [part(p, _pc_doc) for p in state.pcs],
-        "units": [part(u, _unit_doc) for u in state.units],
-        "commanders": [part(c, _commander_doc) for c in state.commanders],
-        "traps": [part(t, _trap_doc) for t in state.traps],
+        "pcs": part(state.pcs, _pc_doc),
+        "units": part(state.units, _unit_doc),
+        "commanders": part(state.commanders, _commander_doc),
+        "traps": part(state.traps, _trap_doc),
         "cannons": [{"shells": s} for s in state.cannons],
         "ballista": {
             "loaded": state.ballista.loaded,
