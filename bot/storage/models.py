@@ -65,9 +65,9 @@ class Battle(Base):
     #: Rewritten with each snapshot, undo and redo (revision 0006; before it, with every write)
     state: Mapped[str] = mapped_column(Text)
     #: the log seq (= version) ``state`` is of
-    state_seq: Mapped[int] = mapped_column(Integer, default=1)
+    state_seq: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     #: bytes of patches logged since the last snapshot (a snapshot is taken when they outweigh one)
-    pending_bytes: Mapped[int] = mapped_column(Integer, default=0)
+    pending_bytes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     started_by: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -64,24 +64,20 @@ def _dumps(value: Any) -> str:
 
 
 def upgrade() -> None:
-    with op.batch_alter_table('battles', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('state_seq', sa.Integer(), nullable=False, server_default='1'))
-        batch_op.add_column(sa.Column('pending_bytes', sa.Integer(), nullable=False, server_default='0'))
-    with op.batch_alter_table('battle_events', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('delta', sa.Text(), nullable=True))
-        batch_op.add_column(sa.Column('snapshot', sa.Text(), nullable=True))
-        batch_op.drop_index('ix_battle_events_battle_status')
-        batch_op.create_index(
-            'ix_battle_events_battle_status_seq', ['battle_id', 'status', 'seq'], unique=False
-        )
+    # plain ALTER TABLEs, no batch copy (SQLite 3.35+ drops a column in place): a copy of ``battles``
+    # would drop the old table, and with it, by ON DELETE CASCADE, every log row
+    op.add_column('battles', sa.Column('state_seq', sa.Integer(), nullable=False, server_default='1'))
+    op.add_column('battles', sa.Column('pending_bytes', sa.Integer(), nullable=False, server_default='0'))
+    op.add_column('battle_events', sa.Column('delta', sa.Text(), nullable=True))
+    op.add_column('battle_events', sa.Column('snapshot', sa.Text(), nullable=True))
+    op.drop_index('ix_battle_events_battle_status', table_name='battle_events')
+    op.create_index(
+        'ix_battle_events_battle_status_seq', 'battle_events', ['battle_id', 'status', 'seq'], unique=False
+    )
     conn = op.get_bind()
     for battle_id, version in conn.execute(sa.select(battles.c.id, battles.c.version)).all():
         _compact(conn, battle_id, version)
-    with op.batch_alter_table('battle_events', schema=None) as batch_op:
-        batch_op.drop_column('state_after')
-    with op.batch_alter_table('battles', schema=None) as batch_op:
-        batch_op.alter_column('state_seq', server_default=None)
-        batch_op.alter_column('pending_bytes', server_default=None)
+    op.drop_column('battle_events', 'state_after')
 
 
 def _compact(conn: sa.Connection, battle_id: int, version: int) -> None:
@@ -120,19 +116,16 @@ def _compact(conn: sa.Connection, battle_id: int, version: int) -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('battle_events', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('state_after', sa.Text(), nullable=True))
+    op.add_column('battle_events', sa.Column('state_after', sa.Text(), nullable=True))
     conn = op.get_bind()
     for (battle_id,) in conn.execute(sa.select(battles.c.id)).all():
         _expand(conn, battle_id)
-    with op.batch_alter_table('battle_events', schema=None) as batch_op:
-        batch_op.drop_index('ix_battle_events_battle_status_seq')
-        batch_op.create_index('ix_battle_events_battle_status', ['battle_id', 'status'], unique=False)
-        batch_op.drop_column('snapshot')
-        batch_op.drop_column('delta')
-    with op.batch_alter_table('battles', schema=None) as batch_op:
-        batch_op.drop_column('pending_bytes')
-        batch_op.drop_column('state_seq')
+    op.drop_index('ix_battle_events_battle_status_seq', table_name='battle_events')
+    op.create_index('ix_battle_events_battle_status', 'battle_events', ['battle_id', 'status'], unique=False)
+    op.drop_column('battle_events', 'snapshot')
+    op.drop_column('battle_events', 'delta')
+    op.drop_column('battles', 'pending_bytes')
+    op.drop_column('battles', 'state_seq')
 
 
 def _expand(conn: sa.Connection, battle_id: int) -> None:

@@ -209,6 +209,8 @@ def test_replay_from_snapshot_and_patches_gives_every_stored_state(
             where = Where("g", uuid.uuid4().hex[:12])
             recorder = Recorder(engine, where)
             await ok(service, where, "/fort start rounds:4 fort_hp:300")
+            await recorder.note()
+            await ok(service, where, "/pc add name:Alice position:outside")  # who attacks
             head = await recorder.note()
             for step in plan:
                 await run(service, where, line_of(step))  # refused ones change nothing
