@@ -44,15 +44,15 @@ class Encoded:
         """How long ``text`` is (without building it)."""
         if self._text is not None:
             return len(self._text)
-        total = 1 + max(len(self.values) - 1, 0)
+        total = 2 + max(len(self.values) - 1, 0)  # the braces and the commas between values
         for key, fragment in self.values.items():
-            total += len(dumps(key)) + 1
+            total += _key_length(key) + 1
             if fragment is None:
                 texts = self.items[key]
-                total += 2 + sum(map(len, texts)) + max(len(texts) - 1, 0)
+                total += 1 + sum(map(len, texts)) + max(len(texts), 1)
             else:
                 total += len(fragment)
-        return total + 1
+        return total
 
     @property
     def text(self) -> str:
@@ -67,6 +67,16 @@ class Encoded:
         return self._text
 
 
+_KEY_LENGTHS: dict[str, int] = {}
+
+
+def _key_length(key: str) -> int:
+    length = _KEY_LENGTHS.get(key)
+    if length is None:
+        length = _KEY_LENGTHS[key] = len(dumps(key))
+    return length
+
+
 def encode(doc: dict[str, Any], previous: Encoded | None = None) -> Encoded:
     """``doc`` serialised, reusing ``previous``'s text of every value or item that is the same object."""
     values: dict[str, str | None] = {}
@@ -76,7 +86,7 @@ def encode(doc: dict[str, Any], previous: Encoded | None = None) -> Encoded:
         old = old_doc.get(key)
         if isinstance(value, list):
             values[key] = None
-            if previous is None or key not in previous.items:
+            if previous is None or key not in previous.items or not isinstance(old, list):
                 items[key] = [dumps(item) for item in value]
             elif old is value:
                 items[key] = previous.items[key]
