@@ -11,7 +11,9 @@ measured in the same run and printed beside every throughput):
 - **growth**: bytes the database grows by per ``/unit hp`` command on a 10-, 100-, 1,000-unit battle
   (SQLite: the file after a WAL checkpoint; PostgreSQL: both tables with their TOAST and indexes,
   after a VACUUM, so dead row versions a VACUUM would reuse are not counted twice), and the CPU per
-  write (process time of a write, one at a time, cached battle).
+  write: of the rules, export and serialisation alone (what issue 10 made incremental), and of the
+  whole process (process time of a write through the service, one at a time, cached battle: the
+  database driver's thread and SQLAlchemy included).
 - **latency**: round end (the ``/fort next`` that closes a round: write plus round summary), ``/gm
   undo``, ``/gm redo`` and ``/fort log last:50`` with 0 / 1k / 10k / 100k earlier actions (the history
   is bulk-inserted as rows of the stored schema, a no-op ``/unit hp delta:0`` each, as the service
@@ -290,6 +292,53 @@ async def growth(dbs: Databases, units: int, commands: int, runs: int) -> tuple[
     return statistics.median(sizes), statistics.median(cpus)
 
 
+def serialise_cpu(units: int, commands: int, runs: int) -> float:
+    """CPU (ms) of what a write does besides the database, for ``/unit hp`` on a battle of ``units``:
+    the rules, the state's export and serialisation, the log row's JSON (and, since issue 10, the
+    patch; before it the whole state). Median of ``runs``."""
+    from bot import rulesets
+    from bot.commands import BuildContext, convert, lookup
+
+    try:
+        from bot.storage import docpatch
+    except ImportError:  # before issue 10
+        docpatch = None  # type: ignore[assignment]
+    rulesets.load_builtin()
+    binding = rulesets.get("fort")
+    assert binding is not None
+    spec = lookup("unit hp")
+    build = spec.build if spec.build is not None else binding.builders[spec.path]
+    medians = []
+    for r in range(runs):
+        state = binding.ruleset.import_(battle_document(units))
+        dice = SeededDice(r)
+        commands_built = []
+        for i in range(commands):
+            parsed = parse_line(f"/unit hp unit:u{i % units} delta:-1")
+            assert parsed is not None
+            commands_built.append(
+                build(convert(spec, parsed.options), BuildContext(invoker="gm", is_gm=True))
+            )
+        if docpatch is not None:
+            memo = binding.export_memo() if binding.export_memo is not None else None
+            encoded = docpatch.encode(binding.export(state, memo))
+        t0 = time.process_time()
+        for command in commands_built:
+            outcome = binding.ruleset.apply(state, command, dice)
+            if docpatch is not None:
+                new = docpatch.encode(binding.export(outcome.state, memo), encoded)
+                repo.dumps(docpatch.diff(encoded, new))
+                _ = new.size
+                encoded = new
+            else:
+                repo.dumps(binding.ruleset.export(outcome.state))
+            repo.dumps(binding.command_to_json(command))
+            repo.dumps([e.to_json() for e in outcome.events])
+            state = outcome.state
+        medians.append((time.process_time() - t0) / commands * 1000)
+    return statistics.median(medians)
+
+
 async def latency(dbs: Databases, units: int, history: int, runs: int) -> dict[str, float]:
     _db, engine = await dbs.fresh()
     service = BattleService(engine, SeededDice(7))
@@ -350,7 +399,11 @@ async def bench(backend: str, pg_url: str, args: argparse.Namespace) -> None:
             unit_sizes = (100,) if args.quick else (10, 100, 1000)
             for units in unit_sizes:
                 per_command, cpu = await growth(dbs, units, args.growth_commands, args.runs)
-                print(f"growth  {units:5} units: {per_command:9.0f} bytes/command   cpu {cpu:6.3f} ms/write")
+                work = serialise_cpu(units, 1000, args.runs)
+                print(
+                    f"growth  {units:5} units: {per_command:9.0f} bytes/command   cpu per write: "
+                    f"{work:6.3f} ms rules + export + serialisation, {cpu:6.3f} ms whole process"
+                )
             histories = (0, 1000, 100_000) if args.quick else (0, 1000, 10_000, 100_000)
             lat_units = (100,) if args.quick else (10, 100, 1000)
             for units in lat_units:

@@ -90,7 +90,8 @@ class EventRow:
     status: str
     actor: str
     command_text: str
-    command: dict[str, Any]
+    #: the command as its rule set stored it (None: not read, as by the log and undo, which show the text)
+    command: dict[str, Any] | None
     events: list[dict[str, Any]]
     #: the action's patch (read for undo and redo only; None elsewhere, and for notes)
     delta: dict[str, Any] | None
@@ -398,13 +399,14 @@ async def set_status(conn: AsyncConnection, battle_id: int, seqs: Sequence[int],
 
 def _event_row(row: Any) -> EventRow:
     delta = getattr(row, "delta", None)
+    command = getattr(row, "command", None)
     return EventRow(
         seq=row.seq,
         kind=row.kind,
         status=row.status,
         actor=row.actor,
         command_text=row.command_text,
-        command=json.loads(row.command),
+        command=None if command is None else json.loads(command),
         events=json.loads(row.events),
         delta=None if delta is None else json.loads(delta),
         created_at=row.created_at,
@@ -418,7 +420,6 @@ _LOG_COLUMNS = (
     events.c.status,
     events.c.actor,
     events.c.command_text,
-    events.c.command,
     events.c.events,
     events.c.created_at,
 )
