@@ -198,10 +198,32 @@ async def run(service: BattleService, where: Where, line: str) -> None:
         raise RuntimeError(f"{line}: {view.key} {view.values}")
 
 
+#: the most units a battle may be given (COMMANDS.md); a bigger one is stored directly, as a battle
+#: stored before the limits, which loads and plays on
+MAX_IMPORTED_UNITS = 200
+
+
 async def start(service: BattleService, where: Where, units: int) -> None:
-    view = await service.execute(where, GM, Invocation("fort import", {"file": battle_document(units)}))
+    document = battle_document(min(units, MAX_IMPORTED_UNITS))
+    view = await service.execute(where, GM, Invocation("fort import", {"file": document}))
     if isinstance(view, ErrorView):
         raise RuntimeError(f"import: {view.key} {view.values}")
+    if units <= MAX_IMPORTED_UNITS:
+        return
+    text_state = repo.dumps(battle_document(units))
+    events, battles = repo.events, repo.battles
+    async with service.engine.begin() as conn:
+        head = await repo.latest_head(conn, where.guild, where.channel)
+        assert head is not None
+        values: dict[str, Any] = {"state": text_state}
+        if has_column(battles, "state_seq"):
+            values["state_seq"] = head.version
+        await conn.execute(update(battles).where(battles.c.id == head.id).values(**values))
+        row = {"snapshot" if has_column(events, "snapshot") else "state_after": text_state}
+        await conn.execute(
+            update(events).where(events.c.battle_id == head.id, events.c.seq == 1).values(**row)
+        )
+    service._live.pop((where.guild, where.channel), None)
 
 
 def has_column(table: Table, name: str) -> bool:

@@ -9,12 +9,13 @@ back, which is run again with a savepoint per job, so that only the failing one 
 (savepoints cost two round trips a job, so a batch runs without them until one is needed). Each
 caller is answered only after the commit: an acknowledged action is on disk.
 
-Across processes every job first takes its channel's lock (``repo.lock_channel``: an advisory lock
-on PostgreSQL; on SQLite the write transaction already holds the database's one write lock), the
-jobs of a batch in a fixed order, so writers of one channel wait for each other instead of
-conflicting, and batches never deadlock. A transaction that fails for a passing reason all the same
-(a deadlock or serialisation failure reported by PostgreSQL, SQLite busy past its timeout) is run
-again, after each job's effects outside the database (scripted dice) are reset.
+Across processes every job first takes its channel's lock (``repo.lock_channels``: an advisory lock
+on PostgreSQL, all of a batch's at its start, in one statement; on SQLite the write transaction
+already holds the database's one write lock), in a fixed order, so writers of one channel wait for
+each other instead of conflicting, and batches never deadlock. A transaction that fails for a
+passing reason all the same (a deadlock or serialisation failure reported by PostgreSQL, SQLite busy
+past its timeout) is run again, after each job's effects outside the database (scripted dice) are
+reset.
 """
 
 from __future__ import annotations
@@ -160,9 +161,9 @@ class Writer:
         again carefully."""
         outcomes: list[tuple[bool, Any]] = []
         async with self.transaction() as conn:
+            # every channel's lock of the batch, in key order, in one statement
+            await repo.lock_channels(conn, [p.channel for p in batch if p.channel is not None])
             for pending in batch:
-                if pending.channel is not None:
-                    await repo.lock_channel(conn, *pending.channel)
                 try:
                     if careful:
                         async with conn.begin_nested():

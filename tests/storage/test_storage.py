@@ -240,3 +240,27 @@ async def test_co_gms_go_with_their_battle(raw_engine: AsyncEngine) -> None:
         await conn.execute(text("DELETE FROM battles WHERE id = :b"), {"b": battle})
         assert (await conn.execute(text("SELECT count(*) FROM battle_gms"))).scalar_one() == 0
         assert await repo.remove_co_gm(conn, battle, "carol") is False
+
+
+async def test_a_batch_takes_every_channel_lock_in_one_statement(database: Any) -> None:
+    """PostgreSQL: ``lock_channels`` holds each channel's advisory lock until the transaction ends."""
+    engine = database.engine()
+    if engine.dialect.name != "postgresql":
+        pytest.skip("PostgreSQL only (SQLite's write transaction is the lock)")
+    channels = [("g", "c1"), ("g", "c2"), ("h", "c1")]
+    other = database.engine()
+    async with engine.begin() as conn:
+        await repo.lock_channels(conn, channels)
+        async with other.connect() as probe:
+            for channel in channels:
+                key = repo.channel_lock_key(*channel)
+                taken = (
+                    await probe.execute(text("SELECT pg_try_advisory_xact_lock(:k)"), {"k": key})
+                ).scalar()
+                assert taken is False, channel
+            free = repo.channel_lock_key("g", "c3")
+            assert (await probe.execute(text("SELECT pg_try_advisory_xact_lock(:k)"), {"k": free})).scalar()
+    async with other.begin() as probe:  # the transaction ended: every lock let go
+        for channel in channels:
+            key = repo.channel_lock_key(*channel)
+            assert (await probe.execute(text("SELECT pg_try_advisory_xact_lock(:k)"), {"k": key})).scalar()
