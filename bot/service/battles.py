@@ -254,10 +254,12 @@ class BattleService:
             if cached is not None and cached.head == head:
                 self._live.move_to_end(key)
                 return cached
-            document = await repo.load_state_at(conn, head)
-            if document is None:  # written meanwhile (a read outside the lock): read the head again
+            loaded = await repo.load_live(conn, head)
+            if loaded is None:  # written meanwhile (a read outside the lock): read the head again
                 continue
+            document, snapshots = loaded
             live = self._materialise(head, document, await repo.has_undone(conn, head.id))
+            live.snapshots = snapshots
             self._remember(key, live)
             return live
         raise Refused("service.battle_changed")
@@ -399,7 +401,9 @@ class BattleService:
                 ruleset=binding.name, command=row.command_text, actor=actor.id, seq=1, events=events,
                 ended=status == ENDED,
             )  # fmt: skip
-            return Live(new, binding, state, document, encoded=encoded, memo=memo), view
+            live = Live(new, binding, state, document, encoded=encoded, memo=memo)
+            live.snapshots = repo.Snapshots(state_seq=1, pending_bytes=0)
+            return live, view
 
         return (await self._write(where, job, on_battle=False))[1]
 
@@ -458,9 +462,16 @@ class BattleService:
             events=[e.to_json() for e in audience.logged(events, secret_text)],
             delta=docpatch.diff(previous, encoded),
         )
-        version = await repo.write(
-            conn, live.head, state=encoded, status=status, row=row, discard_redo=live.has_redo
+        written = await repo.write(
+            conn,
+            live.head,
+            state=encoded,
+            status=status,
+            row=row,
+            discard_redo=live.has_redo,
+            snapshots=live.snapshots,
         )
+        version = written.version
         head = repo.BattleHead(live.head.id, binding.name, status, version, live.head.started_by)
         view = EventsView(
             ruleset=binding.name,
@@ -471,7 +482,10 @@ class BattleService:
             ended=status == ENDED,
         )
         applied = _Applied(view, Viewer(actor.id, is_gm), secret_text)
-        return Live(head, binding, outcome.state, document, encoded=encoded, memo=memo), applied
+        new = Live(
+            head, binding, outcome.state, document, encoded=encoded, memo=memo, snapshots=written.snapshots
+        )
+        return new, applied
 
     async def _odds(self, where: Where, spec: CommandSpec, options: Mapping[str, Any]) -> View:
         """``/fort odds`` (anyone: it changes nothing): the battle read under the channel's lock, the

@@ -66,6 +66,8 @@ class Live:
     encoded: Encoded | None = None
     #: the rule set's export memo for ``state`` (``RulesetBinding.export_memo``), if it has one
     memo: Any = None
+    #: the battle row's snapshot bookkeeping at ``head.version`` (None: not known, the write reads it)
+    snapshots: repo.Snapshots | None = None
 
 
 class Refused(Exception):

@@ -65,9 +65,11 @@ async def undo_redo(
         events=[note.to_json()],
     )
     # the version-checked write first: a conflict leaves nothing written (writer.py)
-    version = await repo.write(
-        conn, head, state=encoded, status=status, row=row, discard_redo=False, rewrite=True
-    )
+    written = await repo.write(
+        conn, head, state=encoded, status=status, row=row, discard_redo=False, rewrite=True,
+        snapshots=live.snapshots,
+    )  # fmt: skip
+    version = written.version
     await repo.set_status(conn, head.id, seqs, LIVE if redo else UNDONE)
     has_redo = await repo.has_undone(conn, head.id)
     new_head = repo.BattleHead(head.id, binding.name, status, version, head.started_by)
@@ -78,5 +80,5 @@ async def undo_redo(
         ruleset=binding.name,
         requested=steps,
     )
-    live = Live(new_head, binding, state, document, has_redo, encoded=encoded)
+    live = Live(new_head, binding, state, document, has_redo, encoded=encoded, snapshots=written.snapshots)
     return live, audience.undo_view(view, binding)

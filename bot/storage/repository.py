@@ -137,7 +137,7 @@ async def latest_head(conn: AsyncConnection, guild: str, channel: str) -> Battle
     return None if row is None else BattleHead(*row)
 
 
-_LOAD = select(battles.c.state, battles.c.state_seq, battles.c.version).where(
+_LOAD = select(battles.c.state, battles.c.state_seq, battles.c.version, battles.c.pending_bytes).where(
     battles.c.id == bindparam("b_id")
 )
 _LOAD_AT = _LOAD.where(battles.c.version == bindparam("b_version"))
@@ -158,7 +158,7 @@ _LIVE_DELTAS = (
 async def _current_state(conn: AsyncConnection, battle_id: int, row: Any) -> dict[str, Any] | None:
     """The battle row's state with the patches of the live actions after it (None: a write came
     between the reads)."""
-    state, state_seq, version = row
+    state, state_seq, version, _ = row
     document: dict[str, Any] = json.loads(state)
     if state_seq >= version:
         return document
@@ -184,10 +184,17 @@ async def load_state(conn: AsyncConnection, battle_id: int) -> dict[str, Any]:
 
 async def load_state_at(conn: AsyncConnection, head: BattleHead) -> dict[str, Any] | None:
     """The battle's state if it is still at ``head.version`` (None: it changed since the head was read)."""
+    loaded = await load_live(conn, head)
+    return None if loaded is None else loaded[0]
+
+
+async def load_live(conn: AsyncConnection, head: BattleHead) -> tuple[dict[str, Any], Snapshots] | None:
+    """``load_state_at`` and the battle row's snapshot bookkeeping at that version."""
     row = (await conn.execute(_LOAD_AT, {"b_id": head.id, "b_version": head.version})).first()
     if row is None:
         return None
-    return await _current_state(conn, head.id, row)
+    document = await _current_state(conn, head.id, row)
+    return None if document is None else (document, Snapshots(int(row[1]), int(row[3])))
 
 
 async def state_at(conn: AsyncConnection, battle_id: int, seq: int) -> dict[str, Any]:
@@ -306,23 +313,39 @@ _WRITE = (
         status=bindparam("p_status"),
         updated_at=bindparam("p_now"),
         ended_at=bindparam("p_ended"),
-        pending_bytes=battles.c.pending_bytes + bindparam("p_bytes"),
+        pending_bytes=bindparam("p_pending"),
     )
-    .returning(battles.c.pending_bytes, battles.c.state_seq)
 )
-#: a write that stores the whole state in the battle row too (undo, redo)
+#: a write that stores the whole state in the battle row too (a snapshot, an undo, a redo)
 _WRITE_STATE = _WRITE.values(state=bindparam("p_state"), state_seq=bindparam("p_version"))
-_SNAPSHOT = (
-    update(battles)
-    .where(battles.c.id == bindparam("b_id"))
-    .values(state=bindparam("p_state"), state_seq=bindparam("p_version"), pending_bytes=0)
-)
+_SNAPSHOTS = select(battles.c.state_seq, battles.c.pending_bytes).where(battles.c.id == bindparam("b_id"))
 _DISCARD = (
     update(events)
     .where(events.c.battle_id == bindparam("b_id"), events.c.status == UNDONE)
     .values(status=DISCARDED)
 )
 _INSERT = insert(events)
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshots:
+    """What a battle row says of its state: the seq it is of (``state_seq``), and the bytes of patches
+    logged since the last snapshot. A caller that read them at a version passes them to ``write``
+    (which then needs no read), and gets the new ones back."""
+
+    state_seq: int
+    pending_bytes: int
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    version: int
+    snapshots: Snapshots
+
+
+async def snapshots_of(conn: AsyncConnection, battle_id: int) -> Snapshots:
+    state_seq, pending = (await conn.execute(_SNAPSHOTS, {"b_id": battle_id})).one()
+    return Snapshots(int(state_seq), int(pending))
 
 
 async def write(
@@ -334,17 +357,35 @@ async def write(
     row: NewRow,
     discard_redo: bool,
     rewrite: bool = False,
-) -> int:
-    """Store a new state (its patch in ``row``) and its log row; returns the new version (= the row's seq).
+    snapshots: Snapshots | None = None,
+) -> Written:
+    """Store a new state (its patch in ``row``) and its log row, in one UPDATE and one INSERT; returns
+    the new version (= the row's seq) and snapshot bookkeeping.
 
     ``VersionConflict`` (nothing written) unless the battle is still at ``head.version`` and still
     its channel's current battle. ``discard_redo``: undone actions can no longer be redone.
     ``rewrite``: the battle row gets the whole state (undo and redo, whose notes carry no patch);
-    else an action's row gets a snapshot when the patches since the last one outweigh one.
+    else an action's row (and the battle row) get a snapshot when the patches since the last one
+    outweigh ``SNAPSHOT_WEIGHT`` states, or ``SNAPSHOT_EVERY`` versions passed since the battle row's
+    state. ``snapshots``: the battle row's as of ``head.version`` (read here when not given).
     """
     now = utcnow()
     new_version = head.version + 1
+    if snapshots is None:
+        snapshots = await snapshots_of(conn, head.id)
     delta_json = None if row.delta is None else dumps(row.delta)
+    pending = snapshots.pending_bytes + (len(delta_json) if delta_json is not None else 0)
+    snapshot = None
+    if rewrite:
+        after = Snapshots(new_version, pending)
+    elif row.kind == ACTION and (
+        new_version - snapshots.state_seq >= SNAPSHOT_EVERY
+        or pending >= SNAPSHOT_WEIGHT * (state.size if isinstance(state, Encoded) else len(_text(state)))
+    ):
+        snapshot = _text(state)
+        after = Snapshots(new_version, 0)
+    else:
+        after = Snapshots(snapshots.state_seq, pending)
     params: dict[str, Any] = {
         "b_id": head.id,
         "b_version": head.version,
@@ -352,24 +393,17 @@ async def write(
         "p_status": status,
         "p_now": now,
         "p_ended": now if status == ENDED else None,
-        "p_bytes": len(delta_json) if delta_json is not None else 0,
+        "p_pending": after.pending_bytes,
     }
-    if rewrite:
+    if rewrite or snapshot is not None:
         params["p_state"] = _text(state)
-    stored = (await conn.execute(_WRITE_STATE if rewrite else _WRITE, params)).first()
-    if stored is None:
+    result = await conn.execute(_WRITE if "p_state" not in params else _WRITE_STATE, params)
+    if result.rowcount != 1:
         raise VersionConflict()
     if discard_redo:
         await conn.execute(_DISCARD, {"b_id": head.id})
-    snapshot = None
-    if not rewrite and row.kind == ACTION:
-        pending, state_seq = stored
-        size = state.size if isinstance(state, Encoded) else len(_text(state))
-        if pending >= SNAPSHOT_WEIGHT * size or new_version - state_seq >= SNAPSHOT_EVERY:
-            snapshot = text = _text(state)
-            await conn.execute(_SNAPSHOT, {"b_id": head.id, "p_state": text, "p_version": new_version})
     await conn.execute(_INSERT, _row_params(head.id, new_version, row, now, snapshot, delta_json))
-    return new_version
+    return Written(new_version, after)
 
 
 def _row_params(
