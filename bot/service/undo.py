@@ -1,10 +1,11 @@
 """``/gm undo`` and ``/gm redo``: take back the last actions, dice and all, or put them back.
 
 An action's log row keeps the patch it made to the state (``bot.storage.docpatch``, old and new
-values), so undo takes back the patches of the actions it undoes, newest first, and redo applies those
-of the actions it puts back, oldest first; where a patch is missing, the state is replayed from the
-last snapshot (``repo.state_at``). The first action (the start or the
-import) is the battle itself and stays. A new action after an undo discards what could be redone.
+values), so undo takes back the patches of the actions it undoes, newest first, from the current
+state, and redo applies those of the actions it puts back, oldest first; where a patch is missing,
+the state is replayed from the last snapshot (``repo.state_at``). The first action (the start or
+the import) is the battle itself and stays. A new action after an undo discards what could be
+redone.
 """
 
 from __future__ import annotations
