@@ -62,6 +62,11 @@ def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+#: ``AsyncConnection.info`` key of a list where ``write`` leaves its log row for the caller to insert
+#: with the others of a batch (``bot.service.writer``); without it, ``write`` inserts the row itself
+DEFERRED_ROWS = "toride_deferred_rows"
+
+
 def _text(state: dict[str, Any] | Encoded) -> str:
     return state.text if isinstance(state, Encoded) else dumps(state)
 
@@ -402,8 +407,19 @@ async def write(
         raise VersionConflict()
     if discard_redo:
         await conn.execute(_DISCARD, {"b_id": head.id})
-    await conn.execute(_INSERT, _row_params(head.id, new_version, row, now, snapshot, delta_json))
+    values = _row_params(head.id, new_version, row, now, snapshot, delta_json)
+    deferred = conn.info.get(DEFERRED_ROWS)
+    if deferred is not None:
+        deferred.append(values)
+    else:
+        await conn.execute(_INSERT, values)
     return Written(new_version, after)
+
+
+async def insert_rows(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+    """Log rows ``write`` deferred (``DEFERRED_ROWS``), in one statement."""
+    if rows:
+        await conn.execute(_INSERT, rows)
 
 
 def _row_params(
