@@ -80,9 +80,24 @@ def upgrade() -> None:
     op.drop_column('battle_events', 'state_after')
 
 
+#: log rows read at a time (each may hold a whole state)
+PAGE = 200
+
+
+def _pages(conn: sa.Connection, query: sa.Select[Any]) -> Any:
+    """The rows of ``query`` (whose first two columns are id and seq, ordered by seq), a page at a time."""
+    after = 0
+    while True:
+        page = conn.execute(query.where(events.c.seq > after).limit(PAGE)).all()
+        yield from page
+        if len(page) < PAGE:
+            return
+        after = page[-1][1]
+
+
 def _compact(conn: sa.Connection, battle_id: int, version: int) -> None:
     """One battle's actions: patches from their states, some states kept as snapshots."""
-    rows = conn.execute(
+    query = (
         sa.select(events.c.id, events.c.seq, events.c.state_after)
         .where(
             events.c.battle_id == battle_id,
@@ -94,7 +109,7 @@ def _compact(conn: sa.Connection, battle_id: int, version: int) -> None:
     )
     previous: docpatch.Encoded | None = None
     pending = since = 0
-    for row_id, _seq, state_after in rows:
+    for row_id, _seq, state_after in _pages(conn, query):
         current = docpatch.encode(json.loads(state_after))
         values: dict[str, Any] = {'delta': None, 'snapshot': None}
         if previous is None:
@@ -109,6 +124,12 @@ def _compact(conn: sa.Connection, battle_id: int, version: int) -> None:
                 pending = since = 0
         conn.execute(sa.update(events).where(events.c.id == row_id).values(**values))
         previous = current
+    # discarded actions: nothing can restore them, they keep no state
+    conn.execute(
+        sa.update(events)
+        .where(events.c.battle_id == battle_id, events.c.status == 'discarded')
+        .values(state_after=None)
+    )
     # the battle row's state is the current one, as of its version
     conn.execute(
         sa.update(battles).where(battles.c.id == battle_id).values(state_seq=version, pending_bytes=pending)
@@ -130,14 +151,14 @@ def downgrade() -> None:
 
 def _expand(conn: sa.Connection, battle_id: int) -> None:
     """One battle: each live or undone action's whole state again; the battle row's, the current one."""
-    rows = conn.execute(
-        sa.select(events.c.id, events.c.status, events.c.delta, events.c.snapshot)
+    query = (
+        sa.select(events.c.id, events.c.seq, events.c.status, events.c.delta, events.c.snapshot)
         .where(events.c.battle_id == battle_id, events.c.kind == 'action', events.c.status != 'discarded')
         .order_by(events.c.seq)
-    ).all()
+    )
     document: dict[str, Any] | None = None
     current: str | None = None
-    for row_id, status, delta, snapshot in rows:
+    for row_id, _seq, status, delta, snapshot in _pages(conn, query):
         if snapshot is not None:
             document = json.loads(snapshot)
         elif document is not None and delta is not None:

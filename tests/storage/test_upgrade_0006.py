@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from itertools import pairwise
 from typing import Any
 
 import sqlalchemy as sa
@@ -138,33 +139,45 @@ async def log_rows(engine: AsyncEngine, battle_id: int) -> list[tuple[Any, ...]]
 async def test_an_upgrade_keeps_every_battle_its_log_and_its_undo(database: Database) -> None:
     engine = database.engine()
     await upgrade(engine, "0005")
-    old, ended = first_battle(), OldBattle(2, "d")
+    old, ended, long = first_battle(), OldBattle(2, "d"), OldBattle(3, "e")
     ended.act("/fort start rounds:1")
     ended.act("/fort end outcome:retreat")
+    long.act("/fort start rounds:2")
+    long.act("/unit add name:Ogre type:normal area:B1 hp:1000 fort_damage:5 strike:3d")
+    for i in range(448):  # more rows than the upgrade reads at a time
+        long.act(f"/unit hp unit:Ogre set:{999 - i}")
     await old.store(engine)
     await ended.store(engine, "ended")
-    before = {b: await log_rows(engine, b) for b in (1, 2)}
+    await long.store(engine)
+    before = {b: await log_rows(engine, b) for b in (1, 2, 3)}
 
     await upgrade(engine)
 
     # every row kept as it was (who, what, statuses, events with their dice)
-    assert {b: await log_rows(engine, b) for b in (1, 2)} == before
+    assert {b: await log_rows(engine, b) for b in (1, 2, 3)} == before
     async with engine.connect() as conn:
         assert await repo.load_state(conn, 1) == old.states[7]
         assert await repo.load_state(conn, 2) == ended.states[2]
+        assert await repo.load_state(conn, 3) == long.states[450]
+        for seq in (2, 199, 200, 201, 401, 450):
+            assert await repo.state_at(conn, 3, seq) == long.states[seq], seq
         for seq in (1, 2, 3, 6, 7, 8):  # every action that still counts replays to its old state
             assert await repo.state_at(conn, 1, seq) == old.states[seq], seq
         kept = (
             await conn.execute(
-                sa.select(repo.events.c.seq)
+                sa.select(repo.events.c.battle_id, repo.events.c.seq)
                 .where(repo.events.c.snapshot.is_not(None))
                 .order_by(repo.events.c.battle_id, repo.events.c.seq)
             )
-        ).scalars().all()  # fmt: skip
+        ).all()
         columns = await conn.run_sync(
             lambda c: {col["name"] for col in sa.inspect(c).get_columns("battle_events")}
         )
-    assert kept == [1, 1]  # each battle's first state; the others compacted into patches
+    # each battle's first state, and one wherever the patches since the last outweigh two states (a
+    # small battle's state: ~1.4 KB, a patch of /unit hp ~100 bytes); the others compacted into patches
+    assert kept[:3] == [(1, 1), (2, 1), (3, 1)]
+    long_kept = [seq for battle, seq in kept if battle == 3]
+    assert 10 < len(long_kept) < 30 and all(b - a > 15 for a, b in pairwise(long_kept))
     assert "state_after" not in columns
 
     # undo and redo across the upgrade restore what they restored before it
