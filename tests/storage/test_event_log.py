@@ -28,7 +28,12 @@ from bot.storage import make_engine, upgrade
 from bot.storage import repository as repo
 from bot.storage.models import ACTION, DISCARDED, LIVE, UNDONE
 from bot.views import ErrorView, View
+from engine.common import dice_values
 from engine.dice import SeededDice
+from engine.fort import FORT
+from engine.fort.commands import command_from_json
+from engine.fort.engine import replay
+from engine.ruleset import Event
 
 PG_URL = os.environ.get("TORIDE_TEST_DATABASE_URL")
 BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
@@ -74,8 +79,9 @@ async def rows(engine: AsyncEngine, battle_id: int) -> list[Any]:
 
 
 async def check_replay(engine: AsyncEngine, battle_id: int, states: dict[int, dict[str, Any]]) -> None:
-    """Every action that still counts replays (snapshot + patches) to the state stored after it, and
-    the battle's current state is the one after its last live action."""
+    """Every action that still counts replays (snapshot + patches) to the state stored after it; the
+    battle's current state is the one after its last live action, and what the rules give from the
+    live actions' commands and recorded dice."""
     stored = await rows(engine, battle_id)
     chain = [r.seq for r in stored if r.kind == ACTION and r.status != DISCARDED]
     async with engine.connect() as conn:
@@ -83,8 +89,26 @@ async def check_replay(engine: AsyncEngine, battle_id: int, states: dict[int, di
             assert await repo.state_at(conn, battle_id, seq) == states[seq], seq
         last_live = max(r.seq for r in stored if r.kind == ACTION and r.status == LIVE)
         current = await repo.load_state(conn, battle_id)
+        logged = await conn.execute(
+            select(repo.events.c.command, repo.events.c.events)
+            .where(
+                repo.events.c.battle_id == battle_id,
+                repo.events.c.kind == ACTION,
+                repo.events.c.status == LIVE,
+            )
+            .order_by(repo.events.c.seq)
+        )
+        steps = [
+            (
+                command_from_json(json.loads(command)),
+                dice_values(Event.from_json(e) for e in json.loads(events)),
+            )
+            for command, events in logged
+        ]
     # after an undo or redo (a note), the state is the one after the last live action
     assert current == states[stored[-1].seq] == states[last_live]
+    # and the rules give it again from the live actions' commands with the dice their events recorded
+    assert FORT.export(replay(None, steps)) == current
 
 
 # ---------------------------------------------------------------------------------------------
