@@ -216,7 +216,9 @@ async def start(service: BattleService, where: Where, units: int) -> None:
     # as the service stores a state: the rules' own export of it
     text_state = repo.dumps(binding.ruleset.export(binding.ruleset.import_(battle_document(units))))
     events, battles = repo.events, repo.battles
-    async with service.engine.begin() as conn:
+    async with service.engine.connect() as conn:
+        await conn.execution_options(toride_write=True)  # SQLite: BEGIN IMMEDIATE, as the service writes
+        await conn.begin()
         head = await repo.latest_head(conn, where.guild, where.channel)
         assert head is not None
         values: dict[str, Any] = {"state": text_state}
@@ -227,6 +229,7 @@ async def start(service: BattleService, where: Where, units: int) -> None:
         await conn.execute(
             update(events).where(events.c.battle_id == head.id, events.c.seq == 1).values(**row)
         )
+        await conn.commit()
     service._live.pop((where.guild, where.channel), None)
 
 
@@ -400,7 +403,8 @@ async def throughput(
         _db, engine = await dbs.fresh()
         service = BattleService(engine, SeededDice(r))
         wheres = [Where("bench", f"ch{c}") for c in range(channels)]
-        await asyncio.gather(*(start(service, w, units) for w in wheres))
+        for where in wheres:
+            await start(service, where, units)
         samples: list[float] = []
         plays = [_play(service, w, units, per_channel, samples) for w in wheres]
         t0 = time.perf_counter()
@@ -423,7 +427,7 @@ async def bench(backend: str, pg_url: str, args: argparse.Namespace) -> None:
         try:
             print(f"\n== {backend} ==")
             unit_sizes = (100,) if args.quick else (10, 100, 1000)
-            for units in unit_sizes:
+            for units in unit_sizes if "growth" in args.sections else ():
                 per_command, cpu = await growth(dbs, units, args.growth_commands, args.runs)
                 work = serialise_cpu(units, 1000, args.runs)
                 print(
@@ -432,7 +436,7 @@ async def bench(backend: str, pg_url: str, args: argparse.Namespace) -> None:
                 )
             histories = (0, 1000, 100_000) if args.quick else (0, 1000, 10_000, 100_000)
             lat_units = (100,) if args.quick else (10, 100, 1000)
-            for units in lat_units:
+            for units in lat_units if "latency" in args.sections else ():
                 for history in histories:
                     figures = await latency(dbs, units, history, args.runs)
                     shown = "   ".join(f"{k} {v:7.2f} ms" for k, v in figures.items())
@@ -440,7 +444,7 @@ async def bench(backend: str, pg_url: str, args: argparse.Namespace) -> None:
             combos = [(c, 100) for c in (1, 10, 100)]
             if not args.quick:
                 combos += [(100, 10), (10, 1000)]
-            for channels, units in combos:
+            for channels, units in combos if "throughput" in args.sections else ():
                 per = max(5, args.throughput_commands // channels)
                 rate, p50, p99, one, many = await throughput(dbs, channels, units, per, args.runs)
                 print(
@@ -457,6 +461,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="100 units only, fewer runs: a few minutes")
     parser.add_argument("--runs", type=int, default=None, help="runs per figure (median); 3 quick, 5 full")
     parser.add_argument("--backends", default="sqlite,postgresql")
+    parser.add_argument("--sections", default="growth,latency,throughput")
     parser.add_argument("--growth-commands", type=int, default=None)
     parser.add_argument("--throughput-commands", type=int, default=None, help="commands per run in all")
     args = parser.parse_args()
