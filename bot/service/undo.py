@@ -3,9 +3,10 @@
 An action's log row keeps the patch it made to the state (``bot.storage.docpatch``, old and new
 values), so undo takes back the patches of the actions it undoes, newest first, from the current
 state, and redo applies those of the actions it puts back, oldest first; where a patch is missing,
-the state is replayed from the last snapshot (``repo.state_at``). The first action (the start or
-the import) is the battle itself and stays. A new action after an undo discards what could be
-redone.
+the state is replayed from the last snapshot (``repo.state_at``). The battle row's state is written
+only when the undo reaches back before it (or a redo puts back actions from before it). The first
+action (the start or the import) is the battle itself and stays. A new action after an undo
+discards what could be redone.
 """
 
 from __future__ import annotations
@@ -54,9 +55,13 @@ async def undo_redo(
             assert r.delta is not None
             document = docpatch.apply(document, r.delta, reverse=True)
     state = binding.ruleset.import_(document)
-    encoded = docpatch.encode(document)
     status = ENDED if binding.is_over(state) else RUNNING
     seqs = [r.seq for r in changed]
+    # the battle row's state stays good while every action undone (or redone) comes after it: the
+    # current state is it with the patches of the live actions after it. Else it is rewritten.
+    snapshots = live.snapshots if live.snapshots is not None else await repo.snapshots_of(conn, head.id)
+    rewrite = min(seqs) <= snapshots.state_seq
+    encoded = docpatch.encode(document) if rewrite else None
     note = Event("service.redone" if redo else "service.undone", {"steps": len(changed), "seqs": seqs})
     row = repo.NewRow(
         kind=NOTE,
@@ -67,8 +72,8 @@ async def undo_redo(
     )
     # the version-checked write first: a conflict leaves nothing written (writer.py)
     written = await repo.write(
-        conn, head, state=encoded, status=status, row=row, discard_redo=False, rewrite=True,
-        snapshots=live.snapshots,
+        conn, head, state=encoded if encoded is not None else document, status=status, row=row,
+        discard_redo=False, rewrite=rewrite, snapshots=snapshots,
     )  # fmt: skip
     version = written.version
     await repo.set_status(conn, head.id, seqs, LIVE if redo else UNDONE)
