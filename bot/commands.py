@@ -263,7 +263,7 @@ def convert(spec: CommandSpec, raw: Mapping[str, Any]) -> dict[str, Any]:
                 "command.unknown_option",
                 command="/" + spec.path,
                 option=given_name,
-                allowed=", ".join(o.name for o in spec.options) or "-",
+                allowed=", ".join(o.name for o in spec.options) or None,
             )
         if name in values:
             raise UserError("command.duplicate_option", option=name)
@@ -450,7 +450,7 @@ def read_json(opt: Option, given: Any) -> dict[str, Any]:
                     raise bad("command.json_not_text") from None
             document = load_json(raw)
     except json.JSONDecodeError as error:
-        raise bad("command.bad_json", line=error.lineno, column=error.colno, error=error.msg) from None
+        raise bad("command.bad_json", line=error.lineno, column=error.colno) from None
     except JsonRefused as refused:
         raise bad(refused.key, **refused.values) from None
     if not isinstance(document, dict):

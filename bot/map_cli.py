@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from bot.commands import JsonRefused, load_json
 from bot.i18n import DEFAULT_LANG, LANGUAGES, t
-from bot.render.common import values_text
+from bot.render.common import refusal_text
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def run_map(args: argparse.Namespace) -> int:
     try:
         png = map_png(read_battle(args.battle), lang)
     except EngineError as error:
-        return _refused(t(error.key, lang, **values_text(error.values, lang)), lang)
+        return _refused(refusal_text(error.key, error.values, lang), lang)
     try:
         output.write_bytes(png)
     except OSError as error:

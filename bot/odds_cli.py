@@ -19,7 +19,7 @@ from pathlib import Path
 
 from bot.i18n import DEFAULT_LANG, LANGUAGES, t
 from bot.map_cli import read_state
-from bot.render.common import refusal_values
+from bot.render.common import refusal_text
 from engine.errors import EngineError
 
 
@@ -63,7 +63,7 @@ def run_odds(args: argparse.Namespace) -> int:
         )
         result = plan(state, request)
     except EngineError as error:
-        print(t("render.refused", lang, reason=t(error.key, lang, **refusal_values(error.values, lang))),
+        print(t("render.refused", lang, reason=refusal_text(error.key, error.values, lang)),
               file=sys.stderr)  # fmt: skip
         return 2
     if args.json:

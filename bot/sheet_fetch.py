@@ -164,7 +164,7 @@ async def fetch_sheet(url: str, policy: FetchPolicy) -> SheetSource:
     except TimeoutError:
         raise SheetFetchError("sheet.fetch_timeout", seconds=policy.timeout) from None
     except (aiohttp.ClientError, ssl.SSLError, OSError):
-        raise SheetFetchError("sheet.fetch_failed", host=urlsplit(target).hostname or "-") from None
+        raise SheetFetchError("sheet.fetch_failed", host=urlsplit(target).hostname or None) from None
     raise SheetFetchError("sheet.too_many_redirects", max=MAX_REDIRECTS)
 
 

@@ -45,7 +45,7 @@ def clean_name(name: str, prefix: str) -> tuple[str, str]:
     """A new name as stored (NFKC, trimmed) and its key; ``<prefix>.name_invalid`` if empty or too long."""
     key = fold(name)
     if not key or len(key) > NAME_MAX:
-        raise RuleError(f"{prefix}.name_invalid", name=name)
+        raise RuleError(f"{prefix}.name_invalid", name=name, max=NAME_MAX)
     return unicodedata.normalize("NFKC", name).strip(), key
 
 
@@ -208,10 +208,12 @@ class ImportInvalid(Exception):
     Each rule set turns it into its own refusal (``fort.import_invalid``, ``sg.import_invalid``).
     """
 
-    def __init__(self, path: str, reason: str) -> None:
+    def __init__(self, path: str, reason: str, **detail: Any) -> None:
         super().__init__(f"{path}: {reason}")
         self.path = path
         self.reason = reason
+        #: what the reason's sentence names: the bounds of ``out_of_range``, the words of ``not_one_of``
+        self.detail: dict[str, Any] = detail
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,24 +252,29 @@ class JsonDoc:
     A default is returned as given, except that ``int_`` checks it against ``lo``/``hi`` too.
     """
 
-    __slots__ = ("path", "raw", "style")
+    __slots__ = ("_trail", "path", "raw", "style")
 
-    def __init__(self, raw: Any, path: str, style: JsonStyle) -> None:
+    def __init__(self, raw: Any, path: str, style: JsonStyle, trail: list[str] | None = None) -> None:
         if not isinstance(raw, Mapping):
             raise ImportInvalid(path, "not_an_object")
         self.raw: Mapping[str, Any] = raw
         self.path = path
         self.style = style
+        #: the path of the last value read from this document or any object in it (shared): where a
+        #: rule's own refusal of a value (``fort.area_invalid``) was raised, since each value is read
+        #: just before it is parsed
+        self._trail = trail if trail is not None else [path]
 
     def key_path(self, key: str) -> str:
         return f"{self.path}{self.style.sep}{key}"
 
-    def bad(self, key: str, reason: str) -> ImportInvalid:
+    def bad(self, key: str, reason: str, **detail: Any) -> ImportInvalid:
         """The refusal of the value under ``key`` (to raise)."""
-        return ImportInvalid(self.key_path(key), reason)
+        return ImportInvalid(self.key_path(key), reason, **detail)
 
     def _lookup(self, key: str, default: Any) -> tuple[Any, bool]:
         """The value under ``key`` and whether it is the default."""
+        self._trail[0] = self.key_path(key)
         value = self.raw.get(key)
         if key not in self.raw or (value is None and (default is not REQUIRED or self.style.null_is_missing)):
             if default is REQUIRED:
@@ -308,15 +315,27 @@ class JsonDoc:
         """An integer within ``lo``..``hi`` (``out_of_range``), its default included."""
         value = self.get(key, int, default)
         if value is not None and ((lo is not None and value < lo) or (hi is not None and value > hi)):
-            raise self.bad(key, "out_of_range")
+            raise self.bad(key, "out_of_range", min=lo, max=hi)
         return value
 
     @typing.overload
-    def enum(self, key: str, parse: Callable[[str], T], default: None, reason: str = ...) -> T | None: ...
+    def enum(
+        self,
+        key: str,
+        parse: Callable[[str], T],
+        default: None,
+        reason: str = ...,
+        allowed: Sequence[str] = ...,
+    ) -> T | None: ...
 
     @typing.overload
     def enum(
-        self, key: str, parse: Callable[[str], T], default: T | Required = REQUIRED, reason: str = ...
+        self,
+        key: str,
+        parse: Callable[[str], T],
+        default: T | Required = REQUIRED,
+        reason: str = ...,
+        allowed: Sequence[str] = ...,
     ) -> T: ...
 
     def enum(
@@ -325,8 +344,10 @@ class JsonDoc:
         parse: Callable[[str], T],
         default: T | Required | None = REQUIRED,
         reason: str = "unknown_value",
+        allowed: Sequence[str] = (),
     ) -> T | None:
-        """A string read by ``parse``; its ``ValueError`` is refused with ``reason``."""
+        """A string read by ``parse``; its ``ValueError`` is refused with ``reason`` (and the
+        ``allowed`` words, for the refusal to name)."""
         value, defaulted = self._lookup(key, default)
         if defaulted:
             return typing.cast("T | None", value)
@@ -335,7 +356,8 @@ class JsonDoc:
         try:
             return parse(value)
         except ValueError:
-            raise self.bad(key, reason) from None
+            detail = {"allowed": list(allowed), "allowed_kind": key} if allowed else {}
+            raise self.bad(key, reason, **detail) from None
 
     def items(self, key: str) -> list[JsonDoc]:
         """The objects of the list under ``key`` (absent or null: none)."""
@@ -348,15 +370,16 @@ class JsonDoc:
 
     def item(self, key: str, index: int, raw: Any) -> JsonDoc:
         """``raw`` read as the object at ``index`` of the list under ``key``."""
-        return JsonDoc(
-            raw, f"{self.key_path(key)}{self.style.item.format(index)}{self.style.end}", self.style
-        )
+        path = f"{self.key_path(key)}{self.style.item.format(index)}{self.style.end}"
+        return JsonDoc(raw, path, self.style, self._trail)
 
     def obj(self, key: str) -> JsonDoc | None:
         """The object under ``key``, None if absent or null."""
         value = self.raw.get(key)
-        return None if value is None else JsonDoc(value, self.key_path(key) + self.style.end, self.style)
+        if value is None:
+            return None
+        return JsonDoc(value, self.key_path(key) + self.style.end, self.style, self._trail)
 
     def obj_or_empty(self, key: str) -> JsonDoc:
         """The object under ``key``; absent, null or any other false value reads as ``{}``."""
-        return JsonDoc(self.raw.get(key) or {}, self.key_path(key) + self.style.end, self.style)
+        return JsonDoc(self.raw.get(key) or {}, self.key_path(key) + self.style.end, self.style, self._trail)

@@ -8,7 +8,7 @@ from pathlib import Path
 from bot.commands import Kind, OptType, SheetSource, commands, lookup, usage
 from bot.console.parser import Line, parse_line
 from bot.i18n import t
-from bot.render.common import echo, refusal_values
+from bot.render.common import echo, refusal_text
 from bot.render.picture.odds_chart import odds_png
 from bot.render.picture.pictures import PictureCache, final_chart
 from bot.render.text import render
@@ -68,7 +68,7 @@ class ConsoleSession:
                 return None
             invocation, write_to = await self._invocation(line)
         except EngineError as error:
-            reason = t(error.key, self.lang, **refusal_values(error.values, self.lang))
+            reason = refusal_text(error.key, error.values, self.lang)
             return Reply(t("render.refused", self.lang, reason=reason), False)
         actor = Actor(id=line.user or self.user)
         view = await self.service.execute(self.where, actor, invocation)

@@ -3,8 +3,9 @@
 The line is a JSON object on the ``toride.commands`` logger: ``guild``, ``channel``, ``command`` (the
 command's path, or ``button next`` ...), ``via``, ``latency_ms`` (from the handler's start to the
 answer sent), ``deferred``, ``outcome`` (``ok``, ``refused``, ``undelivered`` when Discord did not
-take the answer, ``error``) and ``reason`` (a refusal's message key, or the error's type). Never
-the options typed, a message's text or a token.
+take the answer, ``error``), ``reason`` (a refusal's message key, or the error's type) and ``rule`` (the
+rule id behind a refusal, ``F-MAP-7``: the GM's detail, kept out of the players' text). Never the options
+typed, a message's text or a token.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import discord
 
 from bot.service import Where
 from bot.views import ErrorView, View
+from engine.fort.keys import RULES
 
 log = logging.getLogger("toride.commands")
 
@@ -58,6 +60,7 @@ class CommandLog:
             "deferred": self.deferred,
             "outcome": self.outcome,
             "reason": self.reason,
+            "rule": RULES.get(self.reason or ""),
         }
 
     def write(self) -> None:

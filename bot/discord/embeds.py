@@ -18,6 +18,7 @@ from bot.discord.pictures import CHART_FILE, alt_text, attach
 from bot.discord.presenters import NEUTRAL, REFUSED, SECRET, presenter
 from bot.discord.text import event_line, md, tr, who
 from bot.i18n import t
+from bot.i18n.words import say
 from bot.render.common import echo
 from bot.render.picture.pictures import PictureCache, final_chart
 from bot.render.text import undo_title
@@ -218,7 +219,7 @@ def _log(view: LogView, lang: str) -> list[discord.Embed]:
         return limits.build(lines=[t("render.log_empty", lang)], colour=NEUTRAL)
     lines = [line for entry in view.entries for line in _entry_lines(entry, lang)]
     return limits.build(
-        title=t("render.log_header", lang, count=len(view.entries)), lines=lines, colour=NEUTRAL
+        title=say("render.log_header", lang, count=len(view.entries)), lines=lines, colour=NEUTRAL
     )
 
 

@@ -26,6 +26,7 @@ from bot.discord.presenters import (
 )
 from bot.discord.text import md, tr, who
 from bot.i18n import t
+from bot.i18n.words import say
 from bot.render import fort_text
 from bot.render.fort_text import AREAS, POSITIONS, arrived, at_position
 from bot.render.sheet_text import palette_choices, pc_sheet_summary
@@ -198,7 +199,7 @@ def equipment(doc: Mapping[str, Any], lang: str) -> list[str]:
         t(f"fort.status.trap.{tr_['kind']}", lang, edge=tr_["edge"], uses=tr_["uses"]) for tr_ in traps
     )
     cannons = sep.join(
-        t("fort.status.cannon", lang, n=n, shells=c.get("shells"))
+        say("fort.status.cannon", lang, n=n, shells=c.get("shells"))
         for n, c in enumerate(doc.get("cannons", []), 1)
     )
     ballista = doc.get("ballista", {})
@@ -218,7 +219,9 @@ def summary_fields(summary: Summary, lang: str) -> list[tuple[str, str, bool]]:
             lines.append("**" + t(f"fort.status.outcome.{doc['outcome']}", lang) + "**")
         standing = fort_text.standing_commanders(doc, lang, name=md)
         if standing:
-            lines.append(t("fort.summary.warhorn", lang, names=standing))
+            lines.append(
+                say("fort.summary.warhorn", lang, names=standing, count=fort_text.standing_count(doc))
+            )
     return limits.fields_of(t("discord.fort.fort", lang), lines)
 
 

@@ -7,9 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import t
 from bot.render import common
-from bot.render.common import value_text
 from engine.ruleset import Event
 
 
@@ -35,8 +33,9 @@ def escaped(value: Any) -> Any:
 
 
 def tr(key: str, lang: str, **values: Any) -> str:
-    """``t`` with every value escaped."""
-    return t(key, lang, **{k: md(value_text(v, lang, k)) for k, v in values.items()})
+    """``t`` with every value escaped: the sentence of ``bot.render.common.sentence`` (absent values
+    left out, reasons in words, plurals)."""
+    return common.sentence(key, lang, values, escape=md)
 
 
 #: event fields that hold a user (a Discord id): shown as a mention, which an embed shows as the name

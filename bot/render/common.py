@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
 from bot.i18n import catalogue, has, placeholders, t
+from bot.i18n.words import ordinal, plurals, variant
 from engine import limits
 from engine.ruleset import Event
 
@@ -20,7 +23,7 @@ EVENT_VALUES: dict[str, Callable[[Mapping[str, Any], str], Mapping[str, Any]]] =
 def value_text(value: Any, lang: str, field: str = "") -> str:
     """A value in a sentence; words of the rules (``success``, ``enemy``) read ``value.<field>.<word>``."""
     if value is None:
-        return "-"
+        return t("render.none", lang)
     if isinstance(value, bool):
         return t("render.yes" if value else "render.no", lang)
     if isinstance(value, str) and field:
@@ -29,16 +32,114 @@ def value_text(value: Any, lang: str, field: str = "") -> str:
             return t(key, lang)
         return value
     if isinstance(value, list | tuple):
-        return t("render.list_sep", lang).join(value_text(v, lang, field) for v in value) or "-"
+        return t("render.list_sep", lang).join(value_text(v, lang, field) for v in value) or t(
+            "render.none", lang
+        )
     if isinstance(value, Mapping):
         if "text" in value:  # a roll as the rules record it: BCDice's own text
             return str(value["text"])
-        return " ".join(f"{k}={value_text(v, lang, k)}" for k, v in value.items())
+        return t("render.list_sep", lang).join(value_text(v, lang, k) for k, v in value.items())
     return str(value)
 
 
-def values_text(values: Mapping[str, Any], lang: str) -> dict[str, str]:
-    return {k: value_text(v, lang, k) for k, v in values.items()}
+def absent(value: Any) -> bool:
+    """A value a sentence leaves out (its variant without that part): None, or empty text."""
+    return value is None or value == ""
+
+
+def sentence(
+    key: str,
+    lang: str,
+    values: Mapping[str, Any],
+    *,
+    parts: Mapping[str, str] | None = None,
+    escape: Callable[[str], str] | None = None,
+) -> str:
+    """The sentence ``key`` with ``values`` in words: the variant without the values that are absent
+    (``bot.i18n.words.variant``), each value as ``value_text`` says (``escape``d, for Discord), a
+    ``reason`` code in the catalogue's words (with the values of its ``detail``), plurals resolved.
+    ``parts`` are sentence parts already in words (a renderer's ``EVENT_VALUES``), never absent."""
+    if key not in catalogue(lang):  # the catalogue tests keep this from happening; show the key, not a crash
+        return t(key, lang)
+    given = dict(parts or {})
+    missing = {n for n in _names(key, lang) if n not in given and absent(values.get(n))}
+    key = variant(key, lang, missing)
+    shown: dict[str, str] = {}
+    for name, value in values.items():
+        if absent(value) or name in ("detail", "allowed_kind"):
+            continue
+        if name == "reason" and isinstance(value, str):
+            shown[name] = reason_text(value, values.get("detail"), lang, escape)
+            continue
+        if name == "place" and isinstance(value, str):
+            place = place_text(value, lang)
+            shown[name] = escape(place) if escape is not None else place
+            continue
+        if name == "allowed" and values.get("allowed_kind") and isinstance(value, list | tuple):
+            word = _typed_words(value, str(values["allowed_kind"]), lang)
+        else:  # the words a value takes are those of its own field (``success`` → 防衛成功)
+            word = value_text(value, lang, name)
+        shown[name] = escape(word) if escape is not None else word
+    shown.update(given)
+    for name in _names(key, lang):
+        shown.setdefault(name, "")
+    return plurals(t(key, lang, **shown), {**values, **given}).rstrip()
+
+
+def _typed_words(words: list[Any] | tuple[Any, ...], field: str, lang: str) -> str:
+    """Allowed words as they are typed, each with its meaning where it has one: ``ended(戦闘終了)``."""
+    shown = []
+    for word in words:
+        meaning = value_text(word, lang, field)
+        same = meaning == str(word)
+        shown.append(str(word) if same else t("render.typed_word", lang, word=word, meaning=meaning))
+    return t("render.list_sep", lang).join(shown)
+
+
+@cache
+def _names(key: str, lang: str) -> frozenset[str]:
+    """The placeholders of the sentence ``key`` (read once per key and language)."""
+    return frozenset(placeholders(catalogue(lang)[key]))
+
+
+def reason_text(code: str, detail: Any, lang: str, escape: Callable[[str], str] | None = None) -> str:
+    """Why a value was refused, in words: ``value.reason.<code>`` (``not_an_integer``), or the
+    refusal ``code`` names (``fort.area_invalid``), filled in with ``detail``'s values."""
+    values = detail if isinstance(detail, Mapping) else {}
+    for key in (f"value.reason.{code}", code):
+        if has(key, lang):
+            return sentence(key, lang, values, escape=escape).removesuffix("。").removesuffix(".")
+    return t("value.reason.unknown", lang)
+
+
+#: how a language joins the parts of a place in a file: innermost first (en: the HP of the 3rd unit)
+_INNERMOST_FIRST = frozenset({"en"})
+_PATH_PART = re.compile(r"\[(\d+)\]|\.?([^.\[\]]+)")
+
+
+def place_text(path: str, lang: str) -> str:
+    """A place in an imported file in words: ``$.units[2].hp`` → 3番目のユニットのHP / the HP of the
+    3rd unit; ``characters.0.dp`` likewise. Names without a word of their own are shown as written."""
+    parts: list[str] = []
+    pending: str | None = None  # a list's key, waiting for its index
+    for index, name in _PATH_PART.findall(path.removeprefix("$")):
+        if name.isdigit():
+            index, name = name, ""
+        if index:
+            item = t(f"place.item.{pending}", lang) if pending and has(f"place.item.{pending}", lang) else ""
+            if pending and parts:
+                parts.pop()
+            parts.append(t("place.nth", lang, nth=ordinal(int(index) + 1, lang), item=item))
+            pending = None
+            continue
+        pending = name
+        field = f"place.field.{name}"
+        parts.append(t(field, lang) if has(field, lang) else t("place.named", lang, name=name))
+    if not parts:
+        return t("place.document", lang)
+    if lang in _INNERMOST_FIRST:
+        parts.reverse()
+    return t("place.join", lang).join(parts)
 
 
 def echo(value: Any) -> Any:
@@ -51,9 +152,11 @@ def echo(value: Any) -> Any:
     return limits.shown_safely(value)
 
 
-def refusal_values(values: Mapping[str, Any], lang: str) -> dict[str, str]:
-    """A refusal's values as text, the user's own values echoed safely (``echo``)."""
-    return values_text({k: echo(v) for k, v in values.items()}, lang)
+def refusal_text(
+    key: str, values: Mapping[str, Any], lang: str, escape: Callable[[str], str] | None = None
+) -> str:
+    """A refusal as a sentence (``sentence``), the user's own values echoed safely (``echo``)."""
+    return sentence(key, lang, {k: echo(v) for k, v in values.items()}, escape=escape)
 
 
 def dice_text(dice: tuple[tuple[int, int], ...] | list[Any]) -> str:
@@ -96,18 +199,17 @@ def event_line(event: Event, lang: str) -> str:
     source = event.data.get("source")
     if isinstance(source, str) and has(f"{key}.{source}", lang):
         key = f"{key}.{source}"
-    elif "before" in event.data and event.data["before"] is None and has(f"{key}.untracked", lang):
+    elif (
+        ("before" in event.data and event.data["before"] is None)
+        or ("after" in event.data and event.data["after"] is None)
+    ) and has(f"{key}.untracked", lang):
         # HP nobody tracks (a PC added without hp:): say so rather than "HP -→-"
         key = f"{key}.untracked"
     elif "title" in event.data and not event.data["title"] and has(f"{key}.untitled", lang):
         key = f"{key}.untitled"
-    values = values_text(event.data, lang)
     extra_values = EVENT_VALUES.get(event.kind)
-    if extra_values is not None:
-        values.update(extra_values(event.data, lang))
-    for name in placeholders(catalogue(lang).get(key, "")):
-        values.setdefault(name, "-")
-    line = t(key, lang, **values).rstrip()
+    parts = dict(extra_values(event.data, lang)) if extra_values is not None else {}
+    line = sentence(key, lang, event.data, parts=parts)
     rolls = _rolls(event.data)
     extra = [*_checks(event.data, lang), *(t("render.roll", lang, text=r) for r in rolls)]
     if extra:

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.i18n import t
+from bot.i18n.words import say
 from bot.render.common import EVENT_VALUES, value_text
 
 Values = dict[str, str]
@@ -60,8 +61,14 @@ def _ballista(data: Mapping[str, Any], lang: str) -> Values:
         values["result"] = t("fort.event.ballista_missed", lang)
     else:
         values["result"] = t("fort.event.ballista_hit", lang, **values)
-    values["bolt"] = _part("fort.event.bolt", lang, data.get("bolt"), bolt=data.get("bolt"))
+    values["bolt"] = _bolt(data, lang)
     return values
+
+
+def _bolt(data: Mapping[str, Any], lang: str) -> str:
+    """F-BAL-1: the bolt named at loading, or an ordinary one (any bolt but 〈竜牙の太矢〉)."""
+    bolt = data.get("bolt")
+    return t("fort.event.bolt", lang, bolt=bolt) if bolt else t("fort.event.bolt_plain", lang)
 
 
 def _pierce(data: Mapping[str, Any], lang: str) -> Values:
@@ -95,7 +102,7 @@ def _advanced(data: Mapping[str, Any], lang: str) -> Values:
     if not moved and not stayed:
         return {"result": t("fort.event.advanced_none", lang)}
     parts = (
-        [t("fort.event.advanced_moved", lang, moved=len(moved), names=_names(moved, lang))] if moved else []
+        [say("fort.event.advanced_moved", lang, moved=len(moved), names=_names(moved, lang))] if moved else []
     )
     if stayed:
         parts.append(t("fort.event.advanced_stayed", lang, names=_names(stayed, lang)))
@@ -139,7 +146,7 @@ def _loaded(data: Mapping[str, Any], lang: str) -> Values:
 
 
 def _ballista_loaded(data: Mapping[str, Any], lang: str) -> Values:
-    return {"bolt": _part("fort.event.bolt", lang, data.get("bolt"), bolt=data.get("bolt"))}
+    return {"bolt": _bolt(data, lang)}
 
 
 def _pc_added(data: Mapping[str, Any], lang: str) -> Values:
@@ -154,6 +161,15 @@ def _gm_set(data: Mapping[str, Any], lang: str) -> Values:
         return t("fort.event.nobody", lang) if value is None else value_text(value, lang, attr)
 
     return {"before": shown(data.get("before")), "after": shown(data.get("after"))}
+
+
+def _outcome_set(data: Mapping[str, Any], lang: str) -> Values:
+    """The GM's outcome after the end: in the words of outcomes; an absent one is left out."""
+    return {
+        name: value_text(data[name], lang, "outcome")
+        for name in ("before", "after")
+        if data.get(name) is not None
+    }
 
 
 def _round_summary(data: Mapping[str, Any], lang: str) -> Values:
@@ -180,6 +196,7 @@ _PARTS: dict[str, Callable[[Mapping[str, Any], str], Values]] = {
     "ballista.loaded": _ballista_loaded,
     "pc.added": _pc_added,
     "battle.gm_set": _gm_set,
+    "battle.outcome_set": _outcome_set,
     "battle.round_summary": _round_summary,
 }
 EVENT_VALUES.update(_PARTS)

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.i18n import t
+from bot.i18n.words import say
 from bot.render import fort_events  # noqa: F401 - registers the fort events' sentence parts
 from bot.render.common import EVENT_VALUES, hp_bar, value_text
 from bot.render.sheet_text import pc_sheet_summary
@@ -48,6 +49,11 @@ def commander_text(commander: Mapping[str, Any], lang: str) -> str:
     if commander.get("horn") and int(commander.get("hp", 0)) > 0:
         text += " " + t("fort.status.horn", lang, horn=commander["horn"])
     return text
+
+
+def standing_count(doc: Mapping[str, Any]) -> int:
+    """How many commanders are still up (the plural of ``fort.summary.warhorn``)."""
+    return sum(1 for c in doc.get("commanders", []) if int(c.get("hp", 0)) > 0)
 
 
 def standing_commanders(doc: Mapping[str, Any], lang: str, name: Callable[[Any], str] = str) -> str:
@@ -161,7 +167,7 @@ def status(view: StatusView, lang: str) -> str:
             "fort.status.cannons",
             lang,
             cannons=sep.join(
-                t("fort.status.cannon", lang, n=n, shells=c.get("shells")) for n, c in enumerate(cannons, 1)
+                say("fort.status.cannon", lang, n=n, shells=c.get("shells")) for n, c in enumerate(cannons, 1)
             )
             or "—",
         )
@@ -191,7 +197,7 @@ def summary_extra(summary: Summary, lang: str) -> list[str]:
             lines.append("  " + t(f"fort.status.outcome.{doc['outcome']}", lang))
         standing = standing_commanders(doc, lang)
         if standing:
-            lines.append("  " + t("fort.summary.warhorn", lang, names=standing))
+            lines.append("  " + say("fort.summary.warhorn", lang, names=standing, count=standing_count(doc)))
     return lines
 
 

@@ -6,8 +6,9 @@ import json
 from collections.abc import Callable
 
 from bot.i18n import t
+from bot.i18n.words import say
 from bot.render import fort_text, odds_text, sengensho_text, sheet_text
-from bot.render.common import event_line, refusal_values, value_text, values_text
+from bot.render.common import event_line, refusal_text, sentence, value_text
 from bot.views import (
     ErrorView,
     EventsView,
@@ -43,7 +44,7 @@ def render(view: View, lang: str) -> str:
 
 def _render(view: View, lang: str) -> str:
     if isinstance(view, ErrorView):
-        return t("render.refused", lang, reason=t(view.key, lang, **refusal_values(view.values, lang)))
+        return t("render.refused", lang, reason=refusal_text(view.key, view.values, lang))
     if isinstance(view, EventsView):
         return _events(view, lang)
     if isinstance(view, StatusView):
@@ -62,7 +63,7 @@ def _render(view: View, lang: str) -> str:
     if isinstance(view, LogView):
         if not view.entries:
             return t("render.log_empty", lang)
-        lines = [t("render.log_header", lang, count=len(view.entries))]
+        lines = [say("render.log_header", lang, count=len(view.entries))]
         for entry in view.entries:
             lines.extend(_log_entry(entry, lang))
         return "\n".join(lines)
@@ -76,7 +77,7 @@ def _render(view: View, lang: str) -> str:
         text = f"{view.text}  {view.comment}" if view.comment else view.text
         return t(key, lang, actor=view.actor, text=text)
     if isinstance(view, NoticeView):
-        return t(view.key, lang, **values_text(view.values, lang))
+        return sentence(view.key, lang, view.values)
     if isinstance(view, OddsView):
         return odds_text.odds_text(view, lang)
     raise TypeError(f"no text renderer for {type(view).__name__}")
@@ -87,7 +88,7 @@ def undo_title(view: UndoView, lang: str) -> str:
     key = "render.redone" if view.redo else "render.undone"
     if view.requested > len(view.entries):
         key += "_fewer"
-    return t(key, lang, count=len(view.entries), requested=view.requested)
+    return say(key, lang, count=len(view.entries), requested=view.requested)
 
 
 def _log_entry(entry: LogEntry, lang: str) -> list[str]:

@@ -277,7 +277,7 @@ class BattleService:
     def _binding(self, name: str | None) -> RulesetBinding:
         binding = rulesets.get(name or "")
         if binding is None:
-            raise Refused("service.unknown_ruleset", ruleset=name or "-")
+            raise Refused("service.unknown_ruleset", ruleset=name or None)
         return binding
 
     def _check_ruleset(self, spec: CommandSpec, live: Live) -> None:
@@ -419,8 +419,8 @@ class BattleService:
         if binding is None or (expected is not None and binding is not expected):
             raise Refused(
                 "service.import_format",
-                format=str(document.get("format", "-")),
-                expected=expected.export_format if expected else "-",
+                format=str(document.get("format")),
+                expected=expected.export_format if expected else "toride.fort/1, toride.sengensho/1",
             )
         return binding
 

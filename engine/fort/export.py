@@ -166,22 +166,29 @@ def _one_of(d: JsonDoc, key: str, values: tuple[str, ...], default: Any = REQUIR
             raise ValueError(text)
         return fold(text)
 
-    return d.enum(key, parse, default, reason=f"not_one_of_{'|'.join(values)}")
+    return d.enum(key, parse, default, reason="not_one_of", allowed=values)
 
 
 def import_state(document: Mapping[str, Any]) -> FortState:
+    """The battle a document describes; ``fort.import_invalid`` naming the ``place`` of the bad value
+    (``$.units[2].hp``), the ``reason`` (a code, or the rule's own refusal key) and its ``detail``."""
+    trail = ["$"]
     try:
-        return _read(JsonDoc(document, "$", STYLE))
+        return _read(JsonDoc(document, "$", STYLE, trail))
     except ImportInvalid as invalid:
-        raise RuleError("fort.import_invalid", reason=f"{invalid.path}: {invalid.reason}") from None
+        raise RuleError(
+            "fort.import_invalid", place=invalid.path, reason=invalid.reason, detail=invalid.detail
+        ) from None
     except RuleError as error:
-        raise RuleError("fort.import_invalid", reason=f"{error.key}: {error.values}") from None
+        raise RuleError(
+            "fort.import_invalid", place=trail[0], reason=error.key, detail=dict(error.values)
+        ) from None
 
 
 def _read(d: JsonDoc) -> FortState:
     fmt = d.get("format", str, None)
     if fmt is not None and fmt != FORMAT:
-        raise d.bad("format", f"not_{FORMAT}")
+        raise d.bad("format", "wrong_format", format=FORMAT)
     rounds = d.int_("rounds", REQUIRED, 1, MAX_ROUNDS)
     round_ = d.int_("round", 1, 1, rounds)
     first = Side(_one_of(d, "first", ("pc", "enemy"), "pc"))

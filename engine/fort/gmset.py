@@ -45,8 +45,11 @@ GM_ACTED = MAIN_ACTIONS[-1]
 
 
 class _Bad(Exception):
-    def __init__(self, reason: str) -> None:
+    """A value that does not fit: a ``reason`` code and what its sentence names (``detail``)."""
+
+    def __init__(self, reason: str, **detail: Any) -> None:
         self.reason = reason
+        self.detail = detail
 
 
 def _int(text: str, minimum: int | None = None, maximum: int | None = None) -> int:
@@ -54,10 +57,8 @@ def _int(text: str, minimum: int | None = None, maximum: int | None = None) -> i
         value = int(unicodedata.normalize("NFKC", text).strip())
     except ValueError:
         raise _Bad("not_an_integer") from None
-    if minimum is not None and value < minimum:
-        raise _Bad("too_small")
-    if maximum is not None and value > maximum:
-        raise _Bad("too_large")
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        raise _Bad("out_of_range", min=minimum, max=maximum)
     return value
 
 
@@ -87,12 +88,18 @@ def gm_set(ctx: Context, state: FortState, cmd: GMSet) -> FortState:
         before, after, new = _apply(state, target, cmd.value)
     except _Bad as bad:
         raise RuleError(
-            "fort.gm_set_invalid", target=cmd.target, value=cmd.value, reason=bad.reason
+            "fort.gm_set_invalid", target=cmd.target, value=cmd.value, reason=bad.reason, detail=bad.detail
         ) from None
     except RuleError as error:
         if error.key.endswith("_unknown"):
             raise
-        raise RuleError("fort.gm_set_invalid", target=cmd.target, value=cmd.value, reason=error.key) from None
+        raise RuleError(
+            "fort.gm_set_invalid",
+            target=cmd.target,
+            value=cmd.value,
+            reason=error.key,
+            detail=dict(error.values),
+        ) from None
     ctx.emit("battle.gm_set", {"target": target, "before": _plain(before), "after": _plain(after)})
     new = check_confusion(ctx, state, new)
     if new.fort_hp <= 0 and not new.ended:
@@ -158,13 +165,13 @@ def _outcome(s: FortState, v: str) -> tuple[Any, Any, FortState]:
         else None
     )
     if o is None and fold(v) not in _NONE:
-        raise _Bad("not_an_outcome")
+        raise _Bad("not_one_of", allowed=["success", "collapse", "retreat", "none"], allowed_kind="outcome")
     return s.outcome, o, evolve(s, outcome=o)
 
 
 def _turn(s: FortState, v: str) -> tuple[Any, Any, FortState]:
     if fold(v) not in ("pc", "enemy", "ended"):
-        raise _Bad("not_a_turn")
+        raise _Bad("not_one_of", allowed=["pc", "enemy", "ended"], allowed_kind="turn")
     return s.turn, Turn(fold(v)), evolve(s, turn=Turn(fold(v)))
 
 

@@ -36,7 +36,7 @@ EVENTS: dict[str, str] = {
     "pc.moved": "pc from to from_position to_position distance extra_m(10 for a change of position or "
     "leaving F0 from another position, F-MAP-6) moved_m(this turn, after it) "
     "move(None: not tracked, the metres are a reminder)",
-    "pc.hp_changed": "pc delta set before after",
+    "pc.hp_changed": "pc delta set before(None: not tracked before) after",
     "pc.removed": "pc",
     "pc.sheet_read": "pc source hp max_hp mp max_mp defense evasion vit_resist mnd_resist initiative move "
     "weapons(list of {name, usage, acc, rate, crit, dmg}) lines(palette lines) custom(its own palette)",
@@ -96,9 +96,10 @@ REFUSALS: dict[str, str] = {
     # battle and commands
     "fort.no_battle": "",
     "fort.battle_running": "round",
-    "fort.battle_over": "outcome",
+    "fort.battle_over": "outcome(None: ended by /gm set target:turn without one)",
     "fort.command_invalid": "reason(not_an_object|unknown_type|missing|wrong_type) type? field?",
-    "fort.import_invalid": "reason(where and why: '$.units[0].hp: out_of_range', or a rule key and values)",
+    "fort.import_invalid": "place(where: '$.units[0].hp') reason(why: a code such as out_of_range, or a "
+    "rule's refusal key such as fort.area_invalid) detail(the reason's values: min max allowed ...)",
     "fort.replay_dice_left": "step left",
     "fort.rounds_invalid": "rounds max",
     "fort.fort_hp_invalid": "fort_hp max",
@@ -106,9 +107,10 @@ REFUSALS: dict[str, str] = {
     "fort.side_invalid": "side allowed",
     "fort.outcome_invalid": "outcome allowed",
     "fort.not_your_turn": "turn round (a player's action out of its side's turn, F-TURN-3)",
-    "fort.enemy_confused": "unit round",
+    "fort.enemy_confused": "unit(None: /unit advance of every unit) round",
     "fort.enemy_confused_all": "round",
-    "fort.gm_set_invalid": "target value reason",
+    "fort.gm_set_invalid": "target value reason(a code such as not_an_integer, or a rule's refusal key) "
+    "detail(the reason's values: min max allowed ...)",
     "fort.gm_set_target_unknown": "target",
     "fort.option_required": "options",
     "fort.hp_option_required": "options",
@@ -116,7 +118,7 @@ REFUSALS: dict[str, str] = {
     "fort.amount_invalid": "amount",
     "fort.dice_invalid": "expression reason(a dice.* key, or not_damage)",
     # names and places
-    "fort.name_invalid": "name",
+    "fort.name_invalid": "name(empty: none given) max",
     "fort.name_taken": "name",
     "fort.area_invalid": "area allowed",
     "fort.edge_invalid": "edge allowed",
@@ -142,8 +144,10 @@ REFUSALS: dict[str, str] = {
     "fort.pc_move_too_far": "pc distance extra move used(metres already moved this turn)",
     "fort.pc_enter_f0_outside": "pc position",
     "fort.position_only_at_f0": "pc area",
+    "fort.position_with_area": "pc at(its area now) position(its position now, None away from F0) "
+    "area(asked)",
     "fort.pc_hp_untracked": "",
-    "fort.sheet_invalid": "reason(not_json, or where and why)",
+    "fort.sheet_invalid": "reason(not_json, or why) place?(where) detail?(the reason's values)",
     # units and commanders
     "fort.unit_unknown": "name",
     "fort.unit_destroyed": "name",
@@ -196,7 +200,7 @@ REFUSALS: dict[str, str] = {
     "fort.cannon_unknown": "cannon cannons",
     "fort.cannon_empty": "cannon",
     "fort.cannon_full": "cannon shells",
-    "fort.ballista_loaded": "bolt",
+    "fort.ballista_loaded": "bolt(None: loaded without naming one)",
     "fort.ballista_not_loaded": "",
     "fort.ballista_bolt_forbidden": "bolt",
     "fort.ballista_magic_bolt_used": "",
@@ -205,6 +209,37 @@ REFUSALS: dict[str, str] = {
 
 #: fields any event may carry besides its own
 COMMON_FIELDS = frozenset({"out_of_turn"})
+
+#: refusal key → the rule that refuses it: the GM's detail (the bot's command log), never the players' text
+RULES: dict[str, str] = {
+    "fort.enemy_at_f0": "F-MAP-7",
+    "fort.soldier_reinforcement": "F-MAP-7",
+    "fort.soldier_not_at_f0": "F-MAP-7",
+    "fort.position_only_at_f0": "F-MAP-4",
+    "fort.position_with_area": "F-MAP-4",
+    "fort.pc_move_too_far": "F-MAP-6",
+    "fort.melee_position": "F-MAP-5",
+    "fort.melee_target_position": "F-MAP-5",
+    "fort.pierce_same_area": "F-MAP-3",
+    "fort.pierce_no_line": "F-MAP-3",
+    "fort.pierce_origin": "F-MAP-3",
+    "fort.not_your_turn": "F-TURN-3",
+    "fort.enemy_confused": "F-UNIT-12",
+    "fort.enemy_confused_all": "F-UNIT-12",
+    "fort.melee_flying": "F-UNIT-11",
+    "fort.unit_already_acted": "F-UNIT-14",
+    "fort.bodies_invalid": "F-UNIT-3",
+    "fort.radius_invalid": "F-UNIT-4",
+    "fort.barrage_no_target": "F-UNIT-8",
+    "fort.unit_halted": "F-TRAP-3",
+    "fort.repair_full": "F-FORT-3",
+    "fort.repair_used": "F-FORT-3",
+    "fort.siege_amount_required": "F-FORT-5",
+    "fort.cannon_empty": "F-CAN-3",
+    "fort.cannon_full": "F-CAN-2",
+    "fort.ballista_bolt_forbidden": "F-BAL-1",
+    "fort.ballista_magic_bolt_used": "F-BAL-1",
+}
 
 
 def fields(description: str) -> frozenset[str]:

@@ -90,6 +90,11 @@ def move_pc(ctx: Context, state: FortState, cmd: MovePC) -> FortState:
     position = parse_position(cmd.position) if cmd.position is not None else None
     area = parse_area(cmd.area) if cmd.area is not None else pc.area
     if position is not None and area is not Area.F0:
+        if cmd.area is not None:  # F-MAP-4: a position is one at F0; a move away from it takes none
+            where = pc.position.value if pc.position is not None else None
+            raise RuleError(
+                "fort.position_with_area", pc=pc.name, at=pc.area.value, position=where, area=area.value
+            )
         raise RuleError("fort.position_only_at_f0", pc=pc.name, area=area.value)
     extra = 0
     if area is Area.F0 and pc.area is Area.F0:

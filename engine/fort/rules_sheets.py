@@ -33,7 +33,9 @@ def decode_sheet(text: str) -> PCSheet:
     try:
         return sheet_from_json(raw)
     except ImportInvalid as invalid:
-        raise RuleError("fort.sheet_invalid", reason=f"{invalid.path}: {invalid.reason}") from None
+        raise RuleError(
+            "fort.sheet_invalid", place=invalid.path, reason=invalid.reason, detail=invalid.detail
+        ) from None
 
 
 def _clean_palette(text: str | None) -> str | None:

@@ -211,18 +211,18 @@ def _check(state: SengenshoState) -> SengenshoState:
     """The invariants an imported battle must keep: DP within its maximum, HP within its, names known."""
     keys = [c.key for c in state.characters]
     if len(set(keys)) != len(keys):
-        raise RuleError("sg.import_invalid", field="characters", reason="duplicate_name")
+        raise RuleError("sg.import_invalid", place="characters", reason="duplicate_name")
     for c in state.characters:
         if c.dp > c.dp_max or (c.hp is not None and c.max_hp is not None and c.hp > c.max_hp):
-            raise RuleError("sg.import_invalid", field=c.name, reason="out_of_range")
+            raise RuleError("sg.import_invalid", place=c.name, reason="above_max")
         if len({fold(k.name) for k in c.cards}) != len(c.cards):
-            raise RuleError("sg.import_invalid", field=f"{c.name}.spell_cards", reason="duplicate_name")
+            raise RuleError("sg.import_invalid", place=f"{c.name}.spell_cards", reason="duplicate_name")
         refs = [c.held_by, *c.searched_by]
         last = c.last_roll
         refs += [last.against if last else None, last.aim if last else None]
         refs += [c.surprise.attacker if c.surprise else None]
         if any(k is not None and k not in keys for k in refs) or c.held_by == c.key:
-            raise RuleError("sg.import_invalid", field=c.name, reason="unknown_reference")
+            raise RuleError("sg.import_invalid", place=c.name, reason="unknown_reference")
     return state
 
 
@@ -230,13 +230,15 @@ def import_state(document: Mapping[str, Any]) -> SengenshoState:
     try:
         return _read(document)
     except ImportInvalid as invalid:
-        raise RuleError("sg.import_invalid", field=invalid.path, reason=invalid.reason) from None
+        raise RuleError(
+            "sg.import_invalid", place=invalid.path, reason=invalid.reason, detail=invalid.detail
+        ) from None
 
 
 def _read(document: Mapping[str, Any]) -> SengenshoState:
     r = JsonDoc(document, "", STYLE)
     if r.get("format", str, None) != FORMAT:
-        raise RuleError("sg.import_invalid", field="format", reason="wrong_format")
+        raise RuleError("sg.import_invalid", place="format", reason="wrong_format")
     cards = r.obj("spell_cards")
     allowance = None if cards is None else cards.obj("allowance")
     raw_characters = r.get("characters", list, [])

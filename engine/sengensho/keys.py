@@ -96,7 +96,7 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "sg.battle_over": ("title",),
     "sg.already_running": ("title",),
     "sg.command_invalid": ("reason", "type", "field"),
-    "sg.name_invalid": ("name",),
+    "sg.name_invalid": ("name", "max"),
     "sg.name_taken": ("name",),
     "sg.unknown_character": ("name",),
     "sg.character_down": ("name", "down"),
@@ -169,6 +169,6 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "sg.declare_or_take": ("name",),
     "sg.set_target_invalid": ("target", "fields"),
     "sg.set_value_invalid": ("target", "value"),
-    "sg.import_invalid": ("field", "reason"),
+    "sg.import_invalid": ("place", "reason", "detail"),
     "sg.replay_dice_left": ("step", "left"),
 }

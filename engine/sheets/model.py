@@ -155,7 +155,7 @@ def sheet_from_json(raw: Any, path: str = "$") -> PCSheet:
         values.append((name, values_doc.int_(name, 0, *_LIMIT)))
     insert = d.get("palette_insert", str, None)
     if insert not in (None, "begin", "end"):
-        raise d.bad("palette_insert", "not_one_of_begin|end")
+        raise d.bad("palette_insert", "not_one_of", allowed=["begin", "end"])
     return PCSheet(
         source=d.get("source", str, ""),
         level=_number(d, "level"),

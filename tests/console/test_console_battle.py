@@ -125,7 +125,7 @@ def test_export_then_import_in_another_channel(tmp_path: Path) -> None:
         f"⚠ The file {tmp_path / 'binary.json'} is not UTF-8 text. "
         "Give a JSON file written by /fort export or /sg export.",
         f"⚠ {tmp_path / '.'} is a folder. Give a JSON file.",
-        "⚠ The JSON of file: is not a battle (an object { ... }). "
+        "⚠ The JSON of file: is not a battle (a JSON object). "
         "Give a file written by /fort export or /sg export.",
         "⚠ No battle is running in this channel. /fort start begins a fort battle, /sg start a 千幻抄 one.",
     ]

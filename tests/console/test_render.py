@@ -100,7 +100,7 @@ def test_fort_status_in_english() -> None:
         "Reinforcements: 鳥 (round 3, B2)",
         "Destroyed: 骸",
         "Traps: mine A1-F0 ×1",
-        "Cannons: #1 3 shell(s), #2 0 shell(s)",
+        "Cannons: #1 3 shells, #2 0 shells",
         "Ballista: loaded",
         "GM: gm, co",
     ]
@@ -228,6 +228,6 @@ def test_the_usage_in_a_missing_option_refusal_comes_from_the_table() -> None:
 
 def test_trap_sentences_read_as_english() -> None:
     data = {"kind": "mine", "edge": "A1-F0", "uses": 1}
-    assert event_line(Event("trap.set", data), "en") == "A mine is set on A1-F0 (1 use(s))."
+    assert event_line(Event("trap.set", data), "en") == "A mine is set on A1-F0 (1 use)."
     assert event_line(Event("trap.set", data), "ja") == "A1-F0に地雷を設置しました(残り1回)。"
     assert event_line(Event("trap.removed", data), "en") == "The mine on A1-F0 is removed."

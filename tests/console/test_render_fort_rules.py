@@ -75,7 +75,7 @@ def test_auto_advance_counts_only_units_that_moved_and_names_those_that_stayed()
     )
     b(AdvanceUnits(), 1, 1)
     assert b.lines("ja")[-1] == "自動前進: 1体が移動(進)、止はその場に留まりました。"
-    assert b.lines("en")[-1] == "Auto-advance: 1 unit(s) moved (進); 止 stayed where they were."
+    assert b.lines("en")[-1] == "Auto-advance: 1 unit moved (進); 止 stayed where they were."
     b(AdvanceUnits())
     assert b.lines("ja") == ["自動前進: 移動するユニットはありません。"]
 

@@ -11,7 +11,7 @@ from discord_harness import BOB, CHANNEL_ID, GM, GUILD_ID, Harness
 
 from bot.discord.buttons import NEXT
 
-FIELDS = {"guild", "channel", "command", "via", "latency_ms", "deferred", "outcome", "reason"}
+FIELDS = {"guild", "channel", "command", "via", "latency_ms", "deferred", "outcome", "reason", "rule"}
 
 
 def lines(caplog: pytest.LogCaptureFixture) -> list[dict[str, Any]]:
@@ -25,6 +25,7 @@ async def test_each_command_logs_where_what_how_long_and_how_it_ended(
     await harness.run(GM, "fort start", rounds=2, title="秘密の作戦名")
     await harness.run(BOB, "pc add", name="ボブの秘密のPC")
     await harness.run(BOB, "fort next")  # GM only: refused
+    await harness.run(GM, "unit add", name="鬼", type="normal", area="F0", hp=5, fort_damage=1)  # F-MAP-7
     await harness.press(GM, NEXT)
     await harness.complete(GM, "pc move", "name", name="ボ")  # autocomplete is not a command
     logged = lines(caplog)
@@ -32,8 +33,11 @@ async def test_each_command_logs_where_what_how_long_and_how_it_ended(
         ("fort start", "command", "ok", None),
         ("pc add", "command", "ok", None),
         ("fort next", "command", "refused", "service.gm_only"),
+        ("unit add", "command", "refused", "fort.enemy_at_f0"),
         ("button next", "button", "ok", None),
     ]
+    # the rule behind a refusal is the GM's detail here, never in the players' text
+    assert [x["rule"] for x in logged] == [None, None, None, "F-MAP-7", None]
     for line in logged:
         assert set(line) == FIELDS
         assert (line["guild"], line["channel"]) == (str(GUILD_ID), str(CHANNEL_ID))

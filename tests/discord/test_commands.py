@@ -288,14 +288,14 @@ async def test_fort_export_and_import(battle: Harness) -> None:
     not_json = Attachment("x.json", b"{not json")
     bad = await refused(battle, GM, "fort import", "command.bad_json", file=not_json)
     assert bad.embeds[0]["description"] == (
-        "⚠ file: のJSONが読めません(1行目 2文字目: Expecting property name enclosed in double quotes)。"
+        "⚠ file: のJSONが読めません(1行目 2文字目で書き方が崩れています)。"
         "/fort export か /sg export で書き出したファイルを指定してください。"
     )
     listed = await refused(
         battle, ALICE, "fort import", "command.json_not_object", "en", file=Attachment("x.json", b"[1, 2]")
     )
     assert listed.embeds[0]["description"] == (
-        "⚠ The JSON of file: is not a battle (an object { ... }). "
+        "⚠ The JSON of file: is not a battle (a JSON object). "
         "Give a file written by /fort export or /sg export."
     )
     await refused(
@@ -339,9 +339,7 @@ async def test_pc_commands(battle: Harness) -> None:
         battle, GM, "pc add", f"/pc add name:Carol owner:<@{ALICE.id}>", 9, name="Carol", owner=ALICE
     )
     # the owner is a mention (an embed shows it as the member's name), not a bare Discord id
-    assert carol.embeds[0]["description"] == (
-        f"PC Carol が参加しました(持ち主 <@{ALICE.id}>、位置 砦上部)。"
-    )
+    assert carol.embeds[0]["description"] == (f"PC Carol が参加しました(持ち主 <@{ALICE.id}>、位置 砦上部)。")
     await action(battle, BOB, "pc remove", "/pc remove name:Bob", 10, name="Bob")
     pcs = {p["name"]: p for p in (await document(battle))["pcs"]}  # type: ignore[attr-defined]
     assert set(pcs) == {"Alice", "Carol"}
@@ -523,15 +521,13 @@ async def test_undo_further_than_there_is_says_how_far_it_went(battle: Harness) 
         "5 件の操作を取り消しました"
         "(steps:50 のうち、取り消せるのはここまでです。戦闘の開始は取り消せません)。"
     )
-    assert embed["description"].splitlines()[0] == (
-        f"#6 <@{GM.id}>: /commander add name:隊長 hp:40 area:A2"
-    )
+    assert embed["description"].splitlines()[0] == (f"#6 <@{GM.id}>: /commander add name:隊長 hp:40 area:A2")
     refused_again = await refused(battle, GM, "gm undo", "service.nothing_to_undo")
     (nothing,) = refused_again.embeds
     assert nothing["description"] == "⚠ 取り消せる操作がありません(戦闘の開始は取り消せません)。"
     gm_in_english = Member(GM.id, GM.name, locale="en-US")
     redone = await battle.run(gm_in_english, "gm redo", steps=9)
-    assert redone.embeds[0]["title"] == "Put back 5 action(s): of steps:9, that is all there was."
+    assert redone.embeds[0]["title"] == "Put back 5 actions: of steps:9, that is all there was."
 
 
 async def test_gm_add_and_remove(battle: Harness) -> None:

@@ -115,7 +115,9 @@ def test_pc_moves() -> None:
     run = battle()
     run.refused(MovePC(name="Alice"), "fort.option_required")
     run.refused(MovePC(name="Alice", position="top"), "fort.pc_move_same")
-    run.refused(MovePC(name="Alice", area="A1", position="outside"), "fort.position_only_at_f0")
+    # F-MAP-4: a position is one at F0; with a move away the refusal says where the PC really is
+    moved_away = run.refused(MovePC(name="Alice", area="A1", position="outside"), "fort.position_with_area")
+    assert moved_away.values == {"pc": "Alice", "at": "F0", "position": "top", "area": "A1"}
     run(MovePC(name="Alice", area="A1"))
     run.refused(MovePC(name="Alice", area="A1"), "fort.pc_move_same")
     run.refused(MovePC(name="Alice", position="top"), "fort.position_only_at_f0")
@@ -173,17 +175,19 @@ def test_gm_set_overrides_within_the_invariants() -> None:
     run(GMSet(target="cannon.2.shells", value="5"))
     assert run.s.cannons == (0, 5)
     assert run.event("battle.gm_set") == {"target": "cannon.2.shells", "before": 0, "after": 5}
-    assert (
-        run.refused(GMSet(target="cannon.2.shells", value="6"), "fort.gm_set_invalid").values["reason"]
-        == "too_large"
-    )
+    assert run.refused(GMSet(target="cannon.2.shells", value="6"), "fort.gm_set_invalid").values == {
+        "target": "cannon.2.shells",
+        "value": "6",
+        "reason": "out_of_range",
+        "detail": {"min": 0, "max": 5},
+    }
     run.refused(GMSet(target="cannon.3.shells", value="1"), "fort.cannon_unknown")
     run(GMSet(target="unit.a.b.area", value="Ｂ２"))  # a name with a dot
     assert run.unit("a.b").area is Area.B2
-    assert (
-        run.refused(GMSet(target="unit.a.b.hp", value="31"), "fort.gm_set_invalid").values["reason"]
-        == "too_large"
-    )
+    assert run.refused(GMSet(target="unit.a.b.hp", value="31"), "fort.gm_set_invalid").values["detail"] == {
+        "min": None,
+        "max": 30,
+    }
     run(GMSet(target="unit.a.b.type", value="flying"))
     assert run.unit("a.b").type is UnitType.FLYING
     run.refused(GMSet(target="unit.a.b.type", value="ram"), "fort.gm_set_invalid")  # a ram needs a strike

@@ -121,13 +121,13 @@ def test_toride_map_draws_a_scenario_with_only_its_rounds(
         ),
         (
             "[1]",
-            "⚠ missing.json は戦闘データ({ ... } のオブジェクト)ではありません。"
+            "⚠ missing.json は戦闘データ(JSONのオブジェクト)ではありません。"
             "/fort export で書き出したファイルを指定してください。",
         ),
-        ('{"rounds": 0}', "⚠ 読み込めない戦闘データです: $.rounds: out_of_range"),
+        ('{"rounds": 0}', "⚠ 読み込めない戦闘データです。ラウンド数: 1 から 99 までの整数にしてください。"),
         (
             '{"format": "toride.sengensho/1", "rounds": 2}',
-            "⚠ 読み込めない戦闘データです: $.format: not_toride.fort/1",
+            "⚠ 読み込めない戦闘データです。形式(format): 砦防衛戦の書き出し(toride.fort/1)ではありません。",
         ),
     ],
 )

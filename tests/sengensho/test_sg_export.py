@@ -187,7 +187,7 @@ def test_import_a_scenario_with_defaults() -> None:
                 "characters": [{"name": "a", "dp_max": 5, "dp": 6, "recovery": 2}],
             },
             "a",
-            "out_of_range",
+            "above_max",
         ),
         (
             {
@@ -214,7 +214,9 @@ def test_import_refuses_bad_documents(document: dict[str, object], field: str, r
     with pytest.raises(RuleError) as caught:
         SENGENSHO.import_(document)
     assert caught.value.key == "sg.import_invalid"
-    assert caught.value.values == {"field": field, "reason": reason}
+    values = dict(caught.value.values)
+    values.pop("detail", None)
+    assert values == {"place": field, "reason": reason}
     check_refusal(caught.value)
 
 

@@ -60,7 +60,7 @@ def test_refusals_change_nothing() -> None:
     run(AddPC(name="ガルド"))
     run.refused(ReadPCSheet(name="ガルド", sheet="{"), "fort.sheet_invalid")
     error = run.refused(ReadPCSheet(name="ガルド", sheet='{"weapons": [{"acc": "x"}]}'), "fort.sheet_invalid")
-    assert error.values == {"reason": "$.weapons[0].acc: not_an_integer"}
+    assert error.values == {"place": "$.weapons[0].acc", "reason": "not_an_integer", "detail": {}}
     run.refused(ReadPCSheet(name="誰か", sheet="{}"), "fort.pc_unknown")
     with pytest.raises(RuleError) as caught:
         FORT.apply(run.state, SetPCPalette(name="ガルド", text="2d\n" * 500), None)  # type: ignore[arg-type]
@@ -77,9 +77,13 @@ def test_an_import_refuses_a_bad_sheet_or_palette() -> None:
     document["pcs"][0]["sheet"]["values"]["知力"] = "22"
     with pytest.raises(RuleError) as caught:
         FORT.import_(document)
-    assert caught.value.values == {"reason": "$.pcs[0].sheet.values.知力: not_an_integer"}
+    assert caught.value.values == {
+        "place": "$.pcs[0].sheet.values.知力",
+        "reason": "not_an_integer",
+        "detail": {},
+    }
     document["pcs"][0]["sheet"] = None
     document["pcs"][0]["palette"] = "2d\n" * 500
     with pytest.raises(RuleError) as caught:
         FORT.import_(document)
-    assert caught.value.values == {"reason": "$.pcs[0].palette: too_long"}
+    assert caught.value.values == {"place": "$.pcs[0].palette", "reason": "too_long", "detail": {}}
