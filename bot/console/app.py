@@ -158,6 +158,7 @@ def _read_line(source: TextIO | BinaryIO, limit: int) -> str | bytes | None:
         if not rest or rest[-1:] in ("\n", b"\n"):
             return None
 
+
 async def _lines(session: ConsoleSession, source: TextIO) -> None:
     """Every line of ``source`` through the session, read as UTF-8 bytes where it has them: a line
     that is not UTF-8, or too long, is refused (and the next one read), never a crash."""

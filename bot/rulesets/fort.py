@@ -17,6 +17,7 @@ from bot.commands import BuildContext, CommandSpec, Kind, Option, OptType, UserE
 from engine.common import Command
 from engine.fort import FORT
 from engine.fort import commands as fc
+from engine.fort.export import ExportMemo
 from engine.fort.limits import check_state
 from engine.fort.lookup import name_key, resolve_actor
 from engine.fort.planner import DEFAULT_RUNS, MAX_RUNS, MIN_RUNS
@@ -227,6 +228,7 @@ rulesets.register(
         battle_end_kinds=frozenset({"battle.ended"}),
         in_summary=in_summary,
         check_limits=check_state,
+        export_memo=ExportMemo,
     )
 )
 cmd.register(*COMMANDS, ODDS)
