@@ -181,7 +181,9 @@ def main(argv: list[str] | None = None) -> int:
             launcher = [sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main())"]
             here = Path(__file__).resolve().parents[1]
             for label, root in (("now", here), ("base", args.base.resolve())):
-                tree_env = {**env, "PYTHONPATH": str(root)}
+                # each its own database: their schemas may differ
+                db = f"sqlite+aiosqlite:///{tmp}/{label}.db"
+                tree_env = {**env, "PYTHONPATH": str(root), "TORIDE_DATABASE_URL": db}
                 trees[label] = _cases(launcher, tree_env, not args.no_tty)
         # the database exists before the console is timed (its first start upgrades the schema)
         for cases in trees.values():
