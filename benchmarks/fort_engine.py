@@ -1,12 +1,15 @@
 """Fort engine benchmark: commands per second on a 100-unit battle, and a command's cost as history grows.
 
-Run: ``python benchmarks/fort_engine.py``. The engine keeps no history (events are returned per command),
-so the cost of a command must not depend on how many came before it.
+Run: ``python benchmarks/fort_engine.py [--runs 5]``. The engine keeps no history (events are returned
+per command), so the cost of a command must not depend on how many came before it. Every figure is the
+median of ``--runs`` runs (of each 1,000-command chunk, each command type, each history level).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
+import statistics
 import time
 from collections.abc import Callable
 
@@ -119,7 +122,10 @@ def timed(fn: Callable[[], object]) -> tuple[float, float]:
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=5, help="runs per figure; the median is printed (default 5)")
+    runs = ap.parse_args(argv).runs
     dice = SeededDice(2025)
     state = setup(dice)
     commands = mix(20_000)
@@ -127,8 +133,8 @@ def main() -> None:
     load = os.getloadavg()[0]
     print(f"machine: {os.cpu_count()} CPUs, load average {load:.2f} (on a shared machine wall time includes")
     print("waiting for a CPU; the CPU time of this process is the engine's own cost)")
-    # The 20,000 commands in 20 chunks of 1,000, each chunk timed 5 times from the state it starts
-    # from, best of 5 per chunk: the machine is shared, and the minimum is the engine's own cost.
+    # The 20,000 commands in 20 chunks of 1,000, each chunk timed ``runs`` times from the state it
+    # starts from, the median per chunk.
     chunks = [commands[k : k + 1000] for k in range(0, len(commands), 1000)]
     starts, current, refused = [], state, 0
     for chunk in chunks:
@@ -137,32 +143,38 @@ def main() -> None:
         refused += refused_here
     wall = cpu = 0.0
     for start_state, chunk in zip(starts, chunks, strict=True):
-        times = [timed(lambda s=start_state, c=chunk: run(s, c, dice)) for _ in range(5)]
-        wall += min(w for w, _ in times)
-        cpu += min(c for _, c in times)
+        times = [timed(lambda s=start_state, c=chunk: run(s, c, dice)) for _ in range(runs)]
+        wall += statistics.median(w for w, _ in times)
+        cpu += statistics.median(c for _, c in times)
     n = len(commands)
-    print(f"battle: {UNITS} units, {n:,} commands ({refused} refused by the rules), best of 5 per 1,000")
+    print(f"battle: {UNITS} units, {n:,} commands ({refused} refused by the rules),", end=" ")
+    print(f"median of {runs} per 1,000")
     print(f"throughput: {n / cpu:,.0f} commands per CPU second ({cpu * 1e6 / n:.1f} µs CPU per command)")
     print(f"            {n / wall:,.0f} commands per wall second ({wall * 1e6 / n:.1f} µs)")
 
-    print("\nby command (mean µs of CPU; area effects roll a catch d6 and damage for every unit caught)")
-    totals: dict[str, list[float]] = {}
-    for command in commands[:5000]:
-        start = time.process_time()
-        try:
-            state_after = FORT.apply(state, command, dice).state
-        except RuleError:
-            state_after = state
-        totals.setdefault(type(command).__name__, []).append(time.process_time() - start)
-        state = state_after
-    for name, times in totals.items():
-        print(f"  {name:<14} {sum(times) * 1e6 / len(times):>8.1f}")
+    print(f"\nby command (µs of CPU, median of {runs} passes over the same 5,000 commands of the mix; area")
+    print("effects roll a catch d6 and damage for every unit caught)")
+    passes: list[dict[str, float]] = []
+    for _ in range(runs):
+        totals: dict[str, list[float]] = {}
+        here = state
+        for command in commands[:5000]:
+            start = time.process_time()
+            try:
+                after = FORT.apply(here, command, dice).state
+            except RuleError:
+                after = here
+            totals.setdefault(type(command).__name__, []).append(time.process_time() - start)
+            here = after
+        passes.append({name: sum(times) / len(times) for name, times in totals.items()})
+    for name in passes[0]:
+        print(f"  {name:<14} {statistics.median(p[name] for p in passes) * 1e6:>8.1f}")
     turn = [NextTurn(), NextTurn()]
-    t = min(timed(lambda: run(state, turn * 50, dice))[1] for _ in range(3))
+    t = statistics.median(timed(lambda: run(state, turn * 50, dice))[1] for _ in range(runs))
     print(f"  {'NextTurn':<14} {t * 1e6 / 100:>8.1f}  (enemy turn start with units at F0, round summary)")
 
     print("\nper-command cost as history grows (the same 1,000-command sample after N earlier commands;")
-    print("levels timed in turn, best of 7)")
+    print(f"levels timed in turn, median of {runs})")
     sample = mix(1000)
     levels = (0, 1_000, 10_000)
     states: dict[int, FortState] = {}
@@ -170,14 +182,14 @@ def main() -> None:
     for history in levels:
         later, _ = run(later, mix(history - done), dice)
         states[history], done = later, history
-    best_at = {h: (float("inf"), float("inf")) for h in levels}
-    for _ in range(7):
+    at: dict[int, list[tuple[float, float]]] = {h: [] for h in levels}
+    for _ in range(runs):
         for history in levels:
-            w, c = timed(lambda s=states[history]: run(s, sample, dice))
-            best_at[history] = (min(best_at[history][0], w), min(best_at[history][1], c))
+            at[history].append(timed(lambda s=states[history]: run(s, sample, dice)))
     print(f"{'history':>8} | {'µs CPU/command':>14} | {'µs wall/command':>15}")
     for history in levels:
-        w, c = best_at[history]
+        w = statistics.median(x for x, _ in at[history])
+        c = statistics.median(y for _, y in at[history])
         print(f"{history:>8,} | {c * 1e6 / len(sample):>14.1f} | {w * 1e6 / len(sample):>15.1f}")
 
 

@@ -1,12 +1,30 @@
-"""Service benchmark: one command through the service on SQLite, and 100 channels at once.
+"""Service benchmark: what a command costs through the service, on SQLite and on PostgreSQL.
 
-    python benchmarks/service_latency.py [--commands 1000] [--channels 100] [--per-channel 30]
+    python benchmarks/service_latency.py [--quick] [--runs 5] [--backends sqlite,postgresql]
 
-Latency: a fort battle with 100 units and 2,000 events of history; each measured command is
-``/unit hp`` (a write: engine, state and log row committed) or ``/fort status`` (a read), one
-at a time; p50 and p99 over ``--commands`` runs each. Throughput: ``--channels`` battles (10
-units each) played at once, ``--per-channel`` writes each, all concurrent; commands per second.
-Goals (issue): p99 under 15 ms, at least 300 commands/s across 100 channels.
+PostgreSQL is measured when a server answers at ``TORIDE_TEST_DATABASE_URL`` (else
+``postgresql+asyncpg://postgres@127.0.0.1:5432/postgres``), in a schema of its own, dropped after.
+
+Sections (each figure is the median of ``--runs`` runs; the raw commit rate of the same database is
+measured in the same run and printed beside every throughput):
+
+- **growth**: bytes the database grows by per ``/unit hp`` command on a 10-, 100-, 1,000-unit battle
+  (SQLite: the file after a WAL checkpoint; PostgreSQL: both tables with their TOAST and indexes,
+  after a VACUUM, so dead row versions a VACUUM would reuse are not counted twice), and the CPU per
+  write: of the rules, export and serialisation alone (what issue 10 made incremental), and of the
+  whole process (process time of a write through the service, one at a time, cached battle: the
+  database driver's thread and SQLAlchemy included).
+- **latency**: round end (the ``/fort next`` that closes a round: write plus round summary), ``/gm
+  undo``, ``/gm redo`` and ``/fort log last:50`` with 0 / 1k / 10k / 100k earlier actions (the history
+  is bulk-inserted as rows of the stored schema, a no-op ``/unit hp delta:0`` each, as the service
+  would have stored them).
+- **throughput**: 1, 10, 100 channels each playing a battle at once; persisted commands/s and the
+  p50 / p99 latency of a command, beside the raw commit rate (one-row transactions, one writer and as
+  many concurrent writers as channels).
+
+Goals (issue 10): growth ≤ 2,000 bytes per command at 100 units; round end, undo, redo and log within
+10 ms at 100 units at any history length; CPU per write ≤ 0.3 ms at 100 units; 100 channels of
+100-unit battles ≥ 2,000 commands/s with p99 ≤ 100 ms.
 """
 
 from __future__ import annotations
@@ -17,15 +35,160 @@ import os
 import statistics
 import tempfile
 import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from sqlalchemy import Table, insert, select, text, update
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from bot import rulesets
 from bot.console.parser import parse_line
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.storage import open_database
+from bot.storage import make_engine, upgrade
+from bot.storage import repository as repo
 from bot.views import ErrorView
 from engine.dice import SeededDice
 
 GM = Actor("gm")
+PG_DEFAULT = "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
+
+
+# ---------------------------------------------------------------------------------------------
+# databases
+
+
+@dataclass
+class Backend:
+    name: str
+    url: str
+    schema: str | None = None
+    path: Path | None = None
+
+    def engine(self) -> AsyncEngine:
+        if self.schema is None:
+            return make_engine(self.url)
+        return make_engine(self.url, connect_args={"server_settings": {"search_path": self.schema}})
+
+
+async def pg_available(url: str) -> bool:
+    probe = create_async_engine(url)
+    try:
+        async with probe.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+        return True
+    except Exception:
+        return False
+    finally:
+        await probe.dispose()
+
+
+class Databases:
+    """Fresh databases of one backend: SQLite files in a temporary directory, PostgreSQL schemas."""
+
+    def __init__(self, backend: str, tmp: Path, pg_url: str) -> None:
+        self.backend, self.tmp, self.pg_url = backend, tmp, pg_url
+        self.schemas: list[str] = []
+
+    async def fresh(self) -> tuple[Backend, AsyncEngine]:
+        if self.backend == "sqlite":
+            path = self.tmp / f"{uuid.uuid4().hex[:8]}.db"
+            db = Backend("sqlite", f"sqlite+aiosqlite:///{path}", path=path)
+        else:
+            schema = "toride_bench_" + uuid.uuid4().hex[:10]
+            admin = create_async_engine(self.pg_url)
+            async with admin.begin() as conn:
+                await conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+            await admin.dispose()
+            self.schemas.append(schema)
+            db = Backend("postgresql", self.pg_url, schema=schema)
+        engine = db.engine()
+        await upgrade(engine)
+        return db, engine
+
+    async def drop_all(self) -> None:
+        if not self.schemas:
+            return
+        admin = create_async_engine(self.pg_url)
+        async with admin.begin() as conn:
+            for schema in self.schemas:
+                await conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        await admin.dispose()
+
+
+async def db_bytes(db: Backend, engine: AsyncEngine) -> int:
+    """What the database holds on disk now (see the module's docstring)."""
+    if db.path is not None:
+        async with engine.connect() as conn:
+            await conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        return db.path.stat().st_size
+    async with engine.connect() as conn:
+        await conn.execution_options(isolation_level="AUTOCOMMIT")
+        await conn.exec_driver_sql("VACUUM battles")
+        await conn.exec_driver_sql("VACUUM battle_events")
+        size = (
+            await conn.execute(
+                text("SELECT pg_total_relation_size('battles') + pg_total_relation_size('battle_events')")
+            )
+        ).scalar_one()
+    return int(size)
+
+
+async def raw_commits(engine: AsyncEngine, writers: int, seconds: float = 1.0) -> float:
+    """One-row write transactions per second on the same database (the engine's own settings)."""
+    serial = "INTEGER PRIMARY KEY" if engine.dialect.name == "sqlite" else "BIGSERIAL PRIMARY KEY"
+    async with engine.begin() as conn:
+        await conn.exec_driver_sql(f"CREATE TABLE IF NOT EXISTS bench_commit (id {serial}, v TEXT)")
+    counter = [0]
+    lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+    stop = time.perf_counter() + seconds
+
+    async def writer(w: int) -> None:
+        i = 0
+        while time.perf_counter() < stop:
+            i += 1
+            if lock is not None:
+                async with lock, engine.connect() as conn:
+                    await conn.execution_options(toride_write=True)
+                    async with conn.begin():
+                        await conn.execute(
+                            text("INSERT INTO bench_commit (v) VALUES (:v)"), {"v": f"{w}:{i}"}
+                        )
+            else:
+                async with engine.begin() as conn:
+                    await conn.execute(text("INSERT INTO bench_commit (v) VALUES (:v)"), {"v": f"{w}:{i}"})
+            counter[0] += 1
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(writer(w) for w in range(writers)))
+    return counter[0] / (time.perf_counter() - t0)
+
+
+# ---------------------------------------------------------------------------------------------
+# battles
+
+
+def battle_document(units: int) -> dict[str, Any]:
+    """A fort battle with ``units`` enemy units (none at F0) and one PC, 99 rounds."""
+    return {
+        "format": "toride.fort/1",
+        "title": "bench",
+        "rounds": 99,
+        "pcs": [{"name": "Alice", "position": "outside"}],
+        "units": [
+            {
+                "name": f"u{i}",
+                "type": "normal",
+                "area": ("A1", "A2", "B1", "B2")[i % 4],
+                "hp": 100000,
+                "fort_damage": 1,
+                "strike": "2d+3",
+            }
+            for i in range(units)
+        ],
+    }
 
 
 async def run(service: BattleService, where: Where, line: str) -> None:
@@ -36,19 +199,101 @@ async def run(service: BattleService, where: Where, line: str) -> None:
         raise RuntimeError(f"{line}: {view.key} {view.values}")
 
 
-async def setup_battle(service: BattleService, where: Where, units: int, history: int) -> None:
-    await run(service, where, "/fort start rounds:10 title:bench")
-    await run(service, where, "/pc add name:Alice position:outside")
-    for i in range(units):
-        area = ("A1", "A2", "B1", "B2")[i % 4]
-        line = f"/unit add name:u{i} type:normal area:{area} hp:10000 fort_damage:1 strike:2d+3"
-        await run(service, where, line)
-    done = 2 + units
-    i = 0
-    while done < history:
-        await run(service, where, f"/unit hp unit:u{i % units} delta:-1")
-        done += 1
-        i += 1
+#: the most units a battle may be given (COMMANDS.md); a bigger one is stored directly, as a battle
+#: stored before the limits, which loads and plays on
+MAX_IMPORTED_UNITS = 200
+
+
+async def start(service: BattleService, where: Where, units: int) -> None:
+    document = battle_document(min(units, MAX_IMPORTED_UNITS))
+    view = await service.execute(where, GM, Invocation("fort import", {"file": document}))
+    if isinstance(view, ErrorView):
+        raise RuntimeError(f"import: {view.key} {view.values}")
+    if units <= MAX_IMPORTED_UNITS:
+        return
+    binding = rulesets.get("fort")
+    assert binding is not None
+    # as the service stores a state: the rules' own export of it
+    text_state = repo.dumps(binding.ruleset.export(binding.ruleset.import_(battle_document(units))))
+    events, battles = repo.events, repo.battles
+    async with service.engine.connect() as conn:
+        await conn.execution_options(toride_write=True)  # SQLite: BEGIN IMMEDIATE, as the service writes
+        await conn.begin()
+        head = await repo.latest_head(conn, where.guild, where.channel)
+        assert head is not None
+        values: dict[str, Any] = {"state": text_state}
+        if has_column(battles, "state_seq"):
+            values["state_seq"] = head.version
+        await conn.execute(update(battles).where(battles.c.id == head.id).values(**values))
+        row = {"snapshot" if has_column(events, "snapshot") else "state_after": text_state}
+        await conn.execute(
+            update(events).where(events.c.battle_id == head.id, events.c.seq == 1).values(**row)
+        )
+        await conn.commit()
+    service._live.pop((where.guild, where.channel), None)
+
+
+def has_column(table: Table, name: str) -> bool:
+    return name in table.c
+
+
+async def bulk_history(engine: AsyncEngine, service: BattleService, where: Where, count: int) -> None:
+    """``count`` more actions in the log, as the service stores them (a no-op ``/unit hp delta:0``
+    each), inserted in bulk; the battle's version follows."""
+    if count <= 0:
+        return
+    await run(service, where, "/unit hp unit:u0 delta:0")
+    events = repo.events
+    async with engine.connect() as conn:
+        head = await repo.latest_head(conn, where.guild, where.channel)
+        assert head is not None
+        model = (
+            (
+                await conn.execute(
+                    select(events).where(events.c.battle_id == head.id, events.c.seq == head.version)
+                )
+            )
+            .mappings()
+            .one()
+        )
+    base = {k: v for k, v in model.items() if k != "id"}
+    assert len(base.get("delta") or "") < 100, "the copied no-op must change nothing"
+    first = head.version + 1
+    last = head.version + count - 1
+    keep_states = has_column(events, "state_after") and not has_column(events, "delta")
+    snapshot_every = getattr(repo, "SNAPSHOT_EVERY", None)
+    async with engine.connect() as conn:
+        state_text = repo.dumps(await repo.load_state(conn, head.id))
+    rows = []
+    for seq in range(first, last + 1):
+        row = dict(base, seq=seq)
+        if keep_states:
+            # the schema before issue 10 kept the state on every row; only the last 1,000 are filled
+            # here (the reads measured touch no older one), to keep the file small
+            row["state_after"] = base["state_after"] if seq > last - 1000 else None
+        elif snapshot_every:
+            # as the service stores a no-op: a patch of nothing, a snapshot every SNAPSHOT_EVERY
+            row["snapshot"] = state_text if (seq - head.version) % snapshot_every == 0 else None
+        rows.append(row)
+    async with engine.begin() as conn:
+        for i in range(0, len(rows), 5000):
+            await conn.execute(insert(events), rows[i : i + 5000])
+        values: dict[str, Any] = {"version": last}
+        if not keep_states:  # the battle row's state is the (unchanged) current one
+            values.update(state=state_text, state_seq=last, pending_bytes=0)
+        await conn.execute(update(repo.battles).where(repo.battles.c.id == head.id).values(**values))
+    # the service's cached battle is at the old version: it reads the stored one again
+    service._live.clear()
+
+
+# ---------------------------------------------------------------------------------------------
+# sections
+
+
+async def timed(action: Callable[[], Awaitable[None]]) -> float:
+    t0 = time.perf_counter()
+    await action()
+    return (time.perf_counter() - t0) * 1000
 
 
 def percentile(samples: list[float], p: float) -> float:
@@ -57,69 +302,179 @@ def percentile(samples: list[float], p: float) -> float:
     return ordered[index]
 
 
-async def latency(db: Path, commands: int) -> None:
-    engine = await open_database(str(db))
-    service = BattleService(engine, SeededDice(1))
-    where = Where("bench", "latency")
-    started = time.perf_counter()
-    await setup_battle(service, where, units=100, history=2000)
-    print(f"setup: 100 units, 2000 events in {time.perf_counter() - started:.1f} s")
-    for label, make in (
-        ("write /unit hp", lambda i: f"/unit hp unit:u{i % 100} delta:-1"),
-        ("read /fort status", lambda i: "/fort status"),
-        ("write /attack area (dice)", lambda i: f"/attack area unit:u{i % 100} damage:2d+3 radius:3"),
-    ):
-        samples = []
+async def growth(dbs: Databases, units: int, commands: int, runs: int) -> tuple[float, float]:
+    """(bytes per command, CPU ms per write), medians over ``runs``."""
+    sizes, cpus = [], []
+    for r in range(runs):
+        db, engine = await dbs.fresh()
+        service = BattleService(engine, SeededDice(r))
+        where = Where("bench", "growth")
+        await start(service, where, units)
+        for i in range(50):  # warm: caches, the battle loaded, the first pages allocated
+            await run(service, where, f"/unit hp unit:u{i % units} delta:-1")
+        before = await db_bytes(db, engine)
         cpu0 = time.process_time()
         for i in range(commands):
-            t0 = time.perf_counter()
-            await run(service, where, make(i))
-            samples.append((time.perf_counter() - t0) * 1000)
-        cpu = (time.process_time() - cpu0) / commands * 1000
-        print(
-            f"{label:28} p50 {statistics.median(samples):6.2f} ms   p99 {percentile(samples, 99):6.2f} ms"
-            f"   max {max(samples):6.2f} ms   cpu {cpu:5.2f} ms/command   (n={commands})"
-        )
-    # a fresh service (cold cache) on the same battle: the first command loads the state
-    cold = BattleService(engine, SeededDice(2))
-    t0 = time.perf_counter()
-    await run(cold, where, "/unit hp unit:u1 delta:-1")
-    print(f"{'first command, cold cache':28} {(time.perf_counter() - t0) * 1000:6.2f} ms")
+            await run(service, where, f"/unit hp unit:u{i % units} delta:-1")
+        cpus.append((time.process_time() - cpu0) / commands * 1000)
+        sizes.append((await db_bytes(db, engine) - before) / commands)
+        await engine.dispose()
+    return statistics.median(sizes), statistics.median(cpus)
+
+
+def serialise_cpu(units: int, commands: int, runs: int) -> float:
+    """CPU (ms) of what a write does besides the database, for ``/unit hp`` on a battle of ``units``:
+    the rules, the state's export and serialisation, the log row's JSON (and, since issue 10, the
+    patch; before it the whole state). Median of ``runs``."""
+    from bot.commands import BuildContext, convert, lookup
+
+    try:
+        from bot.storage import docpatch
+    except ImportError:  # before issue 10
+        docpatch = None  # type: ignore[assignment]
+    rulesets.load_builtin()
+    binding = rulesets.get("fort")
+    assert binding is not None
+    spec = lookup("unit hp")
+    build = spec.build if spec.build is not None else binding.builders[spec.path]
+    medians = []
+    for r in range(runs):
+        state = binding.ruleset.import_(battle_document(units))
+        dice = SeededDice(r)
+        commands_built = []
+        for i in range(commands):
+            parsed = parse_line(f"/unit hp unit:u{i % units} delta:-1")
+            assert parsed is not None
+            commands_built.append(
+                build(convert(spec, parsed.options), BuildContext(invoker="gm", is_gm=True))
+            )
+        if docpatch is not None:
+            memo = binding.export_memo() if binding.export_memo is not None else None
+            encoded = docpatch.encode(binding.export(state, memo))
+        t0 = time.process_time()
+        for command in commands_built:
+            outcome = binding.ruleset.apply(state, command, dice)
+            if docpatch is not None:
+                new = docpatch.encode(binding.export(outcome.state, memo), encoded)
+                repo.dumps(docpatch.diff(encoded, new))
+                _ = new.size
+                encoded = new
+            else:
+                repo.dumps(binding.ruleset.export(outcome.state))
+            repo.dumps(binding.command_to_json(command))
+            repo.dumps([e.to_json() for e in outcome.events])
+            state = outcome.state
+        medians.append((time.process_time() - t0) / commands * 1000)
+    return statistics.median(medians)
+
+
+async def latency(dbs: Databases, units: int, history: int, runs: int) -> dict[str, float]:
+    _db, engine = await dbs.fresh()
+    service = BattleService(engine, SeededDice(7))
+    where = Where("bench", "latency")
+    await start(service, where, units)
+    await bulk_history(engine, service, where, history)
+    await run(service, where, "/unit hp unit:u1 delta:-1")  # loads the battle into the cache
+    out: dict[str, list[float]] = {"round end": [], "undo": [], "redo": [], "log last:50": []}
+    for _ in range(runs):
+        await run(service, where, "/fort next")  # the PC side's turn ends
+        out["round end"].append(await timed(lambda: run(service, where, "/fort next")))
+        out["undo"].append(await timed(lambda: run(service, where, "/gm undo")))
+        out["redo"].append(await timed(lambda: run(service, where, "/gm redo")))
+        out["log last:50"].append(await timed(lambda: run(service, where, "/fort log last:50")))
     await engine.dispose()
+    return {k: statistics.median(v) for k, v in out.items()}
 
 
-async def throughput(db: Path, channels: int, per_channel: int) -> None:
-    engine = await open_database(str(db))
-    service = BattleService(engine, SeededDice(3))
-    wheres = [Where("bench", f"ch{c}") for c in range(channels)]
-    for where in wheres:
-        await setup_battle(service, where, units=10, history=11)
+async def _play(
+    service: BattleService, where: Where, units: int, commands: int, samples: list[float]
+) -> None:
+    for i in range(commands):
+        line = f"/unit hp unit:u{i % units} delta:-1"
+        samples.append(await timed(lambda line=line: run(service, where, line)))
 
-    async def play(where: Where) -> None:
-        for i in range(per_channel):
-            await run(service, where, f"/unit hp unit:u{i % 10} delta:-1")
 
-    t0 = time.perf_counter()
-    await asyncio.gather(*(play(w) for w in wheres))
-    elapsed = time.perf_counter() - t0
-    total = channels * per_channel
-    print(
-        f"throughput: {channels} channels x {per_channel} writes = {total} commands in {elapsed:.2f} s"
-        f" -> {total / elapsed:.0f} commands/s (conflicts {service.conflicts})"
-    )
-    await engine.dispose()
+async def throughput(
+    dbs: Databases, channels: int, units: int, per_channel: int, runs: int
+) -> tuple[float, float, float, float, float]:
+    """(commands/s, p50 ms, p99 ms, raw commits/s one writer, raw commits/s ``channels`` writers)."""
+    rates, p50s, p99s, raw1, rawn = [], [], [], [], []
+    for r in range(runs):
+        _db, engine = await dbs.fresh()
+        service = BattleService(engine, SeededDice(r))
+        wheres = [Where("bench", f"ch{c}") for c in range(channels)]
+        for where in wheres:
+            await start(service, where, units)
+        samples: list[float] = []
+        plays = [_play(service, w, units, per_channel, samples) for w in wheres]
+        t0 = time.perf_counter()
+        await asyncio.gather(*plays)
+        rates.append(channels * per_channel / (time.perf_counter() - t0))
+        p50s.append(statistics.median(samples))
+        p99s.append(percentile(samples, 99))
+        raw1.append(await raw_commits(engine, 1))
+        rawn.append(await raw_commits(engine, channels))
+        await engine.dispose()
+    return tuple(statistics.median(x) for x in (rates, p50s, p99s, raw1, rawn))  # type: ignore[return-value]
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+async def bench(backend: str, pg_url: str, args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        dbs = Databases(backend, Path(tmp), pg_url)
+        try:
+            print(f"\n== {backend} ==")
+            unit_sizes = (100,) if args.quick else (10, 100, 1000)
+            for units in unit_sizes if "growth" in args.sections else ():
+                per_command, cpu = await growth(dbs, units, args.growth_commands, args.runs)
+                work = serialise_cpu(units, 1000, args.runs)
+                print(
+                    f"growth  {units:5} units: {per_command:9.0f} bytes/command   cpu per write: "
+                    f"{work:6.3f} ms rules + export + serialisation, {cpu:6.3f} ms whole process"
+                )
+            histories = (0, 1000, 100_000) if args.quick else (0, 1000, 10_000, 100_000)
+            lat_units = (100,) if args.quick else (10, 100, 1000)
+            for units in lat_units if "latency" in args.sections else ():
+                for history in histories:
+                    figures = await latency(dbs, units, history, args.runs)
+                    shown = "   ".join(f"{k} {v:7.2f} ms" for k, v in figures.items())
+                    print(f"latency {units:5} units, {history:6} earlier actions: {shown}")
+            combos = [(c, 100) for c in (1, 10, 100)]
+            if not args.quick:
+                combos += [(100, 10), (10, 1000)]
+            for channels, units in combos if "throughput" in args.sections else ():
+                per = max(5, args.throughput_commands // channels)
+                rate, p50, p99, one, many = await throughput(dbs, channels, units, per, args.runs)
+                print(
+                    f"throughput {channels:3} channels x {units:4} units: {rate:7.0f} commands/s"
+                    f"   p50 {p50:6.2f} ms   p99 {p99:7.2f} ms"
+                    f"   | raw commits: {one:6.0f}/s (1 writer), {many:6.0f}/s ({channels} writers)"
+                )
+        finally:
+            await dbs.drop_all()
 
 
 def main() -> None:
-    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--commands", type=int, default=1000)
-    parser.add_argument("--channels", type=int, default=100)
-    parser.add_argument("--per-channel", type=int, default=30)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="100 units only, fewer runs: a few minutes")
+    parser.add_argument("--runs", type=int, default=None, help="runs per figure (median); 3 quick, 5 full")
+    parser.add_argument("--backends", default="sqlite,postgresql")
+    parser.add_argument("--sections", default="growth,latency,throughput")
+    parser.add_argument("--growth-commands", type=int, default=None)
+    parser.add_argument("--throughput-commands", type=int, default=None, help="commands per run in all")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        asyncio.run(latency(Path(tmp) / "latency.db", args.commands))
-        asyncio.run(throughput(Path(tmp) / "throughput.db", args.channels, args.per_channel))
+    args.runs = args.runs or (3 if args.quick else 5)
+    args.growth_commands = args.growth_commands or (200 if args.quick else 500)
+    args.throughput_commands = args.throughput_commands or (1000 if args.quick else 3000)
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
+    pg_url = os.environ.get("TORIDE_TEST_DATABASE_URL") or PG_DEFAULT
+    for backend in args.backends.split(","):
+        if backend == "postgresql" and not asyncio.run(pg_available(pg_url)):
+            print(f"\n== postgresql: no server answers at {pg_url.split('@')[-1]}; skipped ==")
+            continue
+        asyncio.run(bench(backend, pg_url, args))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ import json
 import sys
 from typing import Any, TextIO
 
-from bot.commands import load_json
 from bot.i18n import DEFAULT_LANG, t
 from engine.dice import (
     DiceError,
@@ -50,7 +49,8 @@ def result_json(
             "fumble": False,
             "success": False,
             "failure": False,
-            "secret": False,
+            # BCDice: an error text of a secret command (``SK19r8@3sf4``) is a secret result
+            "secret": text is not None and error is not None and error.secret,
             "rands_used": rands_used,
         }
         if error is not None:
@@ -70,6 +70,8 @@ def result_json(
 
 def roll_jsonl(lines: TextIO, out: TextIO) -> int:
     """Roll every JSON line of ``lines``; a bad line gets a JSON line with ``error``."""
+    from bot.commands import load_json  # the hardened JSON reader (its module is the command table)
+
     status = 0
     for raw in lines:
         raw = raw.strip()

@@ -6,6 +6,8 @@ special addresses (the host is resolved first and the connection pinned to the a
 second lookup cannot point elsewhere), redirects followed only within the allow-list, at most 1 MB and
 5 s. It is asynchronous and runs outside the channel's lock, so a slow site keeps no other channel waiting.
 A ゆとシート sheet URL (``…/?id=xyz``) is fetched as its JSON output (``&mode=json``).
+
+aiohttp is imported when a sheet is fetched, not with this module: the console starts without it.
 """
 
 from __future__ import annotations
@@ -17,14 +19,14 @@ import socket
 import ssl
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
-
-import aiohttp
-from aiohttp.abc import AbstractResolver, ResolveResult
 
 from bot.commands import CommandSpec, JsonRefused, OptType, SheetSource, load_json
 from engine.errors import EngineError
+
+if TYPE_CHECKING:
+    from aiohttp.abc import AbstractResolver, ResolveResult
 
 DEFAULT_HOSTS = ("yutorize.2-d.jp",)
 ENV_HOSTS = "TORIDE_SHEET_HOSTS"
@@ -96,37 +98,39 @@ async def _addresses(host: str, port: int, policy: FetchPolicy) -> list[ResolveR
         address = str(sockaddr[0])
         if policy.allow_private or _allowed_address(address):
             found.append(
-                ResolveResult(
-                    hostname=host, host=address, port=port, family=family, proto=proto,
-                    flags=socket.AI_NUMERICHOST,
-                )
+                {
+                    "hostname": host, "host": address, "port": port, "family": family, "proto": proto,
+                    "flags": socket.AI_NUMERICHOST,
+                }
             )  # fmt: skip
     if not found:
         raise SheetFetchError("sheet.address_not_allowed", host=host)
     return found
 
 
-class _Pinned(AbstractResolver):
-    """Resolves the one host to the addresses already checked, and nothing else."""
+def _pinned(pinned: str, results: list[ResolveResult]) -> AbstractResolver:
+    """A resolver of the one host ``pinned`` to the addresses already checked, and nothing else."""
+    from aiohttp.abc import AbstractResolver
 
-    def __init__(self, host: str, results: list[ResolveResult]) -> None:
-        self._host = host
-        self._results = results
+    class _Pinned(AbstractResolver):
+        async def resolve(
+            self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+        ) -> list[ResolveResult]:
+            if host.lower() != pinned:  # pragma: no cover - aiohttp asks only for the URL's host
+                raise OSError(f"not resolved: {host}")
+            return results
 
-    async def resolve(
-        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
-    ) -> list[ResolveResult]:
-        if host.lower() != self._host:  # pragma: no cover - aiohttp asks only for the URL's host
-            raise OSError(f"not resolved: {host}")
-        return self._results
+        async def close(self) -> None:
+            return None
 
-    async def close(self) -> None:
-        return None
+    return _Pinned()
 
 
 async def _get(url: str, host: str, port: int, policy: FetchPolicy) -> tuple[str | None, bytes]:
     """One request: the redirect's target (None if it is not one) and the body."""
-    resolver = _Pinned(host, await _addresses(host, port, policy))
+    import aiohttp
+
+    resolver = _pinned(host, await _addresses(host, port, policy))
     connector = aiohttp.TCPConnector(resolver=resolver, use_dns_cache=False)
     verify: Any = policy.ssl if policy.ssl is not None else True
     headers = {"Accept": "application/json"}
@@ -152,6 +156,8 @@ async def _get(url: str, host: str, port: int, policy: FetchPolicy) -> tuple[str
 async def fetch_sheet(url: str, policy: FetchPolicy) -> SheetSource:
     """The sheet at ``url`` as JSON text (``sheet.*`` refusals: not https, host, address, redirect, size,
     time, status, not JSON)."""
+    import aiohttp
+
     target, redirected = json_url(url.strip()), False
     try:
         async with asyncio.timeout(policy.timeout):

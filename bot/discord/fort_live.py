@@ -40,12 +40,31 @@ SOLDIER = "soldier"
 def live_embeds(view: StatusView, lang: str) -> LiveMessage:
     title, lines = status_head(view, lang)
     room = limits.TOTAL - len(title) - len("\n".join(lines))
-    fields = whole(room, status_sections(view, lang))
+    # a battle whose names alone pass the room is compact: its full status is not read to find out
+    fields = whole(room, status_sections(view, lang)) if names_floor(view.document) <= room else None
     if fields is not None:
         embeds = limits.build(title=title, lines=lines, fields=fields, colour=colour(view.document))
         if fits(embeds):
             return LiveMessage(embeds)
     return LiveMessage(_compact(view, lang, title, lines), compact=True)
+
+
+def names_floor(doc: Mapping[str, Any]) -> int:
+    """Fewer characters than the full status takes: the names of what it shows (every unit, the PCs
+    and commanders in an area), each with a line break or a separator; no line is made."""
+    floor = 0
+    for unit in doc.get("units", []):
+        area = unit.get("area")
+        if (
+            unit.get("destroyed")  # the destroyed line
+            or not arrived(unit)  # the reinforcements
+            or (area in AREAS and (area == "F0" or unit.get("position") not in POSITIONS))
+        ):
+            floor += len(str(unit.get("name", ""))) + 1
+    for thing in (*doc.get("pcs", []), *doc.get("commanders", [])):
+        if thing.get("area") in AREAS:
+            floor += len(str(thing.get("name", ""))) + 1
+    return floor
 
 
 def _compact(view: StatusView, lang: str, title: str, lines: list[str]) -> list[discord.Embed]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import string
 import tomllib
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -22,6 +22,40 @@ LANGUAGES = ("ja", "en")
 class _Missing(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
+
+
+#: parses templates and formats the rare one that is more than plain ``{name}`` fields (stateless)
+_FORMATTER = string.Formatter()
+#: a compiled template: (literal text, then the field's name or None), in order
+_Parts = tuple[tuple[str, str | None], ...]
+
+
+@lru_cache(maxsize=8192)
+def _compiled(text: str) -> _Parts | None:
+    """``text`` split once into literal text and plain ``{name}`` fields (``{{``/``}}`` already
+    unescaped); None when a field has a conversion, a format spec, an attribute or an index, or is no
+    name (``string.Formatter`` formats those). A malformed template raises ValueError, as formatting
+    it does."""
+    parts: list[tuple[str, str | None]] = []
+    for literal, name, spec, conversion in _FORMATTER.parse(text):
+        if name is not None and (spec or conversion or not name.isidentifier()):
+            return None
+        parts.append((literal, name))
+    return tuple(parts)
+
+
+def fill(text: str, values: dict[str, Any]) -> str:
+    """``text`` with ``values`` filled in, as ``string.Formatter().vformat`` fills it; a field
+    without a value stays ``{name}`` (visible, never fatal)."""
+    parts = _compiled(text)
+    if parts is None:
+        return _FORMATTER.vformat(text, (), _Missing(values))
+    out: list[str] = []
+    for literal, name in parts:
+        out.append(literal)
+        if name is not None:
+            out.append(format(values[name], "") if name in values else "{" + name + "}")
+    return "".join(out)
 
 
 @cache
@@ -61,9 +95,9 @@ def t(key: str, lang: str = DEFAULT_LANG, **values: Any) -> str:
         if not values:
             return key
         return key + " " + ", ".join(f"{k}={v}" for k, v in values.items())
-    return string.Formatter().vformat(text, (), _Missing(values))
+    return fill(text, values)
 
 
 def placeholders(text: str) -> set[str]:
     """The placeholder names used in one catalogue text."""
-    return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(text) if name}
+    return {name.split(".")[0].split("[")[0] for _, name, _, _ in _FORMATTER.parse(text) if name}

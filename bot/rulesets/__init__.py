@@ -54,6 +54,16 @@ class RulesetBinding:
     secret_text: Callable[[Any, Any, Any], bool] | None = None
     #: other export formats (``/fort export format:ccfolia``): name → (the state → the file's text)
     exporters: Mapping[str, Callable[[Any], str]] = field(default_factory=dict)
+    #: makes a memo for ``ruleset.export(state, memo)``, which then reuses the documents of what did not
+    #: change since the last export with that memo (None: the rule set exports the whole state each time)
+    export_memo: Callable[[], Any] | None = None
+
+    def export(self, state: Any, memo: Any = None) -> dict[str, Any]:
+        """The state's document (with ``memo``, if the rule set takes one, reusing unchanged parts)."""
+        if memo is not None and self.export_memo is not None:
+            document: dict[str, Any] = self.ruleset.export(state, memo)  # type: ignore[call-arg]
+            return document
+        return self.ruleset.export(state)
 
     @property
     def name(self) -> str:

@@ -30,6 +30,7 @@ from bot.service.audience import TABLE, Viewer
 from bot.service.odds import OddsRunner, plan_request
 from bot.service.types import Actor, Invocation, Live, Refused, Where
 from bot.service.writer import ChannelLocks, Writer
+from bot.storage import docpatch
 from bot.storage import repository as repo
 from bot.storage.models import ACTION, ENDED, RUNNING
 from bot.views import (
@@ -259,10 +260,12 @@ class BattleService:
             if cached is not None and cached.head == head:
                 self._live.move_to_end(key)
                 return cached
-            document = await repo.load_state_at(conn, head)
-            if document is None:  # written meanwhile (a read outside the lock): read the head again
+            loaded = await repo.load_live(conn, head)
+            if loaded is None:  # written meanwhile (a read outside the lock): read the head again
                 continue
+            document, snapshots = loaded
             live = self._materialise(head, document, await repo.has_undone(conn, head.id))
+            live.snapshots = snapshots
             self._remember(key, live)
             return live
         raise Refused("service.battle_changed")
@@ -379,10 +382,12 @@ class BattleService:
             if head is not None and head.status == RUNNING:
                 raise Refused("service.battle_running")
             state, events, command_json = begin()
-            document = binding.ruleset.export(state)
+            memo = binding.export_memo() if binding.export_memo is not None else None
+            document = binding.export(state, memo)
+            encoded = docpatch.encode(document)
             status = ENDED if binding.is_over(state) else RUNNING
             row = repo.NewRow(
-                ACTION, actor.id, invocation.log_text(), command_json, [e.to_json() for e in events], document
+                ACTION, actor.id, invocation.log_text(), command_json, [e.to_json() for e in events]
             )
             try:
                 battle_id = await repo.create_battle(
@@ -391,7 +396,7 @@ class BattleService:
                     channel=where.channel,
                     ruleset=binding.name,
                     started_by=actor.id,
-                    state=document,
+                    state=encoded,
                     status=status,
                     row=row,
                 )
@@ -402,7 +407,9 @@ class BattleService:
                 ruleset=binding.name, command=row.command_text, actor=actor.id, seq=1, events=events,
                 ended=status == ENDED,
             )  # fmt: skip
-            return Live(new, binding, state, document), view
+            live = Live(new, binding, state, document, encoded=encoded, memo=memo)
+            live.snapshots = repo.Snapshots(state_seq=1, pending_bytes=0)
+            return live, view
 
         return (await self._write(where, job, on_battle=False))[1]
 
@@ -443,7 +450,15 @@ class BattleService:
         outcome = binding.ruleset.apply(live.state, command, self.dice_source())
         events = tuple(outcome.events)
         secret_text = audience.text_is_secret(binding, live.state, outcome.state, command, events)
-        document = binding.ruleset.export(outcome.state)
+        # only what the command changed is exported and serialised again (docpatch)
+        memo = live.memo
+        if memo is None and binding.export_memo is not None:
+            memo = live.memo = binding.export_memo()
+        document = binding.export(outcome.state, memo)
+        previous = live.encoded
+        if previous is None:
+            previous = live.encoded = docpatch.encode(live.document)
+        encoded = docpatch.encode(document, previous)
         status = ENDED if binding.is_over(outcome.state) else RUNNING
         row = repo.NewRow(
             kind=ACTION,
@@ -451,11 +466,18 @@ class BattleService:
             command_text=invocation.log_text(),
             command=binding.command_to_json(command),
             events=[e.to_json() for e in audience.logged(events, secret_text)],
-            state_after=document,
+            delta=docpatch.diff(previous, encoded),
         )
-        version = await repo.write(
-            conn, live.head, state=document, status=status, row=row, discard_redo=live.has_redo
+        written = await repo.write(
+            conn,
+            live.head,
+            state=encoded,
+            status=status,
+            row=row,
+            discard_redo=live.has_redo,
+            snapshots=live.snapshots,
         )
+        version = written.version
         head = repo.BattleHead(live.head.id, binding.name, status, version, live.head.started_by)
         view = EventsView(
             ruleset=binding.name,
@@ -466,7 +488,10 @@ class BattleService:
             ended=status == ENDED,
         )
         applied = _Applied(view, Viewer(actor.id, is_gm), secret_text)
-        return Live(head, binding, outcome.state, document), applied
+        new = Live(
+            head, binding, outcome.state, document, encoded=encoded, memo=memo, snapshots=written.snapshots
+        )
+        return new, applied
 
     async def _odds(self, where: Where, spec: CommandSpec, options: Mapping[str, Any]) -> View:
         """``/fort odds`` (anyone: it changes nothing): the battle read under the channel's lock, the

@@ -101,12 +101,10 @@ async def _round_so_far(
 ) -> list[Event]:
     """Events of live actions before ``seq`` back to the previous round's end (not included)."""
     async with engine.connect() as conn:
-        rows = await repo.live_actions(conn, battle_id, _PAGE + 1)
+        rows = await repo.live_event_lists(conn, battle_id, seq, _PAGE)
     collected: list[Event] = []
-    for row in rows:  # newest first
-        if row.seq >= seq:
-            continue
-        row_events = events_of(row)
+    for _, raw_events in rows:  # newest first
+        row_events = tuple(Event.from_json(e) for e in raw_events)
         ends = [i for i, e in enumerate(row_events) if e.kind in binding.round_end_kinds]
         if ends:
             collected[:0] = row_events[ends[-1] + 1 :]

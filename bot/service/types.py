@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.rulesets import RulesetBinding
 from bot.storage import repository as repo
+from bot.storage.docpatch import Encoded
 from bot.views import ErrorView
 from engine import limits
 
@@ -61,6 +62,12 @@ class Live:
     document: dict[str, Any]
     #: are there undone actions (that a new action discards)?
     has_redo: bool = False
+    #: ``document`` serialised piece by piece (the next write reuses what did not change); None: not yet
+    encoded: Encoded | None = None
+    #: the rule set's export memo for ``state`` (``RulesetBinding.export_memo``), if it has one
+    memo: Any = None
+    #: the battle row's snapshot bookkeeping at ``head.version`` (None: not known, the write reads it)
+    snapshots: repo.Snapshots | None = None
 
 
 class Refused(Exception):

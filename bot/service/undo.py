@@ -1,8 +1,12 @@
 """``/gm undo`` and ``/gm redo``: take back the last actions, dice and all, or put them back.
 
-An action's log row keeps the state after it, so undo restores the state after the last action
-that stays, and redo the state after the last one put back. The first action (the start or the
-import) is the battle itself and stays. A new action after an undo discards what could be redone.
+An action's log row keeps the patch it made to the state (``bot.storage.docpatch``, old and new
+values), so undo takes back the patches of the actions it undoes, newest first, from the current
+state, and redo applies those of the actions it puts back, oldest first; where a patch is missing,
+the state is replayed from the last snapshot (``repo.state_at``). The battle row's state is written
+only when the undo reaches back before it (or a redo puts back actions from before it). The first
+action (the start or the import) is the battle itself and stays. A new action after an undo
+discards what could be redone.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from bot.commands import CommandSpec, Kind
 from bot.service import audience, history
 from bot.service.types import Actor, Invocation, Live, Refused
+from bot.storage import docpatch
 from bot.storage import repository as repo
 from bot.storage.models import ENDED, LIVE, NOTE, RUNNING, UNDONE
 from bot.views import UndoView
@@ -38,11 +43,25 @@ async def undo_redo(
         if not changed:
             raise Refused("service.nothing_to_undo")
         restored = rows[len(changed)]
-    assert restored.state_after is not None
-    document = restored.state_after
+    document = live.document
+    if any(r.delta is None for r in changed):
+        document = await repo.state_at(conn, head.id, restored.seq)
+    elif redo:
+        for r in changed:
+            assert r.delta is not None
+            document = docpatch.apply(document, r.delta)
+    else:
+        for r in changed:  # newest first
+            assert r.delta is not None
+            document = docpatch.apply(document, r.delta, reverse=True)
     state = binding.ruleset.import_(document)
     status = ENDED if binding.is_over(state) else RUNNING
     seqs = [r.seq for r in changed]
+    # the battle row's state stays good while every action undone (or redone) comes after it: the
+    # current state is it with the patches of the live actions after it. Else it is rewritten.
+    snapshots = live.snapshots if live.snapshots is not None else await repo.snapshots_of(conn, head.id)
+    rewrite = min(seqs) <= snapshots.state_seq
+    encoded = docpatch.encode(document) if rewrite else None
     note = Event("service.redone" if redo else "service.undone", {"steps": len(changed), "seqs": seqs})
     row = repo.NewRow(
         kind=NOTE,
@@ -50,10 +69,13 @@ async def undo_redo(
         command_text=invocation.log_text(),
         command={"command": spec.path, "steps": steps},
         events=[note.to_json()],
-        state_after=None,
     )
     # the version-checked write first: a conflict leaves nothing written (writer.py)
-    version = await repo.write(conn, head, state=document, status=status, row=row, discard_redo=False)
+    written = await repo.write(
+        conn, head, state=encoded if encoded is not None else document, status=status, row=row,
+        discard_redo=False, rewrite=rewrite, snapshots=snapshots,
+    )  # fmt: skip
+    version = written.version
     await repo.set_status(conn, head.id, seqs, LIVE if redo else UNDONE)
     has_redo = await repo.has_undone(conn, head.id)
     new_head = repo.BattleHead(head.id, binding.name, status, version, head.started_by)
@@ -64,4 +86,5 @@ async def undo_redo(
         ruleset=binding.name,
         requested=steps,
     )
-    return Live(new_head, binding, state, document, has_redo), audience.undo_view(view, binding)
+    live = Live(new_head, binding, state, document, has_redo, encoded=encoded, snapshots=written.snapshots)
+    return live, audience.undo_view(view, binding)

@@ -6,15 +6,18 @@ writer's ``clean`` exceptions) comes before its first write. Jobs that arrive wh
 is being written go together into the next one (group commit: one fsync per batch, not per
 command). One job's failure never fails the others: a job that fails after writing rolls the batch
 back, which is run again with a savepoint per job, so that only the failing one is rolled back
-(savepoints cost two round trips a job, so a batch runs without them until one is needed). Each
-caller is answered only after the commit: an acknowledged action is on disk.
+(savepoints cost two round trips a job, so a batch runs without them until one is needed; without
+them, the log rows the batch's writes made are inserted in one statement at its end, and a failure
+there too runs the batch again carefully). Each caller is answered only after the commit: an
+acknowledged action is on disk.
 
-Across processes every job first takes its channel's lock (``repo.lock_channel``: an advisory lock
-on PostgreSQL; on SQLite the write transaction already holds the database's one write lock), the
-jobs of a batch in a fixed order, so writers of one channel wait for each other instead of
-conflicting, and batches never deadlock. A transaction that fails for a passing reason all the same
-(a deadlock or serialisation failure reported by PostgreSQL, SQLite busy past its timeout) is run
-again, after each job's effects outside the database (scripted dice) are reset.
+Across processes every job first takes its channel's lock (``repo.lock_channels``: an advisory lock
+on PostgreSQL, all of a batch's at its start, in one statement; on SQLite the write transaction
+already holds the database's one write lock), in a fixed order, so writers of one channel wait for
+each other instead of conflicting, and batches never deadlock. A transaction that fails for a
+passing reason all the same (a deadlock or serialisation failure reported by PostgreSQL, SQLite busy
+past its timeout) is run again, after each job's effects outside the database (scripted dice) are
+reset.
 """
 
 from __future__ import annotations
@@ -160,22 +163,43 @@ class Writer:
         again carefully."""
         outcomes: list[tuple[bool, Any]] = []
         async with self.transaction() as conn:
-            for pending in batch:
-                if pending.channel is not None:
-                    await repo.lock_channel(conn, *pending.channel)
+            # every channel's lock of the batch, in key order, in one statement
+            await repo.lock_channels(conn, [p.channel for p in batch if p.channel is not None])
+            # not careful: the log rows of the batch's writes are inserted together, at its end (a job
+            # never reads a row of this batch: the commands of one channel wait for each other, and
+            # each job's version check is its own UPDATE, at once); careful: each job inserts its own
+            deferred: list[dict[str, Any]] | None = None if careful else []
+            if deferred is not None:
+                conn.info[repo.DEFERRED_ROWS] = deferred
+            try:
+                await self._jobs(conn, batch, outcomes, careful=careful)
+            finally:
+                conn.info.pop(repo.DEFERRED_ROWS, None)
+            if deferred:
                 try:
-                    if careful:
-                        async with conn.begin_nested():
-                            outcomes.append((True, await pending.job(conn)))
-                    else:
-                        outcomes.append((True, await pending.job(conn)))
+                    await repo.insert_rows(conn, deferred)
                 except Exception as error:
                     if transient(error):
                         raise
-                    if not careful and not isinstance(error, self.clean):
-                        raise _Unclean(error) from error
-                    outcomes.append((False, error))
+                    raise _Unclean(error) from error  # run again carefully: the failing job alone fails
         return outcomes
+
+    async def _jobs(
+        self, conn: AsyncConnection, batch: list[_Pending], outcomes: list[tuple[bool, Any]], *, careful: bool
+    ) -> None:
+        for pending in batch:
+            try:
+                if careful:
+                    async with conn.begin_nested():
+                        outcomes.append((True, await pending.job(conn)))
+                else:
+                    outcomes.append((True, await pending.job(conn)))
+            except Exception as error:
+                if transient(error):
+                    raise
+                if not careful and not isinstance(error, self.clean):
+                    raise _Unclean(error) from error
+                outcomes.append((False, error))
 
 
 class _Unclean(Exception):

@@ -60,8 +60,14 @@ class Battle(Base):
     status: Mapped[str] = mapped_column(String(16), default=RUNNING)
     #: bumped by every write; a write names the version it read (optimistic check)
     version: Mapped[int] = mapped_column(Integer, default=0)
-    #: the rule set's export document of the current state (JSON text)
+    #: the rule set's export document of the state as of ``state_seq`` (JSON text): the current state
+    #: is it with the patches (``BattleEvent.delta``) of the live actions after ``state_seq`` applied.
+    #: Rewritten with each snapshot, undo and redo (revision 0006; before it, with every write)
     state: Mapped[str] = mapped_column(Text)
+    #: the log seq (= version) ``state`` is of
+    state_seq: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    #: bytes of patches logged since the last snapshot (a snapshot is taken when they outweigh one)
+    pending_bytes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     started_by: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -88,7 +94,13 @@ class Battle(Base):
 
 
 class BattleEvent(Base):
-    """One stored command: who, what was typed, what happened (with dice), and the state after it."""
+    """One stored command: who, what was typed, what happened (with dice), and how the state changed.
+
+    An action's ``delta`` is the patch from the state before it to the state after it
+    (``bot.storage.docpatch``: old and new values both, so undo takes it back and redo puts it back);
+    ``snapshot`` is the whole state after it, on the first action and then whenever the patches since
+    the last snapshot outweigh one (revision 0006: before it every row held the whole state).
+    """
 
     __tablename__ = "battle_events"
 
@@ -105,13 +117,16 @@ class BattleEvent(Base):
     command: Mapped[str] = mapped_column(Text)
     #: the events with their dice (JSON text: a list of ``Event.to_json()``)
     events: Mapped[str] = mapped_column(Text)
-    #: the export document after this action, JSON text (what undo and redo restore); null for notes
-    state_after: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: the patch this action made to the state (JSON text); null for notes and the first action
+    delta: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: the whole state after this action (JSON text), on some actions only; null elsewhere
+    snapshot: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     __table_args__ = (
         UniqueConstraint("battle_id", "seq", name="uq_battle_events_battle_seq"),
-        Index("ix_battle_events_battle_status", "battle_id", "status"),
+        # the live actions newest first (undo, summaries), the undone ones oldest first (redo)
+        Index("ix_battle_events_battle_status_seq", "battle_id", "status", "seq"),
     )
 
 

@@ -8,6 +8,12 @@ processes by ``lock_channel`` (the service takes it first in every write transac
 read under it cannot conflict; a conflict means a cached battle was stale.
 Settings and co-GM writes are single upserts / deletes: atomic on both databases, never a
 read-modify-write.
+
+The log keeps each action's patch (``bot.storage.docpatch``), not the whole state: the battle row
+holds the state as of its ``state_seq``, and the current state is that with the patches of the live
+actions after it. A snapshot (the whole state, on the log row and in the battle row) is taken at the
+start and whenever the patches since the last one outweigh ``SNAPSHOT_WEIGHT`` snapshots, or after
+``SNAPSHOT_EVERY`` actions: what a battle costs on disk grows with what its commands changed.
 """
 
 from __future__ import annotations
@@ -19,11 +25,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, exists, func, insert, select, update
+from sqlalchemy import Table, bindparam, delete, exists, func, insert, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from bot.storage import docpatch
+from bot.storage.docpatch import Encoded
 from bot.storage.models import (
     ACTION,
     DISCARDED,
@@ -44,8 +52,23 @@ gms = cast(Table, BattleGM.__table__)
 settings = cast(Table, GuildSettings.__table__)
 
 
+#: a snapshot when the patches logged since the last one weigh this many times a snapshot
+SNAPSHOT_WEIGHT = 2
+#: and at the latest after this many actions (what a replay from a snapshot applies at most)
+SNAPSHOT_EVERY = 1000
+
+
 def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+#: ``AsyncConnection.info`` key of a list where ``write`` leaves its log row for the caller to insert
+#: with the others of a batch (``bot.service.writer``); without it, ``write`` inserts the row itself
+DEFERRED_ROWS = "toride_deferred_rows"
+
+
+def _text(state: dict[str, Any] | Encoded) -> str:
+    return state.text if isinstance(state, Encoded) else dumps(state)
 
 
 class VersionConflict(Exception):
@@ -72,9 +95,11 @@ class EventRow:
     status: str
     actor: str
     command_text: str
-    command: dict[str, Any]
+    #: the command as its rule set stored it (None: not read, as by the log and undo, which show the text)
+    command: dict[str, Any] | None
     events: list[dict[str, Any]]
-    state_after: dict[str, Any] | None
+    #: the action's patch (read for undo and redo only; None elsewhere, and for notes)
+    delta: dict[str, Any] | None
     created_at: datetime | None
 
 
@@ -85,7 +110,8 @@ class NewRow:
     command_text: str
     command: dict[str, Any]
     events: list[dict[str, Any]]
-    state_after: dict[str, Any] | None
+    #: the patch the action made (``docpatch.diff``); None for notes and a battle's first action
+    delta: dict[str, Any] | None = None
 
 
 _HEAD = (battles.c.id, battles.c.ruleset, battles.c.status, battles.c.version, battles.c.started_by)
@@ -116,23 +142,88 @@ async def latest_head(conn: AsyncConnection, guild: str, channel: str) -> Battle
     return None if row is None else BattleHead(*row)
 
 
-_LOAD = select(battles.c.state).where(battles.c.id == bindparam("b_id"))
+_LOAD = select(battles.c.state, battles.c.state_seq, battles.c.version, battles.c.pending_bytes).where(
+    battles.c.id == bindparam("b_id")
+)
 _LOAD_AT = _LOAD.where(battles.c.version == bindparam("b_version"))
+_VERSION = select(battles.c.version).where(battles.c.id == bindparam("b_id"))
+_LIVE_DELTAS = (
+    select(events.c.delta)
+    .where(
+        events.c.battle_id == bindparam("b_id"),
+        events.c.status == LIVE,
+        events.c.seq > bindparam("after"),
+        events.c.seq <= bindparam("upto"),
+        events.c.kind == ACTION,
+    )
+    .order_by(events.c.seq.asc())
+)
+
+
+async def _current_state(conn: AsyncConnection, battle_id: int, row: Any) -> dict[str, Any] | None:
+    """The battle row's state with the patches of the live actions after it (None: a write came
+    between the reads)."""
+    state, state_seq, version, _ = row
+    document: dict[str, Any] = json.loads(state)
+    if state_seq >= version:
+        return document
+    deltas = await conn.execute(_LIVE_DELTAS, {"b_id": battle_id, "after": state_seq, "upto": version})
+    for (delta,) in deltas:
+        if delta is not None:
+            document = docpatch.apply(document, json.loads(delta))
+    # PostgreSQL reads each statement as of its start: a write committed between the two reads
+    # would have changed the version (undo changes statuses and the version in one transaction)
+    if (await conn.execute(_VERSION, {"b_id": battle_id})).scalar_one() != version:
+        return None
+    return document
 
 
 async def load_state(conn: AsyncConnection, battle_id: int) -> dict[str, Any]:
-    state = (await conn.execute(_LOAD, {"b_id": battle_id})).scalar_one()
-    loaded: dict[str, Any] = json.loads(state)
-    return loaded
+    """The battle's current state (read again if a write came between the reads)."""
+    while True:
+        row = (await conn.execute(_LOAD, {"b_id": battle_id})).one()
+        document = await _current_state(conn, battle_id, row)
+        if document is not None:
+            return document
 
 
 async def load_state_at(conn: AsyncConnection, head: BattleHead) -> dict[str, Any] | None:
     """The battle's state if it is still at ``head.version`` (None: it changed since the head was read)."""
-    state = (await conn.execute(_LOAD_AT, {"b_id": head.id, "b_version": head.version})).scalar_one_or_none()
-    if state is None:
+    loaded = await load_live(conn, head)
+    return None if loaded is None else loaded[0]
+
+
+async def load_live(conn: AsyncConnection, head: BattleHead) -> tuple[dict[str, Any], Snapshots] | None:
+    """``load_state_at`` and the battle row's snapshot bookkeeping at that version."""
+    row = (await conn.execute(_LOAD_AT, {"b_id": head.id, "b_version": head.version})).first()
+    if row is None:
         return None
-    loaded: dict[str, Any] = json.loads(state)
-    return loaded
+    document = await _current_state(conn, head.id, row)
+    return None if document is None else (document, Snapshots(int(row[1]), int(row[3])))
+
+
+async def state_at(conn: AsyncConnection, battle_id: int, seq: int) -> dict[str, Any]:
+    """Replay: the state after action ``seq`` (live or undone, not discarded), from the last snapshot
+    at or before it, with the patches of the actions between applied."""
+    chain = (events.c.battle_id == battle_id) & (events.c.kind == ACTION) & (events.c.status != DISCARDED)
+    base_seq, snapshot = (
+        await conn.execute(
+            select(events.c.seq, events.c.snapshot)
+            .where(chain, events.c.seq <= seq, events.c.snapshot.is_not(None))
+            .order_by(events.c.seq.desc())
+            .limit(1)
+        )
+    ).one()
+    document: dict[str, Any] = json.loads(snapshot)
+    rows = await conn.execute(
+        select(events.c.delta)
+        .where(chain, events.c.seq > base_seq, events.c.seq <= seq)
+        .order_by(events.c.seq)
+    )
+    for (delta,) in rows:
+        if delta is not None:
+            document = docpatch.apply(document, json.loads(delta))
+    return document
 
 
 def channel_lock_key(guild: str, channel: str) -> int:
@@ -152,6 +243,22 @@ async def lock_channel(conn: AsyncConnection, guild: str, channel: str) -> None:
         await conn.execute(select(func.pg_advisory_xact_lock(channel_lock_key(guild, channel))))
 
 
+_LOCK_MANY = text("SELECT count(pg_advisory_xact_lock(k)) FROM unnest(CAST(:keys AS bigint[])) AS t(k)")
+
+
+async def lock_channels(conn: AsyncConnection, channels: Sequence[tuple[str, str]]) -> None:
+    """``lock_channel`` for several channels in one statement, in ``channel_lock_key`` order (the
+    order of the keys in the array: an SRF in FROM yields its rows in order), so that a batch of
+    writes waits once for all its locks instead of a round trip per channel."""
+    if conn.dialect.name != "postgresql" or not channels:
+        return
+    keys = sorted({channel_lock_key(guild, channel) for guild, channel in channels})
+    if len(keys) == 1:
+        await conn.execute(select(func.pg_advisory_xact_lock(keys[0])))
+    else:
+        await conn.execute(_LOCK_MANY, {"keys": keys})
+
+
 async def create_battle(
     conn: AsyncConnection,
     *,
@@ -159,13 +266,15 @@ async def create_battle(
     channel: str,
     ruleset: str,
     started_by: str,
-    state: dict[str, Any],
+    state: dict[str, Any] | Encoded,
     status: str,
     row: NewRow,
 ) -> int:
-    """A new battle with its first log row (seq 1, version 1). ``ChannelBusy`` if one runs here."""
+    """A new battle with its first log row (seq 1, version 1, a snapshot).
+
+    ``ChannelBusy`` if one runs here."""
     now = utcnow()
-    encoded = dumps(state)
+    encoded = _text(state)
     try:
         async with conn.begin_nested():
             battle_id = (
@@ -178,6 +287,8 @@ async def create_battle(
                         status=status,
                         version=1,
                         state=encoded,
+                        state_seq=1,
+                        pending_bytes=0,
                         started_by=started_by,
                         created_at=now,
                         updated_at=now,
@@ -188,7 +299,7 @@ async def create_battle(
             ).scalar_one()
     except IntegrityError:
         raise ChannelBusy() from None
-    await _insert_row(conn, battle_id, 1, row, now, encoded if row.state_after is state else None)
+    await _insert_row(conn, battle_id, 1, row, now, encoded)
     return int(battle_id)
 
 
@@ -204,12 +315,15 @@ _WRITE = (
     .where(battles.c.id == bindparam("b_id"), battles.c.version == bindparam("b_version"), _CURRENT)
     .values(
         version=bindparam("p_version"),
-        state=bindparam("p_state"),
         status=bindparam("p_status"),
         updated_at=bindparam("p_now"),
         ended_at=bindparam("p_ended"),
+        pending_bytes=bindparam("p_pending"),
     )
 )
+#: a write that stores the whole state in the battle row too (a snapshot, an undo, a redo)
+_WRITE_STATE = _WRITE.values(state=bindparam("p_state"), state_seq=bindparam("p_version"))
+_SNAPSHOTS = select(battles.c.state_seq, battles.c.pending_bytes).where(battles.c.id == bindparam("b_id"))
 _DISCARD = (
     update(events)
     .where(events.c.battle_id == bindparam("b_id"), events.c.status == UNDONE)
@@ -218,50 +332,107 @@ _DISCARD = (
 _INSERT = insert(events)
 
 
+@dataclass(frozen=True, slots=True)
+class Snapshots:
+    """What a battle row says of its state: the seq it is of (``state_seq``), and the bytes of patches
+    logged since the last snapshot. A caller that read them at a version passes them to ``write``
+    (which then needs no read), and gets the new ones back."""
+
+    state_seq: int
+    pending_bytes: int
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    version: int
+    snapshots: Snapshots
+
+
+async def snapshots_of(conn: AsyncConnection, battle_id: int) -> Snapshots:
+    state_seq, pending = (await conn.execute(_SNAPSHOTS, {"b_id": battle_id})).one()
+    return Snapshots(int(state_seq), int(pending))
+
+
 async def write(
     conn: AsyncConnection,
     head: BattleHead,
     *,
-    state: dict[str, Any],
+    state: dict[str, Any] | Encoded,
     status: str,
     row: NewRow,
     discard_redo: bool,
-) -> int:
-    """Store a new state and its log row; returns the new version (= the row's seq).
+    rewrite: bool = False,
+    snapshots: Snapshots | None = None,
+) -> Written:
+    """Store a new state (its patch in ``row``) and its log row, in one UPDATE and one INSERT; returns
+    the new version (= the row's seq) and snapshot bookkeeping.
 
     ``VersionConflict`` (nothing written) unless the battle is still at ``head.version`` and still
     its channel's current battle. ``discard_redo``: undone actions can no longer be redone.
+    ``rewrite``: the battle row gets the whole state (undo and redo, whose notes carry no patch);
+    else an action's row (and the battle row) get a snapshot when the patches since the last one
+    outweigh ``SNAPSHOT_WEIGHT`` states, or ``SNAPSHOT_EVERY`` versions passed since the battle row's
+    state. ``snapshots``: the battle row's as of ``head.version`` (read here when not given).
     """
     now = utcnow()
     new_version = head.version + 1
-    encoded = dumps(state)
-    result = await conn.execute(
-        _WRITE,
-        {
-            "b_id": head.id,
-            "b_version": head.version,
-            "p_version": new_version,
-            "p_state": encoded,
-            "p_status": status,
-            "p_now": now,
-            "p_ended": now if status == ENDED else None,
-        },
-    )
+    if snapshots is None:
+        snapshots = await snapshots_of(conn, head.id)
+    delta_json = None if row.delta is None else dumps(row.delta)
+    pending = snapshots.pending_bytes + (len(delta_json) if delta_json is not None else 0)
+    snapshot = None
+    if rewrite:
+        after = Snapshots(new_version, pending)
+    elif row.kind == ACTION and (
+        new_version - snapshots.state_seq >= SNAPSHOT_EVERY
+        or pending >= SNAPSHOT_WEIGHT * (state.size if isinstance(state, Encoded) else len(_text(state)))
+    ):
+        snapshot = _text(state)
+        after = Snapshots(new_version, 0)
+    else:
+        after = Snapshots(snapshots.state_seq, pending)
+    params: dict[str, Any] = {
+        "b_id": head.id,
+        "b_version": head.version,
+        "p_version": new_version,
+        "p_status": status,
+        "p_now": now,
+        "p_ended": now if status == ENDED else None,
+        "p_pending": after.pending_bytes,
+    }
+    if rewrite or snapshot is not None:
+        params["p_state"] = _text(state)
+    result = await conn.execute(_WRITE if "p_state" not in params else _WRITE_STATE, params)
     if result.rowcount != 1:
         raise VersionConflict()
     if discard_redo:
         await conn.execute(_DISCARD, {"b_id": head.id})
-    state_json = encoded if row.state_after is state else None
-    await _insert_row(conn, head.id, new_version, row, now, state_json)
-    return new_version
+    values = _row_params(head.id, new_version, row, now, snapshot, delta_json)
+    deferred = conn.info.get(DEFERRED_ROWS)
+    if deferred is not None:
+        deferred.append(values)
+    else:
+        await conn.execute(_INSERT, values)
+    return Written(new_version, after)
+
+
+async def insert_rows(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+    """Log rows ``write`` deferred (``DEFERRED_ROWS``), in one statement."""
+    if rows:
+        await conn.execute(_INSERT, rows)
 
 
 def _row_params(
-    battle_id: int, seq: int, row: NewRow, now: datetime, state_json: str | None = None
+    battle_id: int,
+    seq: int,
+    row: NewRow,
+    now: datetime,
+    snapshot: str | None = None,
+    delta_json: str | None = None,
 ) -> dict[str, Any]:
-    """One log row's values; ``state_json`` is ``row.state_after`` already encoded (the battle's too)."""
-    if state_json is None and row.state_after is not None:
-        state_json = dumps(row.state_after)
+    """One log row's values (``delta_json``: ``row.delta`` already encoded)."""
+    if delta_json is None and row.delta is not None:
+        delta_json = dumps(row.delta)
     return {
         "battle_id": battle_id,
         "seq": seq,
@@ -271,15 +442,16 @@ def _row_params(
         "command_text": row.command_text,
         "command": dumps(row.command),
         "events": dumps(row.events),
-        "state_after": state_json,
+        "delta": delta_json,
+        "snapshot": snapshot,
         "created_at": now,
     }
 
 
 async def _insert_row(
-    conn: AsyncConnection, battle_id: int, seq: int, row: NewRow, now: datetime, state_json: str | None = None
+    conn: AsyncConnection, battle_id: int, seq: int, row: NewRow, now: datetime, snapshot: str | None = None
 ) -> None:
-    await conn.execute(_INSERT, _row_params(battle_id, seq, row, now, state_json))
+    await conn.execute(_INSERT, _row_params(battle_id, seq, row, now, snapshot))
 
 
 async def set_status(conn: AsyncConnection, battle_id: int, seqs: Sequence[int], status: str) -> None:
@@ -292,37 +464,40 @@ async def set_status(conn: AsyncConnection, battle_id: int, seqs: Sequence[int],
 
 
 def _event_row(row: Any) -> EventRow:
+    delta = getattr(row, "delta", None)
+    command = getattr(row, "command", None)
     return EventRow(
         seq=row.seq,
         kind=row.kind,
         status=row.status,
         actor=row.actor,
         command_text=row.command_text,
-        command=json.loads(row.command),
+        command=None if command is None else json.loads(command),
         events=json.loads(row.events),
-        state_after=None if row.state_after is None else json.loads(row.state_after),
+        delta=None if delta is None else json.loads(delta),
         created_at=row.created_at,
     )
 
 
-_ROW_COLUMNS = (
+#: what the log shows (never a state)
+_LOG_COLUMNS = (
     events.c.seq,
     events.c.kind,
     events.c.status,
     events.c.actor,
     events.c.command_text,
-    events.c.command,
     events.c.events,
-    events.c.state_after,
     events.c.created_at,
 )
+#: and what undo and redo apply
+_ROW_COLUMNS = (*_LOG_COLUMNS, events.c.delta)
 
 
 async def live_actions(conn: AsyncConnection, battle_id: int, limit: int) -> list[EventRow]:
-    """The last ``limit`` live actions, newest first."""
+    """The last ``limit`` live actions, newest first, with their patches."""
     rows = await conn.execute(
         select(*_ROW_COLUMNS)
-        .where(events.c.battle_id == battle_id, events.c.kind == ACTION, events.c.status == LIVE)
+        .where(events.c.battle_id == battle_id, events.c.status == LIVE, events.c.kind == ACTION)
         .order_by(events.c.seq.desc())
         .limit(limit)
     )
@@ -330,10 +505,10 @@ async def live_actions(conn: AsyncConnection, battle_id: int, limit: int) -> lis
 
 
 async def undone_actions(conn: AsyncConnection, battle_id: int, limit: int) -> list[EventRow]:
-    """The undone actions that redo would restore, oldest first."""
+    """The undone actions that redo would restore, oldest first, with their patches."""
     rows = await conn.execute(
         select(*_ROW_COLUMNS)
-        .where(events.c.battle_id == battle_id, events.c.kind == ACTION, events.c.status == UNDONE)
+        .where(events.c.battle_id == battle_id, events.c.status == UNDONE, events.c.kind == ACTION)
         .order_by(events.c.seq.asc())
         .limit(limit)
     )
@@ -341,35 +516,38 @@ async def undone_actions(conn: AsyncConnection, battle_id: int, limit: int) -> l
 
 
 async def has_undone(conn: AsyncConnection, battle_id: int) -> bool:
-    count = (
+    found = (
         await conn.execute(
-            select(func.count()).where(events.c.battle_id == battle_id, events.c.status == UNDONE)
+            select(events.c.seq).where(events.c.battle_id == battle_id, events.c.status == UNDONE).limit(1)
         )
-    ).scalar_one()
-    return bool(count)
+    ).first()
+    return found is not None
 
 
 async def log(conn: AsyncConnection, battle_id: int, last: int) -> list[EventRow]:
     """The last ``last`` rows (actions and notes, undone and discarded ones too), oldest first."""
     rows = await conn.execute(
-        select(*_ROW_COLUMNS).where(events.c.battle_id == battle_id).order_by(events.c.seq.desc()).limit(last)
+        select(*_LOG_COLUMNS).where(events.c.battle_id == battle_id).order_by(events.c.seq.desc()).limit(last)
     )
     return [_event_row(r) for r in reversed(list(rows))]
 
 
-async def live_actions_since(conn: AsyncConnection, battle_id: int, after_seq: int) -> list[EventRow]:
-    """Live actions with seq > ``after_seq``, oldest first (for summaries)."""
+async def live_event_lists(
+    conn: AsyncConnection, battle_id: int, before_seq: int, limit: int
+) -> list[tuple[int, list[dict[str, Any]]]]:
+    """(seq, events) of the last ``limit`` live actions before ``before_seq``, newest first (summaries)."""
     rows = await conn.execute(
-        select(*_ROW_COLUMNS)
+        select(events.c.seq, events.c.events)
         .where(
             events.c.battle_id == battle_id,
-            events.c.kind == ACTION,
             events.c.status == LIVE,
-            events.c.seq > after_seq,
+            events.c.seq < before_seq,
+            events.c.kind == ACTION,
         )
-        .order_by(events.c.seq.asc())
+        .order_by(events.c.seq.desc())
+        .limit(limit)
     )
-    return [_event_row(r) for r in rows]
+    return [(int(seq), json.loads(encoded)) for seq, encoded in rows]
 
 
 async def live_events(conn: AsyncConnection, battle_id: int) -> list[dict[str, Any]]:
@@ -377,7 +555,7 @@ async def live_events(conn: AsyncConnection, battle_id: int) -> list[dict[str, A
     final summary's chart reads a whole battle)."""
     rows = await conn.execute(
         select(events.c.events)
-        .where(events.c.battle_id == battle_id, events.c.kind == ACTION, events.c.status == LIVE)
+        .where(events.c.battle_id == battle_id, events.c.status == LIVE, events.c.kind == ACTION)
         .order_by(events.c.seq.asc())
     )
     return [event for (encoded,) in rows for event in json.loads(encoded)]

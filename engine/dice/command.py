@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
@@ -41,7 +42,11 @@ class ParsedCommand:
     body: _Rollable
 
     def roll(self, dice: DiceSource) -> RollResult:
-        return self.body.roll(dice, self.command, self.secret, self.comment)
+        try:
+            return self.body.roll(dice, self.command, self.secret, self.comment)
+        except DiceError as error:
+            error.secret = self.secret
+            raise
 
 
 def split_comment(text: str) -> tuple[str, str]:
@@ -60,8 +65,7 @@ def normalise(command: str) -> str:
     return _FORT_NOTATION.sub(lambda m: m.group(1) + "K", command, count=1)
 
 
-@lru_cache(maxsize=4096)
-def _compile(command: str) -> tuple[RollKind, bool, _Rollable]:
+def _compile_uncached(command: str) -> tuple[RollKind, bool, _Rollable]:
     m = _SYSTEM_PREFIX.match(command)
     if m:
         secret = m.group(1) is not None
@@ -81,12 +85,15 @@ def _compile(command: str) -> tuple[RollKind, bool, _Rollable]:
                 return RollKind.RATING, secret, rating
         except ParseFailure:
             pass
-    secret = command.startswith("S")
+    secret = is_secret(command)
     try:
         return RollKind.SUM, secret, parse_sum(command[1:] if secret else command)
     except ParseFailure:
         pass
     raise DiceError("dice.unknown_command", command=command)
+
+
+_compile = lru_cache(maxsize=4096)(_compile_uncached)
 
 
 @lru_cache(maxsize=4096)
@@ -95,14 +102,35 @@ def parse_command(text: str) -> ParsedCommand:
 
     Cached: the same text (a unit's strike, the cannon's ``K40+12@10``) is parsed once.
     """
+    return _parse(text, _compile)
+
+
+def parse_command_uncached(text: str) -> ParsedCommand:
+    """``parse_command`` without its caches: what a text never seen before costs (``toride bench``)."""
+    return _parse(text, _compile_uncached)
+
+
+def _parse(text: str, compile_: Callable[[str], tuple[RollKind, bool, _Rollable]]) -> ParsedCommand:
     raw, comment = split_comment(text)
     if not raw:
         raise DiceError("dice.empty_command")
     if len(raw) > MAX_LENGTH:
-        raise DiceError("dice.too_long", limit=MAX_LENGTH, length=len(raw))
+        error = DiceError("dice.too_long", limit=MAX_LENGTH, length=len(raw))
+        error.secret = is_secret(normalise(raw[:1]))
+        raise error
     command = normalise(raw)
-    kind, secret, body = _compile(command)
+    try:
+        kind, secret, body = compile_(command)
+    except DiceError as error:
+        # any refusal of an S-prefixed command is the secret roll's (BCDice: its error text is secret)
+        error.secret = is_secret(command)
+        raise
     return ParsedCommand(command, comment, secret, kind, body)
+
+
+def is_secret(command: str) -> bool:
+    """Is the normalised ``command`` a secret one (``S`` first: ``SK20``, ``S2D6``)?"""
+    return command.startswith("S")
 
 
 def roll(text: str, dice: DiceSource) -> RollResult:

@@ -13,7 +13,14 @@ from engine.errors import EngineError
 
 
 class DiceError(EngineError):
-    """A dice command or a dice source could not be used (bad input, script exhausted ...)."""
+    """A dice command or a dice source could not be used (bad input, script exhausted ...).
+
+    ``secret``: the refused command was a secret one (``S`` before it, as ``SK20``), so its refusal
+    is for the roller's eyes only, and BCDice's own error text for it (``C値を6以上にしてください``) is
+    a secret result (``engine.dice.command`` sets it).
+    """
+
+    secret: bool = False
 
 
 class DiceSource(Protocol):

@@ -11,7 +11,7 @@ Import validates everything and refuses with ``fort.import_invalid`` (``reason``
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.common import REQUIRED, ImportInvalid, JsonDoc, JsonStyle, fold
@@ -48,8 +48,37 @@ DEFAULT_FORT_HP = 300
 STORED_MAX_CANNONS = 20
 
 
-def export_state(state: FortState) -> dict[str, Any]:
-    return {
+class ExportMemo:
+    """Each element's document from the last export, by identity, for the next export to reuse.
+
+    The state is immutable, so an element (a unit, a PC ...) that is the very object exported last time
+    has the same document: a command that changed one unit of a hundred exports one unit. The
+    documents are shared between the exports that reuse them: their readers must not change them.
+    """
+
+    __slots__ = ("docs",)
+
+    def __init__(self) -> None:
+        self.docs: dict[int, tuple[object, dict[str, Any]]] = {}
+
+
+def export_state(state: FortState, memo: ExportMemo | None = None) -> dict[str, Any]:
+    """The ``toride.fort/1`` document of ``state`` (``memo``: reuse the elements exported last time)."""
+    seen: dict[int, tuple[object, dict[str, Any]]] = {}
+    known = memo.docs if memo is not None else {}
+
+    def part(elements: tuple[Any, ...], make: Callable[[Any], dict[str, Any]]) -> list[dict[str, Any]]:
+        if memo is None:
+            return [make(e) for e in elements]
+        out = []
+        for element in elements:
+            hit = known.get(id(element))
+            doc = hit[1] if hit is not None and hit[0] is element else make(element)
+            seen[id(element)] = (element, doc)
+            out.append(doc)
+        return out
+
+    doc = {
         "format": FORMAT,
         "title": state.title,
         "rounds": state.rounds,
@@ -58,51 +87,10 @@ def export_state(state: FortState) -> dict[str, Any]:
         "first": state.first.value,
         "outcome": state.outcome.value if state.outcome else None,
         "fort": {"hp": state.fort_hp, "max_hp": state.fort_max_hp, "repaired_round": state.repaired_round},
-        "pcs": [
-            {
-                "name": p.name,
-                "area": p.area.value,
-                "position": p.position.value if p.position else None,
-                "hp": p.hp,
-                "owner": p.owner,
-                "max_hp": p.max_hp,
-                "move": p.move,
-                "moved_m": p.moved_m,
-                "sheet": sheet_to_json(p.sheet) if p.sheet is not None else None,
-                "palette": p.palette,
-            }
-            for p in state.pcs
-        ],
-        "units": [
-            {
-                "name": u.name,
-                "type": u.type.value,
-                "side": u.side.value,
-                "area": u.area.value,
-                "hp": u.hp,
-                "max_hp": u.max_hp,
-                "fort_damage": u.fort_damage,
-                "strike": u.strike,
-                "defense": u.defense,
-                "move": u.move,
-                "arrive_round": u.arrive_round,
-                "destroyed": u.destroyed,
-                "arrived": u.arrived,
-                "position": u.position.value if u.position else None,
-                "weakness": u.weakness,
-                "moved_m": u.moved_m,
-                "halted": u.halted,
-                "acted": u.acted,
-                "held_edge": edge_text(u.held_edge) if u.held_edge else None,
-                "held_to": u.held_to.value if u.held_to else None,
-            }
-            for u in state.units
-        ],
-        "commanders": [
-            {"name": c.name, "area": c.area.value, "hp": c.hp, "max_hp": c.max_hp, "horn": c.horn}
-            for c in state.commanders
-        ],
-        "traps": [{"kind": t.kind.value, "edge": edge_text(t.edge), "uses": t.uses} for t in state.traps],
+        "pcs": part(state.pcs, _pc_doc),
+        "units": part(state.units, _unit_doc),
+        "commanders": part(state.commanders, _commander_doc),
+        "traps": part(state.traps, _trap_doc),
         "cannons": [{"shells": s} for s in state.cannons],
         "ballista": {
             "loaded": state.ballista.loaded,
@@ -111,6 +99,57 @@ def export_state(state: FortState) -> dict[str, Any]:
         },
         "confused_round": state.confused_round,
     }
+    if memo is not None:
+        memo.docs = seen
+    return doc
+
+
+def _pc_doc(p: PC) -> dict[str, Any]:
+    return {
+        "name": p.name,
+        "area": p.area.value,
+        "position": p.position.value if p.position else None,
+        "hp": p.hp,
+        "owner": p.owner,
+        "max_hp": p.max_hp,
+        "move": p.move,
+        "moved_m": p.moved_m,
+        "sheet": sheet_to_json(p.sheet) if p.sheet is not None else None,
+        "palette": p.palette,
+    }
+
+
+def _unit_doc(u: Unit) -> dict[str, Any]:
+    return {
+        "name": u.name,
+        "type": u.type.value,
+        "side": u.side.value,
+        "area": u.area.value,
+        "hp": u.hp,
+        "max_hp": u.max_hp,
+        "fort_damage": u.fort_damage,
+        "strike": u.strike,
+        "defense": u.defense,
+        "move": u.move,
+        "arrive_round": u.arrive_round,
+        "destroyed": u.destroyed,
+        "arrived": u.arrived,
+        "position": u.position.value if u.position else None,
+        "weakness": u.weakness,
+        "moved_m": u.moved_m,
+        "halted": u.halted,
+        "acted": u.acted,
+        "held_edge": edge_text(u.held_edge) if u.held_edge else None,
+        "held_to": u.held_to.value if u.held_to else None,
+    }
+
+
+def _commander_doc(c: Commander) -> dict[str, Any]:
+    return {"name": c.name, "area": c.area.value, "hp": c.hp, "max_hp": c.max_hp, "horn": c.horn}
+
+
+def _trap_doc(t: Trap) -> dict[str, Any]:
+    return {"kind": t.kind.value, "edge": edge_text(t.edge), "uses": t.uses}
 
 
 _WRONG_TYPE = {int: "not_an_integer", str: "not_a_string", bool: "not_a_boolean", list: "not_a_list"}

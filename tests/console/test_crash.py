@@ -15,7 +15,7 @@ from console_run import ROOT
 
 from bot.console.parser import parse_line
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.storage import open_database
+from bot.storage import docpatch, open_database
 from bot.views import ExportView
 
 SETUP = [
@@ -57,24 +57,34 @@ def test_sigkill_loses_no_acknowledged_action_and_leaves_no_half_one(tmp_path: P
 
     # the database as a new process finds it (the killed one may have left a WAL behind)
     conn = sqlite3.connect(db)
-    version, state_text = conn.execute("select version, state from battles").fetchone()
-    rows = conn.execute("select seq, state_after, events from battle_events order by seq").fetchall()
+    version, state_text, state_seq = conn.execute("select version, state, state_seq from battles").fetchone()
+    rows = conn.execute("select seq, delta, snapshot, events from battle_events order by seq").fetchall()
     conn.close()
     seqs = [r[0] for r in rows]
-    # no half action: every version has exactly its log row, and the state is the last row's state
+    # no half action: every version has exactly its log row, and the state is what the log says: the
+    # first snapshot with every row's patch is the battle row's state with the patches after it
     assert seqs == list(range(1, version + 1))
-    assert json.loads(rows[-1][1]) == json.loads(state_text)
-    hp = next(u["hp"] for u in json.loads(state_text)["units"] if u["name"] == "Crashy")
+    replayed = json.loads(rows[0][2])
+    for _, delta, _, _ in rows[1:]:
+        replayed = docpatch.apply(replayed, json.loads(delta))
+    current = json.loads(state_text)
+    for _, delta, _, _ in rows[state_seq:]:
+        current = docpatch.apply(current, json.loads(delta))
+    assert replayed == current
+    hp = next(u["hp"] for u in current["units"] if u["name"] == "Crashy")
     stored_hp_rows = version - len(SETUP)
     # every acknowledged action is there; at most the one in flight when killed is there too
     assert stored_hp_rows in (acked_hp_lines, acked_hp_lines + 1)
     assert hp == 10000 - stored_hp_rows
     assert stored_hp_rows < STEPS  # it really was killed mid-way
     # each stored row is the action it says it is
-    for seq, state_after, events in rows[len(SETUP) :]:
+    for seq, delta, snapshot, events in rows[len(SETUP) :]:
         (event,) = [e for e in json.loads(events) if e["kind"] == "unit.hp_changed"]
         assert event["data"]["after"] == 10000 - (seq - len(SETUP))
-        assert next(u["hp"] for u in json.loads(state_after)["units"]) == event["data"]["after"]
+        assert json.loads(delta)["l"]["units"] == [{"i": 0, "o": {"hp": event["data"]["after"] + 1},
+                                                    "v": {"hp": event["data"]["after"]}}]  # fmt: skip
+        if snapshot is not None:
+            assert json.loads(snapshot)["units"][0]["hp"] == event["data"]["after"]
 
 
 async def test_a_new_service_continues_after_the_kill(tmp_path: Path) -> None:

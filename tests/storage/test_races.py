@@ -94,7 +94,7 @@ async def test_a_stale_process_writes_into_an_ended_battle(database: Database) -
     row = repo.NewRow(ACTION, "gm", "/x", {}, [], {"x": 1})
     writer = Writer(one.engine)
 
-    async def write_stale(conn: AsyncConnection) -> int:
+    async def write_stale(conn: AsyncConnection) -> repo.Written:
         return await repo.write(conn, stale, state={"x": 1}, status="running", row=row, discard_redo=False)
 
     try:
@@ -125,9 +125,9 @@ async def test_one_failing_write_in_a_group_commit_does_not_fail_the_others(data
                 raise LookupError("refused before writing")
             row = repo.NewRow(ACTION, "gm", f"/x {channel}", {}, [], None)
             state = await repo.load_state(conn, head.id)
-            version = await repo.write(
-                conn, head, state=state, status=head.status, row=row, discard_redo=False
-            )
+            version = (
+                await repo.write(conn, head, state=state, status=head.status, row=row, discard_redo=False)
+            ).version
             if kind == "fails after writing":  # the same seq again: the log's unique (battle, seq)
                 await repo._insert_row(conn, head.id, version, row, repo.utcnow())
             return version

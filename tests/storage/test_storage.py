@@ -13,6 +13,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.storage import docpatch
 from bot.storage import repository as repo
 from bot.storage.db import WRITE_OPTION, alembic_config, upgrade
 from bot.storage.models import ACTION, ENDED, RUNNING, Base
@@ -23,9 +24,17 @@ def _diff(conn: Connection) -> list[Any]:
     return list(compare_metadata(context, Base.metadata))
 
 
-def _row(n: int = 1) -> repo.NewRow:
+def _row(
+    n: int = 1, before: dict[str, Any] | None = None, after: dict[str, Any] | None = None
+) -> repo.NewRow:
+    """Action ``n``; its patch turns ``before`` into ``after`` (none: the battle's first action)."""
+    delta = (
+        None
+        if before is None or after is None
+        else docpatch.diff(docpatch.encode(before), docpatch.encode(after))
+    )
     return repo.NewRow(
-        ACTION, "gm", f"/x {n}", {"n": n}, [{"kind": "x", "data": {"n": n}, "dice": [[6, n]]}], {"n": n}
+        ACTION, "gm", f"/x {n}", {"n": n}, [{"kind": "x", "data": {"n": n}, "dice": [[6, n]]}], delta
     )
 
 
@@ -88,7 +97,9 @@ async def test_one_running_battle_per_channel_ended_ones_kept(raw_engine: AsyncE
     async with raw_engine.begin() as conn:
         head = await repo.running_head(conn, "g", "c1")
         assert head is not None and head.id == first and head.version == 1
-        await repo.write(conn, head, state={"hp": 0}, status=ENDED, row=_row(2), discard_redo=True)
+        await repo.write(
+            conn, head, state={"hp": 0}, status=ENDED, row=_row(2, {"hp": 1}, {"hp": 0}), discard_redo=True
+        )
         assert await repo.running_head(conn, "g", "c1") is None
         ended = await repo.latest_head(conn, "g", "c1")
         assert ended is not None and ended.status == ENDED and ended.version == 2
@@ -110,12 +121,20 @@ async def test_a_stale_version_writes_nothing(raw_engine: AsyncEngine) -> None:
         head = await repo.running_head(conn, "g", "c1")
     assert head is not None
     async with raw_engine.begin() as conn:
-        assert (
-            await repo.write(conn, head, state={"hp": 2}, status=RUNNING, row=_row(2), discard_redo=True) == 2
+        written = await repo.write(
+            conn, head, state={"hp": 2}, status=RUNNING, row=_row(2, {"hp": 1}, {"hp": 2}), discard_redo=True
         )
+        assert written.version == 2
     with pytest.raises(repo.VersionConflict):
         async with raw_engine.begin() as conn:
-            await repo.write(conn, head, state={"hp": 3}, status=RUNNING, row=_row(3), discard_redo=True)
+            await repo.write(
+                conn,
+                head,
+                state={"hp": 3},
+                status=RUNNING,
+                row=_row(3, {"hp": 1}, {"hp": 3}),
+                discard_redo=True,
+            )
     async with raw_engine.connect() as conn:
         assert await repo.load_state(conn, head.id) == {"hp": 2}
         assert [r.seq for r in await repo.log(conn, head.id, 10)] == [1, 2]
@@ -214,3 +233,27 @@ async def test_co_gms_go_with_their_battle(raw_engine: AsyncEngine) -> None:
         await conn.execute(text("DELETE FROM battles WHERE id = :b"), {"b": battle})
         assert (await conn.execute(text("SELECT count(*) FROM battle_gms"))).scalar_one() == 0
         assert await repo.remove_co_gm(conn, battle, "carol") is False
+
+
+async def test_a_batch_takes_every_channel_lock_in_one_statement(database: Any) -> None:
+    """PostgreSQL: ``lock_channels`` holds each channel's advisory lock until the transaction ends."""
+    engine = database.engine()
+    if engine.dialect.name != "postgresql":
+        pytest.skip("PostgreSQL only (SQLite's write transaction is the lock)")
+    channels = [("g", "c1"), ("g", "c2"), ("h", "c1")]
+    other = database.engine()
+    async with engine.begin() as conn:
+        await repo.lock_channels(conn, channels)
+        async with other.connect() as probe:
+            for channel in channels:
+                key = repo.channel_lock_key(*channel)
+                taken = (
+                    await probe.execute(text("SELECT pg_try_advisory_xact_lock(:k)"), {"k": key})
+                ).scalar()
+                assert taken is False, channel
+            free = repo.channel_lock_key("g", "c3")
+            assert (await probe.execute(text("SELECT pg_try_advisory_xact_lock(:k)"), {"k": free})).scalar()
+    async with other.begin() as probe:  # the transaction ended: every lock let go
+        for channel in channels:
+            key = repo.channel_lock_key(*channel)
+            assert (await probe.execute(text("SELECT pg_try_advisory_xact_lock(:k)"), {"k": key})).scalar()

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from bot.i18n import t
 from bot.render.picture import theme
-from bot.render.picture.canvas import Canvas, width
 from bot.render.picture.pictures import DRAWING
 from bot.render.picture.theme import RGB
 from engine.fort.planner import OddsResult
+
+if TYPE_CHECKING:  # the canvas (Pillow, the fonts) is imported when a chart is laid out or drawn
+    from bot.render.picture.canvas import Canvas
 
 WIDTH, HEIGHT = 1200, 600
 PLOT = (130, 130, 1150, 470)  # x0, y0, x1, y1
@@ -112,6 +115,8 @@ def _nice_top(share: float) -> float:
 
 
 def _marks(result: OddsResult, bars: list[Bar], lang: str) -> tuple[Mark, ...]:
+    from bot.render.picture.canvas import width
+
     at: dict[int, list[str]] = {}
     for p in (10, 50, 90):
         hp = result.hp_percentile(p)
@@ -128,6 +133,8 @@ def _marks(result: OddsResult, bars: list[Bar], lang: str) -> tuple[Mark, ...]:
 
 
 def draw(plan: ChartLayout) -> Canvas:
+    from bot.render.picture.canvas import Canvas, width
+
     canvas = Canvas.blank(WIDTH, HEIGHT)
     x0, y0, x1, y1 = PLOT
     canvas.draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=theme.BORDER, width=3)

@@ -11,15 +11,24 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.render.picture.chart import chart_png
-from bot.render.picture.draw import map_png
 from bot.views import StatusView, Summary
 
+
+def _fort_map(document: Mapping[str, Any], lang: str) -> bytes:
+    from bot.render.picture.draw import map_png  # the drawing code is imported when it draws
+
+    return map_png(document, lang)
+
+
+def _fort_chart(summary: Summary, lang: str) -> bytes:
+    from bot.render.picture.chart import chart_png
+
+    return chart_png(summary.history, summary.document, lang)
+
+
 #: per rule set: its battlefield from the export document, and its chart from a final summary
-MAPS: dict[str, Callable[[Mapping[str, Any], str], bytes]] = {"fort": map_png}
-CHARTS: dict[str, Callable[[Summary, str], bytes]] = {
-    "fort": lambda summary, lang: chart_png(summary.history, summary.document, lang)
-}
+MAPS: dict[str, Callable[[Mapping[str, Any], str], bytes]] = {"fort": _fort_map}
+CHARTS: dict[str, Callable[[Summary, str], bytes]] = {"fort": _fort_chart}
 #: how many pictures are kept (a few channels' battles, in each language)
 KEEP = 32
 #: one picture drawn at a time in a process: the fonts (FreeType faces) are not to be used by two
