@@ -25,7 +25,7 @@ from engine.fort import (
     Siege,
     StartBattle,
 )
-from engine.fort.report import Action, HPChange, RoundReport, TrapSpent, Undo, round_report
+from engine.fort.report import Action, HPChange, RoundReport, TrapSpent, Undo, fort_hp_change, round_report
 from engine.ruleset import Event, RuleError
 
 
@@ -163,11 +163,16 @@ def test_units_destroyed_arrivals_and_fallen_commanders() -> None:
 
 
 def _hp_after(entries: list[Action | Undo]) -> int | None:
+    """The fort's HP after ``entries`` as their events last tell it: a round's end (or the battle's), or a
+    change after it (the GM's ``/gm set fort.hp`` after the end)."""
     last = None
     for entry in entries:
         if isinstance(entry, Action):
             for event in entry.events:
-                if event.kind in ("battle.round_summary", "battle.ended"):
+                change = fort_hp_change(event)
+                if change is not None:
+                    last = change[3]
+                elif event.kind in ("battle.round_summary", "battle.ended"):
                     last = event.data["fort_hp"]
     return last
 
