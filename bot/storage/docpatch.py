@@ -137,14 +137,28 @@ def diff(old: Encoded, new: Encoded) -> Patch:
 def _fields(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     """One object's change: ``o`` the keys that changed or went (old values), ``v`` those that changed
     or came (new values)."""
-    gone = {k: v for k, v in before.items() if k not in after or after[k] != v}
-    came = {k: v for k, v in after.items() if k not in before or before[k] != v}
+    gone = {k: v for k, v in before.items() if k not in after or not _same(after[k], v)}
+    came = {k: v for k, v in after.items() if k not in before or not _same(before[k], v)}
     out: dict[str, Any] = {}
     if gone:
         out["o"] = gone
     if came:
         out["v"] = came
     return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two JSON values have the same text: ``==`` with the types too (``0 == False`` and
+    ``1 == 1.0`` in Python, not in JSON)."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(value, b[key]) for key, value in a.items())
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
 
 
 def _changed(doc: dict[str, Any], change: dict[str, Any], reverse: bool) -> dict[str, Any]:

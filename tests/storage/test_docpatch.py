@@ -3,12 +3,19 @@ exactly, for any two documents, and holds only what changed."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.storage.docpatch import apply, diff, dumps, encode
+
+
+def exact(value: Any) -> str:
+    """A JSON value's text with its keys sorted: equal only when the JSON is (``0`` is not ``false``)."""
+    return json.dumps(value, sort_keys=True)
+
 
 scalars = st.one_of(st.none(), st.booleans(), st.integers(-1000, 1000), st.text(max_size=5))
 items = st.one_of(scalars, st.dictionaries(st.sampled_from("abcde"), scalars, max_size=4))
@@ -21,9 +28,9 @@ documents = st.dictionaries(st.sampled_from(["units", "pcs", "title", "round", "
 def test_a_patch_goes_forward_and_back_exactly(old: dict[str, Any], new: dict[str, Any]) -> None:
     before, after = encode(old), encode(new)
     patch = diff(before, after)
-    assert apply(old, patch) == new
-    assert apply(new, patch, reverse=True) == old
-    assert (patch == {}) == (old == new)
+    assert exact(apply(old, patch)) == exact(new)
+    assert exact(apply(new, patch, reverse=True)) == exact(old)
+    assert (patch == {}) == (exact(old) == exact(new))
     assert before.text == dumps(old) and before.size == len(dumps(old))
 
 
@@ -43,10 +50,11 @@ def test_reused_items_keep_their_text_and_a_change_is_what_the_patch_holds(
     after = encode(new, before)
     assert after.text == dumps(new)
     patch = diff(before, after)
-    assert apply(old, patch) == new and apply(new, patch, reverse=True) == old
+    assert exact(apply(old, patch)) == exact(new)
+    assert exact(apply(new, patch, reverse=True)) == exact(old)
     for key, runs in patch.get("l", {}).items():
         assert len(runs) <= 1  # one item changed at most
-        assert new[key] != old[key]
+        assert exact(new[key]) != exact(old[key])
 
 
 def test_one_field_of_one_unit() -> None:
@@ -62,3 +70,23 @@ def test_one_field_of_one_unit() -> None:
         "v": {"round": 2},
         "l": {"units": [[100, [], [{"name": "u100", "hp": 1}]]]},
     }
+
+
+def test_a_change_python_calls_equal_is_still_a_change() -> None:
+    """``0 == False`` and ``1 == 1.0`` in Python, but their JSON differs: the patch keeps the change."""
+    old = {"units": [{"name": "u", "acted": 0, "hp": 1, "tags": [0]}]}
+    new = {"units": [{"name": "u", "acted": False, "hp": 1.0, "tags": [False]}]}
+    patch = diff(encode(old), encode(new))
+    assert patch == {
+        "l": {
+            "units": [
+                {
+                    "i": 0,
+                    "o": {"acted": 0, "hp": 1, "tags": [0]},
+                    "v": {"acted": False, "hp": 1.0, "tags": [False]},
+                }
+            ]
+        }
+    }
+    assert exact(apply(old, patch)) == exact(new)
+    assert exact(apply(new, patch, reverse=True)) == exact(old)
