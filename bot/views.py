@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.fort.planner import OddsResult
 from engine.ruleset import Event
+
+if TYPE_CHECKING:
+    from engine.fort.planner import OddsResult
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,20 +6,10 @@ import argparse
 import asyncio
 import os
 import sys
-from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
-from prompt_toolkit.completion import CompleteEvent, Completer, Completion
-from prompt_toolkit.document import Document
-from sqlalchemy.exc import SQLAlchemyError
-
-from bot.command_names import command_words, option_word
-from bot.commands import CommandSpec, Option, OptType, commands, norm_word
-from bot.console.session import ConsoleSession, Quit
 from bot.i18n import DEFAULT_LANG, LANGUAGES, t
-from bot.render import fort_names
-from bot.service import BattleService
 from bot.storage import database_url, open_database
 from engine import limits
 from engine.dice import DiceSource, ScriptedDice, SeededDice
@@ -28,6 +18,9 @@ from engine.errors import EngineError
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
 
+    from bot.console.completion import CommandCompleter
+    from bot.console.session import ConsoleSession
+
 HISTORY = Path.home() / ".toride_history"
 #: the longest line the console reads from a pipe (a longer one is refused)
 LINE_MAX = 10_000
@@ -35,72 +28,13 @@ LINE_MAX = 10_000
 STRICT_MAX = 100
 
 
-class CommandCompleter(Completer):
-    """Completes ``/group sub`` from the command table, then its option names and choices, and the values
-    the battle has: unit, PC and commander names, areas, edges (``bot.render.fort_names``).
+def __getattr__(name: str) -> Any:
+    # ``bot.console.app.CommandCompleter`` without importing prompt_toolkit with this module
+    if name == "CommandCompleter":
+        from bot.console.completion import CommandCompleter
 
-    ``battle`` gives the channel's battle as its document (None: no battle yet); the session keeps it
-    fresh after each line, so completion never waits for the database."""
-
-    def __init__(self, battle: Callable[[], Mapping[str, Any] | None] = lambda: None) -> None:
-        self.battle = battle
-
-    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
-        text = document.text_before_cursor
-        if text.startswith("@"):
-            _, _, text = text.partition(" ")
-        table = commands()
-        word = document.get_word_before_cursor(WORD=True)
-        if not text.startswith("/"):
-            return
-        head = text[1:]
-        spec = None
-        for path in sorted(table, key=len, reverse=True):
-            if head.startswith(path + " "):
-                spec = table[path]
-                break
-        if spec is None and (head.endswith(" ") or " " in head.strip()):
-            # the Japanese names Discord shows (``/部隊 移動 部隊:``)
-            words = command_words([norm_word(w) for w in head.split() if ":" not in w][:2])
-            for size in (2, 1):
-                if " ".join(words[:size]) in table:
-                    spec = table[" ".join(words[:size])]
-                    break
-        if spec is None:
-            for path in sorted(table):
-                if path.startswith(norm_word(head)):
-                    yield Completion("/" + path + " ", start_position=-len(text))
-            return
-        if ":" in word:
-            name, _, value = word.partition(":")
-            opt = spec.option(option_word(spec, norm_word(name)))
-            if opt is not None:
-                for choice in self._values(spec, opt, text):
-                    if norm_word(choice).startswith(norm_word(value.strip('"'))):
-                        shown = f'"{choice}"' if any(c.isspace() for c in choice) else choice
-                        yield Completion(f"{name}:{shown}", start_position=-len(word))
-            return
-        used = {part.partition(":")[0] for part in text.split() if ":" in part}
-        for opt in spec.options:
-            if opt.name not in used and opt.name.startswith(word):
-                yield Completion(opt.name + ":", start_position=-len(word))
-
-    def _values(self, spec: CommandSpec, opt: Option, text: str) -> list[str]:
-        """What the option takes: its choices, true/false, or the battle's names of its kind."""
-        if opt.choices:
-            return list(opt.choices)
-        if opt.type is OptType.BOOL:
-            return ["true", "false"]
-        kind = fort_names.completion(spec, opt)
-        doc = self.battle()
-        if kind is None or doc is None or not str(doc.get("format", "")).startswith("toride.fort"):
-            return []
-        typed = {}
-        for part in text.split():
-            key, sep, value = part.partition(":")
-            if sep:
-                typed[option_word(spec, norm_word(key))] = value
-        return list(dict.fromkeys(fort_names.candidates(doc, kind, spec, typed)))
+        return CommandCompleter
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def add_console_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -168,6 +102,11 @@ def run_console(args: argparse.Namespace) -> int:
 
 
 async def console_main(args: argparse.Namespace, dice: DiceSource, stdin: TextIO | None = None) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from bot.console.session import ConsoleSession
+    from bot.service import BattleService
+
     try:
         engine = await open_database(args.db)
     except (SQLAlchemyError, OSError) as error:
@@ -209,6 +148,8 @@ def _read_line(source: TextIO | BinaryIO, limit: int) -> str | bytes | None:
 
 
 async def _lines(session: ConsoleSession, source: TextIO) -> int:
+    from bot.console.session import Quit
+
     """Every line of ``source`` through the session, read as UTF-8 bytes where it has them: a line
     that is not UTF-8, or too long, is refused (and the next one read), never a crash. Answers how many
     lines were refused."""
@@ -249,6 +190,8 @@ async def _interactive(session: ConsoleSession, args: argparse.Namespace) -> int
     from prompt_toolkit import PromptSession
     from prompt_toolkit.history import FileHistory
 
+    from bot.console.completion import CommandCompleter
+
     prompt: PromptSession[str] = PromptSession(
         history=FileHistory(str(HISTORY)),
         completer=CommandCompleter(lambda: session.document),
@@ -261,6 +204,8 @@ async def _interactive(session: ConsoleSession, args: argparse.Namespace) -> int
 async def play(session: ConsoleSession, prompt: PromptSession[str], message: str) -> int:
     """Lines from the terminal until ``/quit`` or Ctrl-D: Ctrl-C clears a half-typed line (as a shell
     does) and asks again. Answers how many lines were refused."""
+    from bot.console.session import Quit
+
     refused = 0
     await session.refresh()
     while True:

@@ -4,21 +4,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.commands import Kind, OptType, SheetSource, lookup, nfkc, norm_word
 from bot.console.parser import Line, parse_line
 from bot.i18n import t
 from bot.render.common import echo, refusal_text
-from bot.render.help_text import help_text
-from bot.render.picture.odds_chart import odds_png
-from bot.render.picture.pictures import PictureCache, final_chart
 from bot.render.text import render
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.sheet_fetch import FetchPolicy, fetch_sheet_options, is_url
 from bot.views import EventsView, ExportView, MapView, OddsView, View
 from engine.errors import EngineError
 from engine.limits import IMPORT_MAX_BYTES
+
+if TYPE_CHECKING:
+    from bot.render.picture.pictures import PictureCache
+    from bot.sheet_fetch import FetchPolicy
 
 #: the console's guild (a console battle lives beside Discord ones in the same database)
 CONSOLE_GUILD = "console"
@@ -53,10 +53,28 @@ class ConsoleSession:
         self.lang = lang
         self.user = user
         self.base_dir = base_dir or Path.cwd()
-        self.fetch_policy = fetch_policy if fetch_policy is not None else FetchPolicy.from_env()
-        self.pictures = PictureCache()
+        self._fetch_policy = fetch_policy
+        self._pictures: PictureCache | None = None
         #: the channel's battle as its document, for Tab completion (``refresh``); None: no battle
         self.document: dict[str, Any] | None = None
+
+    # the picture library and the sheet fetcher load with the first line that needs them, not at start
+
+    @property
+    def fetch_policy(self) -> FetchPolicy:
+        if self._fetch_policy is None:
+            from bot.sheet_fetch import FetchPolicy
+
+            self._fetch_policy = FetchPolicy.from_env()
+        return self._fetch_policy
+
+    @property
+    def pictures(self) -> PictureCache:
+        if self._pictures is None:
+            from bot.render.picture.pictures import PictureCache
+
+            self._pictures = PictureCache()
+        return self._pictures
 
     async def refresh(self) -> None:
         """Read the channel's battle again for completion (what this session's user may read)."""
@@ -72,6 +90,8 @@ class ConsoleSession:
         try:
             topic = _help_topic(stripped)
             if topic is not None:
+                from bot.render.help_text import help_text
+
                 return Reply(help_text(self.lang, topic), True)
             line = parse_line(text)
             if line is None:
@@ -89,10 +109,14 @@ class ConsoleSession:
             return self._written(view.filename, png, "map.written", view)
         text = render(view, self.lang)
         if isinstance(view, OddsView) and view.result is not None:
+            from bot.render.picture.odds_chart import odds_png
+
             drawn = odds_png(view.result, view.title, self.lang)
             written = self._written(view.filename, drawn, "odds.chart_written", view)
             return Reply(text + "\n" + written.text, written.ok, view)
-        if isinstance(view, EventsView):
+        if isinstance(view, EventsView) and view.summaries:
+            from bot.render.picture.pictures import final_chart
+
             for summary in view.summaries:
                 chart = final_chart(view.ruleset, summary, self.lang)
                 if chart is not None:
@@ -120,6 +144,8 @@ class ConsoleSession:
         write_to = None
         if spec.kind is Kind.EXPORT and "file" in options and spec.option("file") is None:
             write_to = str(options.pop("file"))
+        from bot.sheet_fetch import fetch_sheet_options, is_url
+
         for name, value in line.options.items():
             opt = spec.option(name)
             if opt is not None and opt.type in (OptType.FILE, OptType.TEXTFILE):

@@ -96,3 +96,43 @@ def test_the_console_starts_without_the_http_client_and_the_drawing_code(tmp_pat
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+def _console_loaded(db: Path, stdin: str, modules: tuple[str, ...]) -> tuple[int, list[str], str]:
+    """(exit status, which of ``modules`` were imported, what was printed) of ``toride console`` on a
+    pipe, in a fresh interpreter."""
+    code = (
+        "import sys\n"
+        "from bot.cli import main\n"
+        f"result = main(['console', '--db', {str(db)!r}])\n"
+        f"print(repr(sorted(m for m in {modules!r} if m in sys.modules)))\n"
+        "sys.exit(result)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=db.parent,
+        env=env,
+        check=False,
+    )
+    assert done.stderr == ""
+    *printed, loaded = done.stdout.splitlines()
+    return done.returncode, ast.literal_eval(loaded), "\n".join(printed)
+
+
+#: what the piped console needs not before its first command
+CONSOLE_LATER = ("prompt_toolkit", "alembic", "PIL", "discord", "aiohttp", "mako", "bot.render.picture.pictures")
+
+
+def test_the_piped_console_at_head_loads_neither_alembic_nor_the_terminal(tmp_path: Path) -> None:
+    db = tmp_path / "battles.db"
+    # the first start upgrades the new database (alembic), the next finds it at the head
+    assert _console_loaded(db, "/quit\n", ("alembic",))[:2] == (0, ["alembic"])
+    assert _console_loaded(db, "/quit\n", CONSOLE_LATER) == (0, [], "")
+    # a command still works without them
+    status, loaded, printed = _console_loaded(db, "/fort status\n/quit\n", ("prompt_toolkit", "alembic"))
+    assert (status, loaded) == (0, [])
+    assert printed != ""

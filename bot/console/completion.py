@@ -1,0 +1,82 @@
+"""Tab completion for the console's terminal (prompt_toolkit): imported only when a terminal prompt is
+built, so a console on a pipe, and every other tool, never loads prompt_toolkit."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+
+from bot.command_names import command_words, option_word
+from bot.commands import CommandSpec, Option, OptType, commands, norm_word
+from bot.render import fort_names
+
+
+class CommandCompleter(Completer):
+    """Completes ``/group sub`` from the command table, then its option names and choices, and the values
+    the battle has: unit, PC and commander names, areas, edges (``bot.render.fort_names``).
+
+    ``battle`` gives the channel's battle as its document (None: no battle yet); the session keeps it
+    fresh after each line, so completion never waits for the database."""
+
+    def __init__(self, battle: Callable[[], Mapping[str, Any] | None] = lambda: None) -> None:
+        self.battle = battle
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
+        text = document.text_before_cursor
+        if text.startswith("@"):
+            _, _, text = text.partition(" ")
+        table = commands()
+        word = document.get_word_before_cursor(WORD=True)
+        if not text.startswith("/"):
+            return
+        head = text[1:]
+        spec = None
+        for path in sorted(table, key=len, reverse=True):
+            if head.startswith(path + " "):
+                spec = table[path]
+                break
+        if spec is None and (head.endswith(" ") or " " in head.strip()):
+            # the Japanese names Discord shows (``/部隊 移動 部隊:``)
+            words = command_words([norm_word(w) for w in head.split() if ":" not in w][:2])
+            for size in (2, 1):
+                if " ".join(words[:size]) in table:
+                    spec = table[" ".join(words[:size])]
+                    break
+        if spec is None:
+            for path in sorted(table):
+                if path.startswith(norm_word(head)):
+                    yield Completion("/" + path + " ", start_position=-len(text))
+            return
+        if ":" in word:
+            name, _, value = word.partition(":")
+            opt = spec.option(option_word(spec, norm_word(name)))
+            if opt is not None:
+                for choice in self._values(spec, opt, text):
+                    if norm_word(choice).startswith(norm_word(value.strip('"'))):
+                        shown = f'"{choice}"' if any(c.isspace() for c in choice) else choice
+                        yield Completion(f"{name}:{shown}", start_position=-len(word))
+            return
+        used = {part.partition(":")[0] for part in text.split() if ":" in part}
+        for opt in spec.options:
+            if opt.name not in used and opt.name.startswith(word):
+                yield Completion(opt.name + ":", start_position=-len(word))
+
+    def _values(self, spec: CommandSpec, opt: Option, text: str) -> list[str]:
+        """What the option takes: its choices, true/false, or the battle's names of its kind."""
+        if opt.choices:
+            return list(opt.choices)
+        if opt.type is OptType.BOOL:
+            return ["true", "false"]
+        kind = fort_names.completion(spec, opt)
+        doc = self.battle()
+        if kind is None or doc is None or not str(doc.get("format", "")).startswith("toride.fort"):
+            return []
+        typed = {}
+        for part in text.split():
+            key, sep, value = part.partition(":")
+            if sep:
+                typed[option_word(spec, norm_word(key))] = value
+        return list(dict.fromkeys(fort_names.candidates(doc, kind, spec, typed)))
