@@ -18,7 +18,6 @@ from engine.errors import EngineError
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
 
-    from bot.console.completion import CommandCompleter
     from bot.console.session import ConsoleSession
 
 HISTORY = Path.home() / ".toride_history"

@@ -124,7 +124,15 @@ def _console_loaded(db: Path, stdin: str, modules: tuple[str, ...]) -> tuple[int
 
 
 #: what the piped console needs not before its first command
-CONSOLE_LATER = ("prompt_toolkit", "alembic", "PIL", "discord", "aiohttp", "mako", "bot.render.picture.pictures")
+CONSOLE_LATER = (
+    "prompt_toolkit",
+    "alembic",
+    "PIL",
+    "discord",
+    "aiohttp",
+    "mako",
+    "bot.render.picture.pictures",
+)
 
 
 def test_the_piped_console_at_head_loads_neither_alembic_nor_the_terminal(tmp_path: Path) -> None:
