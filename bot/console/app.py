@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
@@ -100,32 +102,102 @@ def run_console(args: argparse.Namespace) -> int:
         return 141
 
 
+class DatabaseUnavailable(Exception):
+    """The database could not be opened (or its schema upgraded): the first line of the reason."""
+
+
+def _import_service() -> None:
+    """Import what a session needs (SQLAlchemy, the service, the renderers, the rule sets' commands):
+    in a terminal this runs in a thread while the prompt is up. The prompt imports none of these
+    meanwhile (its completer waits for the session), as two threads importing one package at once can
+    fail on its circular imports."""
+    import bot.console.session
+    import bot.storage.db  # noqa: F401
+    from bot.commands import commands
+
+    commands()
+
+
+class SessionLoader:
+    """The console's session made in the background: the service imported in a worker thread and the
+    database opened on the loop, while the terminal's prompt is already up and the person types.
+
+    ``start`` begins (at most once); ``session`` awaits the session, raising ``DatabaseUnavailable``;
+    ``close`` waits for a load under way and closes the database. ``on_failure`` (set by the prompt) is
+    told as soon as the database fails, so the error shows at once, not after the first line."""
+
+    def __init__(self, args: argparse.Namespace, dice: DiceSource) -> None:
+        self.args = args
+        self.dice = dice
+        self.ready: ConsoleSession | None = None
+        self.on_failure: Callable[[BaseException], None] | None = None
+        self._task: asyncio.Task[ConsoleSession] | None = None
+        self._engine: Any = None
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.ensure_future(self._load())
+            self._task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[ConsoleSession]) -> None:
+        if not task.cancelled() and task.exception() is not None and self.on_failure is not None:
+            self.on_failure(task.exception())  # type: ignore[arg-type]
+
+    async def _load(self) -> ConsoleSession:
+        collecting = gc.isenabled()
+        # start-up makes many objects and frees few: no collection walks them all while loading
+        gc.disable()
+        try:
+            await asyncio.get_running_loop().run_in_executor(None, _import_service)
+            from sqlalchemy.exc import SQLAlchemyError
+
+            from bot.console.session import ConsoleSession
+            from bot.service import BattleService
+
+            try:
+                self._engine = await open_database(self.args.db)
+            except (SQLAlchemyError, OSError) as error:
+                raise DatabaseUnavailable(str(error).splitlines()[0]) from error
+            service = BattleService(self._engine, self.dice)
+            args = self.args
+            self.ready = ConsoleSession(service, channel=args.channel, lang=args.lang, user=args.user)
+            return self.ready
+        finally:
+            if collecting:
+                gc.enable()
+
+    async def session(self) -> ConsoleSession:
+        self.start()
+        assert self._task is not None
+        return await self._task
+
+    async def close(self) -> None:
+        if self._task is not None and not self._task.done():
+            # Ctrl-D or /quit before the load finished: let it end, so nothing is left half-open
+            await asyncio.wait([self._task])
+        if self._engine is not None:
+            await self._engine.dispose()
+
+
+def _db_error(args: argparse.Namespace, error: DatabaseUnavailable) -> int:
+    print(t("console.db_error", args.lang, db=database_url(args.db), error=str(error)), file=sys.stderr)
+    return 2
+
+
 async def console_main(args: argparse.Namespace, dice: DiceSource, stdin: TextIO | None = None) -> int:
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from bot.console.session import ConsoleSession
-    from bot.service import BattleService
-
+    source = stdin or sys.stdin
+    loader = SessionLoader(args, dice)
     try:
-        engine = await open_database(args.db)
-    except (SQLAlchemyError, OSError) as error:
-        print(
-            t("console.db_error", args.lang, db=database_url(args.db), error=str(error).splitlines()[0]),
-            file=sys.stderr,
-        )
-        return 2
-    try:
-        service = BattleService(engine, dice)
-        session = ConsoleSession(service, channel=args.channel, lang=args.lang, user=args.user)
-        source = stdin or sys.stdin
         if source.isatty() and sys.stdout.isatty():
-            refused = await _interactive(session, args)
+            refused = await _interactive(loader, args)
         else:
-            refused = await _lines(session, source)
+            refused = await _lines(await loader.session(), source)
         if isinstance(dice, ScriptedDice) and dice.remaining:
             print(t("console.dice_left", args.lang, count=dice.remaining), file=sys.stderr)
+    except DatabaseUnavailable as error:
+        return _db_error(args, error)
     finally:
-        await engine.dispose()
+        await loader.close()
     if not getattr(args, "strict", False):
         return 0
     if refused:
@@ -185,7 +257,8 @@ async def _lines(session: ConsoleSession, source: TextIO) -> int:
             print(reply.text, flush=True)
 
 
-async def _interactive(session: ConsoleSession, args: argparse.Namespace) -> int:
+async def _interactive(loader: SessionLoader, args: argparse.Namespace) -> int:
+    """The terminal: the prompt first, the session loading behind it (``SessionLoader``)."""
     from prompt_toolkit import PromptSession
     from prompt_toolkit.history import FileHistory
 
@@ -193,34 +266,61 @@ async def _interactive(session: ConsoleSession, args: argparse.Namespace) -> int
 
     prompt: PromptSession[str] = PromptSession(
         history=FileHistory(str(HISTORY)),
-        completer=CommandCompleter(lambda: session.document),
+        completer=CommandCompleter(
+            lambda: None if loader.ready is None else loader.ready.document, lambda: loader.ready is not None
+        ),
         complete_while_typing=True,
     )
-    print(t("console.welcome", session.lang, channel=args.channel, db=database_url(args.db)))
-    return await play(session, prompt, f"{session.user}@{args.channel}> ")
+    print(t("console.welcome", args.lang, channel=args.channel, db=database_url(args.db)))
+    return await play(loader, prompt, f"{args.user}@{args.channel}> ")
 
 
-async def play(session: ConsoleSession, prompt: PromptSession[str], message: str) -> int:
+async def play(session: ConsoleSession | SessionLoader, prompt: PromptSession[str], message: str) -> int:
     """Lines from the terminal until ``/quit`` or Ctrl-D: Ctrl-C clears a half-typed line (as a shell
-    does) and asks again. Answers how many lines were refused."""
-    from bot.console.session import Quit
+    does) and asks again. Answers how many lines were refused.
 
+    With a ``SessionLoader`` the prompt is drawn first and the loader started right after; the first
+    line waits for it. A database that fails to open ends the prompt at once (``DatabaseUnavailable``).
+    """
+    loader = session if isinstance(session, SessionLoader) else None
+    ready = None if isinstance(session, SessionLoader) else session
+    pre_run: Callable[[], None] | None = None
+    if loader is not None:
+
+        def failed(error: BaseException) -> None:
+            if prompt.app.is_running and not prompt.app.future.done():  # type: ignore[union-attr]
+                prompt.app.exit(exception=error)
+
+        loader.on_failure = failed
+
+        def pre_run() -> None:
+            # called before the first drawing, in the same step of the loop: the load starts after it
+            asyncio.get_running_loop().call_soon(loader.start)
+
+    else:
+        assert ready is not None
+        await ready.refresh()
     refused = 0
-    await session.refresh()
+    lang = session.args.lang if isinstance(session, SessionLoader) else session.lang
     while True:
         try:
-            line = await prompt.prompt_async(message)
+            line = await prompt.prompt_async(message, pre_run=pre_run)
         except KeyboardInterrupt:
             continue
         except EOFError:
             break
+        if ready is None:
+            assert loader is not None
+            ready = await loader.session()
+        from bot.console.session import Quit  # loaded with the session
+
         try:
-            reply = await session.handle(line)
+            reply = await ready.handle(line)
         except Quit:
             break
         if reply is not None:
             refused += not reply.ok
             print(reply.text, flush=True)
-            await session.refresh()
-    print(t("console.bye", session.lang))
+            await ready.refresh()
+    print(t("console.bye", lang))
     return refused

@@ -4,14 +4,16 @@ built, so a console on a pipe, and every other tool, never loads prompt_toolkit.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from bot.command_names import command_words, option_word
-from bot.commands import CommandSpec, Option, OptType, commands, norm_word
-from bot.render import fort_names
+if TYPE_CHECKING:
+    from bot.commands import CommandSpec, Option
+
+# the command table, its names and the battle's names are imported by the first completion, once the
+# session has loaded them (``ready``), not with the prompt
 
 
 class CommandCompleter(Completer):
@@ -21,10 +23,22 @@ class CommandCompleter(Completer):
     ``battle`` gives the channel's battle as its document (None: no battle yet); the session keeps it
     fresh after each line, so completion never waits for the database."""
 
-    def __init__(self, battle: Callable[[], Mapping[str, Any] | None] = lambda: None) -> None:
+    def __init__(
+        self,
+        battle: Callable[[], Mapping[str, Any] | None] = lambda: None,
+        ready: Callable[[], bool] = lambda: True,
+    ) -> None:
         self.battle = battle
+        #: False while the session still loads in the background: nothing is completed then, so the
+        #: prompt never imports the rule sets beside the loading thread (``bot.console.app``)
+        self.ready = ready
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
+        if not self.ready():
+            return
+        from bot.command_names import command_words, option_word
+        from bot.commands import commands, norm_word
+
         text = document.text_before_cursor
         if text.startswith("@"):
             _, _, text = text.partition(" ")
@@ -66,6 +80,10 @@ class CommandCompleter(Completer):
 
     def _values(self, spec: CommandSpec, opt: Option, text: str) -> list[str]:
         """What the option takes: its choices, true/false, or the battle's names of its kind."""
+        from bot.command_names import option_word
+        from bot.commands import OptType, norm_word
+        from bot.render import fort_names
+
         if opt.choices:
             return list(opt.choices)
         if opt.type is OptType.BOOL:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,11 +18,11 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from bot.storage.url import DEFAULT_FILE, ENV_URL, database_url  # noqa: F401 (re-exported)
+
 if TYPE_CHECKING:
     from alembic.config import Config
 
-ENV_URL = "TORIDE_DATABASE_URL"
-DEFAULT_FILE = "toride.db"
 #: execution option that makes a SQLite transaction take the write lock at BEGIN
 WRITE_OPTION = "toride_write"
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
@@ -35,17 +34,6 @@ UPGRADE_LOCK = 0x746F72696465  # "toride"
 #: how long a process starting beside others waits its turn to upgrade a SQLite file (each wait is
 #: SQLite's busy timeout; a slow machine with several processes upgrading may need more than one)
 UPGRADE_WAIT_S = 120.0
-
-
-def database_url(explicit: str | None = None) -> str:
-    """``explicit``, else ``TORIDE_DATABASE_URL``, else a SQLite file in the working directory.
-
-    A bare path (``battles.db``) is taken as a SQLite file.
-    """
-    url = explicit or os.environ.get(ENV_URL) or DEFAULT_FILE
-    if "://" not in url:
-        url = f"sqlite+aiosqlite:///{url}"
-    return url
 
 
 def _dumps(value: Any) -> str:
