@@ -159,19 +159,28 @@ class CommandCodec(Generic[C]):
     ) -> None:
         self.prefix = prefix
         self.classes: dict[str, type[C]] = {cls.__name__: cls for cls in classes}
-        names = renames or {}
-        self._fields = {
-            name: tuple(
-                (
-                    f.name,
-                    names.get(f.name, f.name),
-                    _allowed(typing.get_type_hints(cls)[f.name]),
-                    f.default is MISSING,
+        self._renames = dict(renames or {})
+        self._table: dict[str, tuple[tuple[str, str, Any, bool], ...]] | None = None
+
+    @property
+    def _fields(self) -> dict[str, tuple[tuple[str, str, Any, bool], ...]]:
+        """Each class's (attribute, JSON key, allowed types, required) fields, worked out at first use
+        (the annotations are evaluated then, not when a rule set's module is imported)."""
+        if self._table is None:
+            table = {}
+            for name, cls in self.classes.items():
+                hints = typing.get_type_hints(cls)
+                table[name] = tuple(
+                    (
+                        f.name,
+                        self._renames.get(f.name, f.name),
+                        _allowed(hints[f.name]),
+                        f.default is MISSING,
+                    )
+                    for f in fields(typing.cast(Any, cls))
                 )
-                for f in fields(typing.cast(Any, cls))
-            )
-            for name, cls in self.classes.items()
-        }
+            self._table = table
+        return self._table
 
     def to_json(self, command: C) -> dict[str, Any]:
         name = type(command).__name__

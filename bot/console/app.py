@@ -7,10 +7,12 @@ import asyncio
 import gc
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
+from bot.console.quit import Quit, is_quit
 from bot.i18n import DEFAULT_LANG, LANGUAGES, t
 from bot.storage import database_url, open_database
 from engine import limits
@@ -19,6 +21,7 @@ from engine.errors import EngineError
 
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
+    from sqlalchemy.ext.asyncio import AsyncEngine
 
     from bot.console.session import ConsoleSession
 
@@ -106,25 +109,40 @@ class DatabaseUnavailable(Exception):
     """The database could not be opened (or its schema upgraded): the first line of the reason."""
 
 
-def _import_service() -> None:
-    """Import what a session needs (SQLAlchemy, the service, the renderers, the rule sets' commands):
-    in a terminal this runs in a thread while the prompt is up. The prompt imports none of these
-    meanwhile (its completer waits for the session), as two threads importing one package at once can
-    fail on its circular imports."""
+def _import_service(completion: bool) -> None:
+    """Import what a session needs (SQLAlchemy, the service, the renderers; with ``completion`` the rule
+    sets' commands too): in a terminal this runs in a thread while the prompt is up. The prompt imports
+    none of these meanwhile (its completer waits for the session), as two threads importing one
+    package at once can fail on its circular imports."""
     import bot.console.session
     import bot.storage.db  # noqa: F401
-    from bot.commands import commands
 
-    commands()
+    if completion:
+        from bot.commands import commands
+
+        commands()
+
+
+@contextmanager
+def _no_collection() -> Iterator[None]:
+    """Start-up makes many objects and frees few: no garbage collection walks them all meanwhile."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 class SessionLoader:
-    """The console's session made in the background: the service imported in a worker thread and the
-    database opened on the loop, while the terminal's prompt is already up and the person types.
+    """The console's session, made when it is first needed: the database opened (``database``), the
+    service imported and the session built (``session``, raising ``DatabaseUnavailable``).
 
-    ``start`` begins (at most once); ``session`` awaits the session, raising ``DatabaseUnavailable``;
-    ``close`` waits for a load under way and closes the database. ``on_failure`` (set by the prompt) is
-    told as soon as the database fails, so the error shows at once, not after the first line."""
+    In a terminal ``start`` begins it behind the prompt: the service imported in a worker thread, the
+    database opened on the loop, while the person types; ``on_failure`` (set by the prompt) is told as
+    soon as the database fails, so the error shows at once, not after the first line. ``close`` waits
+    for a load under way and closes the database."""
 
     def __init__(self, args: argparse.Namespace, dice: DiceSource) -> None:
         self.args = args
@@ -132,42 +150,46 @@ class SessionLoader:
         self.ready: ConsoleSession | None = None
         self.on_failure: Callable[[BaseException], None] | None = None
         self._task: asyncio.Task[ConsoleSession] | None = None
-        self._engine: Any = None
+        self._engine: AsyncEngine | None = None
 
-    def start(self) -> None:
+    def start(self, background: bool = True) -> None:
         if self._task is None:
-            self._task = asyncio.ensure_future(self._load())
+            self._task = asyncio.ensure_future(self._load(background))
             self._task.add_done_callback(self._done)
 
     def _done(self, task: asyncio.Task[ConsoleSession]) -> None:
-        if not task.cancelled() and task.exception() is not None and self.on_failure is not None:
-            self.on_failure(task.exception())  # type: ignore[arg-type]
+        error = None if task.cancelled() else task.exception()
+        if error is not None and self.on_failure is not None:
+            self.on_failure(error)
 
-    async def _load(self) -> ConsoleSession:
-        collecting = gc.isenabled()
-        # start-up makes many objects and frees few: no collection walks them all while loading
-        gc.disable()
-        try:
-            await asyncio.get_running_loop().run_in_executor(None, _import_service)
-            from sqlalchemy.exc import SQLAlchemyError
+    async def database(self) -> AsyncEngine:
+        if self._engine is None:
+            with _no_collection():
+                from sqlalchemy.exc import SQLAlchemyError
 
+                try:
+                    self._engine = await open_database(self.args.db)
+                except (SQLAlchemyError, OSError) as error:
+                    raise DatabaseUnavailable(str(error).splitlines()[0]) from error
+        return self._engine
+
+    async def _load(self, background: bool) -> ConsoleSession:
+        with _no_collection():
+            if background:
+                await asyncio.get_running_loop().run_in_executor(None, _import_service, True)
+            engine = await self.database()
             from bot.console.session import ConsoleSession
             from bot.service import BattleService
 
-            try:
-                self._engine = await open_database(self.args.db)
-            except (SQLAlchemyError, OSError) as error:
-                raise DatabaseUnavailable(str(error).splitlines()[0]) from error
-            service = BattleService(self._engine, self.dice)
             args = self.args
-            self.ready = ConsoleSession(service, channel=args.channel, lang=args.lang, user=args.user)
+            self.ready = ConsoleSession(
+                BattleService(engine, self.dice), channel=args.channel, lang=args.lang, user=args.user
+            )
             return self.ready
-        finally:
-            if collecting:
-                gc.enable()
 
     async def session(self) -> ConsoleSession:
-        self.start()
+        """The session (loaded now, in this thread, if ``start`` has not begun it)."""
+        self.start(background=False)
         assert self._task is not None
         return await self._task
 
@@ -191,7 +213,8 @@ async def console_main(args: argparse.Namespace, dice: DiceSource, stdin: TextIO
         if source.isatty() and sys.stdout.isatty():
             refused = await _interactive(loader, args)
         else:
-            refused = await _lines(await loader.session(), source)
+            await loader.database()  # a database that cannot be opened is told before any line is read
+            refused = await _lines(loader, source)
         if isinstance(dice, ScriptedDice) and dice.remaining:
             print(t("console.dice_left", args.lang, count=dice.remaining), file=sys.stderr)
     except DatabaseUnavailable as error:
@@ -218,13 +241,12 @@ def _read_line(source: TextIO | BinaryIO, limit: int) -> str | bytes | None:
             return None
 
 
-async def _lines(session: ConsoleSession, source: TextIO) -> int:
-    from bot.console.session import Quit
-
+async def _lines(loader: SessionLoader, source: TextIO) -> int:
     """Every line of ``source`` through the session, read as UTF-8 bytes where it has them: a line
     that is not UTF-8, or too long, is refused (and the next one read), never a crash. Answers how many
-    lines were refused."""
+    lines were refused. The session loads with the first line but ``/quit``."""
     loop = asyncio.get_running_loop()
+    lang = loader.args.lang
     binary: BinaryIO | None = getattr(source, "buffer", None)
     number = 0
     refused = 0
@@ -243,10 +265,13 @@ async def _lines(session: ConsoleSession, source: TextIO) -> int:
                 refusal = ("console.not_utf8", {"line": number})
         if refusal is not None:
             key, values = refusal
-            print(t("render.refused", session.lang, reason=t(key, session.lang, **values)), flush=True)
+            print(t("render.refused", lang, reason=t(key, lang, **values)), flush=True)
             refused += 1
             continue
         assert isinstance(raw, str)
+        if is_quit(raw):
+            return refused
+        session = await loader.session()
         try:
             reply = await session.handle(raw)
         except Quit:
@@ -312,8 +337,6 @@ async def play(session: ConsoleSession | SessionLoader, prompt: PromptSession[st
         if ready is None:
             assert loader is not None
             ready = await loader.session()
-        from bot.console.session import Quit  # loaded with the session
-
         try:
             reply = await ready.handle(line)
         except Quit:

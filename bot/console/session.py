@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.commands import Kind, OptType, SheetSource, lookup, nfkc, norm_word
 from bot.console.parser import Line, parse_line
+from bot.console.quit import QUIT_WORDS, Quit, is_quit
 from bot.i18n import t
 from bot.render.common import echo, refusal_text
 from bot.render.text import render
@@ -20,13 +21,10 @@ if TYPE_CHECKING:
     from bot.render.picture.pictures import PictureCache
     from bot.sheet_fetch import FetchPolicy
 
+__all__ = ["QUIT_WORDS", "ConsoleSession", "Quit", "Reply"]
+
 #: the console's guild (a console battle lives beside Discord ones in the same database)
 CONSOLE_GUILD = "console"
-QUIT_WORDS = frozenset({"/quit", "/exit"})
-
-
-class Quit(Exception):
-    """``/quit``: the session ends."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +83,7 @@ class ConsoleSession:
         """The reply to one line; None for a blank line or a comment. Raises ``Quit``."""
         text = text.removeprefix("\ufeff")  # a file saved with a UTF-8 BOM
         stripped = text.strip()
-        if stripped.casefold() in QUIT_WORDS:
+        if is_quit(text):
             raise Quit()
         try:
             topic = _help_topic(stripped)
