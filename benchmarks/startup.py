@@ -9,6 +9,8 @@ turns in the same run:
 - ``toride roll '2d+10'`` (goal: within 2x the floor);
 - ``toride --help``;
 - ``toride console`` with ``/quit`` on a pipe, on an existing SQLite database (goal: <= 300 ms);
+- ``toride console`` with one command (``/roll``) and ``/quit`` on a pipe: what a script waits for its
+  first reply (the service loads with the first command, so this is start-up plus the session; no goal);
 - ``toride console`` in a terminal (a pseudo-terminal) until its first prompt is drawn (goal: <= 300 ms).
 
 The tools run through the ``toride`` script of the running interpreter's environment, as a user starts
@@ -139,17 +141,19 @@ def _cases(
         (ROLL, lambda: _run([*toride, "roll", "2d+10"], env)),
         (HELP, lambda: _run([*toride, "--help"], env)),
         (PIPE, lambda: _run([*toride, "console"], env, "/quit\n")),
+        (PIPE_ONE, lambda: _run([*toride, "console"], env, "/roll expr:2d+10\n/quit\n")),
     ]
     if tty:
         cases.append((TTY, lambda: _to_prompt([*toride, "console"], env, b"gm@console>")))
     return cases
 
 
-BARE, ROLL, HELP, PIPE, TTY = (
+BARE, ROLL, HELP, PIPE, PIPE_ONE, TTY = (
     "bare import+roll",
     "toride roll '2d+10'",
     "toride --help",
     "console, /quit on a pipe",
+    "console, /roll + /quit, pipe",
     "console to first prompt (tty)",
 )
 
@@ -217,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
             note = f"now {now / floor:.2f}x the floor (goal <= {GOAL_ROLL_RATIO:g}x)"
         elif name == HELP:
             note = f"now {now / floor:.2f}x the floor"
+        elif name == PIPE_ONE:
+            note = "a script's first reply (no goal)"
         else:
             note = f"goal <= {GOAL_CONSOLE_MS:g} ms"
         print(f"{name:<32}{cells}  {note}")
