@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from bot.commands import JsonRefused, load_json
 from bot.i18n import DEFAULT_LANG, LANGUAGES, t
-from bot.render.common import refusal_text
+from bot.render.common import os_error_text, os_error_word, refusal_text
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
@@ -61,8 +61,7 @@ def read_state(path: Path) -> FortState:
     except UnicodeDecodeError:
         raise EngineError("console.file_not_text", path=str(path)) from None
     except OSError as error:
-        reason = error.strerror or str(error)
-        raise EngineError("console.file_unreadable", path=str(path), error=reason) from None
+        raise EngineError("console.file_unreadable", path=str(path), error=os_error_word(error)) from None
     try:
         document = load_json(text)
     except json.JSONDecodeError as error:
@@ -86,7 +85,7 @@ def run_map(args: argparse.Namespace) -> int:
     try:
         output.write_bytes(png)
     except OSError as error:
-        reason = error.strerror or str(error)
+        reason = os_error_text(error, lang)
         return _refused(t("console.file_unwritable", lang, path=str(output), error=reason), lang)
     print(t("map.written", lang, path=str(output)))
     return 0

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from bot.i18n import DEFAULT_LANG, LANGUAGES, t
 from bot.map_cli import read_state
-from bot.render.common import refusal_text
+from bot.render.common import os_error_text, refusal_text
 from engine.errors import EngineError
 
 
@@ -79,7 +79,7 @@ def run_odds(args: argparse.Namespace) -> int:
     try:
         output.write_bytes(odds_png(result, state.title, lang))
     except OSError as error:
-        reason = t("console.file_unwritable", lang, path=str(output), error=error.strerror or str(error))
+        reason = t("console.file_unwritable", lang, path=str(output), error=os_error_text(error, lang))
         print(t("render.refused", lang, reason=reason), file=sys.stderr)
         return 2
     if not args.json:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -10,7 +11,7 @@ from bot.commands import Kind, OptType, SheetSource, lookup, nfkc, norm_word
 from bot.console.parser import Line, parse_line
 from bot.console.quit import QUIT_WORDS, Quit, is_quit
 from bot.i18n import t
-from bot.render.common import echo, refusal_text
+from bot.render.common import echo, os_error_text, os_error_word, refusal_text
 from bot.render.text import render
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.views import EventsView, ExportView, MapView, OddsView, View
@@ -130,7 +131,8 @@ class ConsoleSession:
         try:
             path.write_bytes(png)
         except OSError as error:
-            text = t("console.file_unwritable", self.lang, path=str(path), error=error.strerror or str(error))
+            error_text = os_error_text(error, self.lang)
+            text = t("console.file_unwritable", self.lang, path=str(path), error=error_text)
             return Reply(t("render.refused", self.lang, reason=text), False, view)
         return Reply(t(key, self.lang, path=str(path)), True, view)
 
@@ -162,13 +164,15 @@ class ConsoleSession:
             reason = t("console.file_missing", self.lang, path=echo(str(path)))
             return Reply(t("render.refused", self.lang, reason=reason), False, view)
         except OSError as error:
-            why = error.strerror or str(error)
+            why = os_error_text(error, self.lang)
             reason = t("console.file_unwritable", self.lang, path=str(path), error=why)
             return Reply(t("render.refused", self.lang, reason=reason), False, view)
         return Reply(t("console.export_written", self.lang, path=str(path)), True, view)
 
     def _path(self, value: str) -> Path:
-        path = Path(value).expanduser()
+        path = Path(value)
+        with suppress(RuntimeError):  # ~name of no user (or no home): the name is taken as written
+            path = path.expanduser()
         return path if path.is_absolute() else self.base_dir / path
 
     def _read(self, value: str, option: str) -> str:
@@ -187,9 +191,7 @@ class ConsoleSession:
         except IsADirectoryError:
             raise EngineError("console.file_directory", path=str(path)) from None
         except OSError as error:
-            raise EngineError(
-                "console.file_unreadable", path=str(path), error=error.strerror or str(error)
-            ) from None
+            raise EngineError("console.file_unreadable", path=str(path), error=os_error_word(error)) from None
 
 
 #: ``/help`` in the languages the console reads (``/ヘルプ``)

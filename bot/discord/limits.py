@@ -21,6 +21,8 @@ AUTHOR = 256
 TOTAL = 6000
 EMBEDS = 10
 ELLIPSIS = "…"
+#: what an empty field holds (Discord refuses an empty value): a zero-width space, nothing to read
+BLANK = "\u200b"
 #: the footer we write is kept short, so title + description + author + footer always fit in TOTAL
 FOOTER_USED = 512
 
@@ -52,7 +54,7 @@ def embed_size(embed: discord.Embed) -> int:
 
 def fields_of(name: str, lines: Sequence[str], *, inline: bool = False) -> list[tuple[str, str, bool]]:
     """One field, or several (``name``, ``name (2)``, ...) when the lines do not fit in 1024 characters."""
-    pieces = chunks(lines, FIELD_VALUE) or ["-"]
+    pieces = chunks(lines, FIELD_VALUE) or [BLANK]
     out = []
     for i, piece in enumerate(pieces):
         title = name if i == 0 else f"{name} ({i + 1})"
@@ -84,7 +86,7 @@ def build(
         embeds.append(embed)
     current = embeds[-1]
     for name, value, inline in fields:
-        name, value = shorten(name or "\u200b", FIELD_NAME), shorten(value or "-", FIELD_VALUE)
+        name, value = shorten(name or BLANK, FIELD_NAME), shorten(value or BLANK, FIELD_VALUE)
         if len(current.fields) >= FIELDS or len(current) + len(name) + len(value) > TOTAL - reserve:
             current = discord.Embed(colour=colour)
             embeds.append(current)

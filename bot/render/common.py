@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -40,6 +41,33 @@ def value_text(value: Any, lang: str, field: str = "") -> str:
             return str(value["text"])
         return t("render.list_sep", lang).join(value_text(v, lang, k) for k, v in value.items())
     return str(value)
+
+
+#: an operating system's refusal of a file, by its errno, as a word of the catalogue (``value.error.<word>``)
+_OS_ERRORS = {
+    errno.ENOENT: "not_found",
+    errno.EACCES: "no_permission",
+    errno.EPERM: "no_permission",
+    errno.EISDIR: "is_directory",
+    errno.ENOTDIR: "not_directory",
+    errno.ENOSPC: "no_space",
+    errno.EDQUOT: "no_space",
+    errno.EROFS: "read_only",
+    errno.ENAMETOOLONG: "name_too_long",
+    errno.EEXIST: "exists",
+    errno.ELOOP: "loop",
+}
+
+
+def os_error_word(error: OSError) -> str:
+    """Why the system refused a file, as a word a sentence shows in the user's language (through
+    ``value_text(word, lang, "error")``), never the system's own English text."""
+    return _OS_ERRORS.get(error.errno or 0, "other")
+
+
+def os_error_text(error: OSError, lang: str) -> str:
+    """``os_error_word`` in words."""
+    return value_text(os_error_word(error), lang, "error")
 
 
 def absent(value: Any) -> bool:

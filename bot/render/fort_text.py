@@ -213,10 +213,19 @@ def _place(area: Any, position: Any, lang: str) -> str:
 
 
 def _pc_moved(data: Mapping[str, Any], lang: str) -> dict[str, str]:
-    return {
+    """The places, and the metres the move counts: its distance plus a change of position at F0
+    (F-MAP-6), which alone is a move of 0 m between areas."""
+    parts = {
         "from_place": _place(data.get("from"), data.get("from_position"), lang),
         "to_place": _place(data.get("to"), data.get("to_position"), lang),
+        "position_part": "",
     }
+    distance, extra = data.get("distance"), data.get("extra_m")
+    if isinstance(distance, int) and isinstance(extra, int) and extra:
+        key = "pc.event.position_part" if distance else "pc.event.position_only"
+        parts["position_part"] = t(key, lang, extra=extra)
+        parts["distance"] = str(distance + extra)
+    return parts
 
 
 EVENT_VALUES["pc.moved"] = _pc_moved

@@ -200,3 +200,19 @@ def test_a_reader_that_goes_away_stops_the_console_quietly(tmp_path: Path) -> No
     assert b"Traceback" not in stderr and b"BrokenPipe" not in stderr
     again = console(tmp_path / "b.db", "/fort status\n", "--lang", "en")
     assert "Round 1/3" in again.stdout
+
+
+def test_a_file_the_system_refuses_is_a_refusal_in_words(tmp_path: Path) -> None:
+    """``~name`` of no user is taken as written (no crash); the system's reason is the catalogue's."""
+    script = "/fort start rounds:3\n/fort export file:~5nobody/x.json\n/fort export file:nodir/x.json\n"
+    done = console(tmp_path / "t.db", script)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert (
+        lines[-2]
+        == f"⚠ ファイル {tmp_path}/~5nobody/x.json に書き込めません: フォルダーかファイルがありません"
+    )
+    assert (
+        lines[-1] == f"⚠ ファイル {tmp_path}/nodir/x.json に書き込めません: フォルダーかファイルがありません"
+    )
+    assert "Traceback" not in done.stderr

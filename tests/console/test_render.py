@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+from pathlib import Path
+
 import pytest
 
 from bot.commands import UserError, convert, lookup
@@ -190,13 +193,23 @@ def test_battles_without_a_title_and_pc_moves_in_words() -> None:
         "Started a 千幻抄 battle."
     )
     moved = {"pc": "Bob", "from": "F0", "from_position": "top", "to": "F0", "to_position": "inside"}
-    assert event_line(Event("pc.moved", {**moved, "distance": 0}), "ja") == (
-        "Bobが移動: F0(砦上部) → F0(砦内部)、0m。"
+    # F-MAP-6: a change of position at F0 is the PC's move, 10 m and no distance between areas
+    assert event_line(Event("pc.moved", {**moved, "distance": 0, "extra_m": 10}), "ja") == (
+        "Bobが移動: F0(砦上部) → F0(砦内部)、10m(位置の変更)。"
     )
-    # away from F0 a PC has no position: the area alone, no "(-)"
-    out = {**moved, "to": "A1", "to_position": None, "distance": 10}
-    assert event_line(Event("pc.moved", out), "ja") == "Bobが移動: F0(砦上部) → A1、10m。"
-    assert event_line(Event("pc.moved", out), "en") == "Bob moves: F0 (top) → A1, 10 m."
+    assert event_line(Event("pc.moved", {**moved, "distance": 0, "extra_m": 10}), "en") == (
+        "Bob moves: F0 (top) → F0 (inside), 10 m (a change of position)."
+    )
+    # away from F0 a PC has no position: the area alone, no "(-)"; leaving the top costs 10 m more
+    out = {**moved, "to": "A1", "to_position": None, "distance": 10, "extra_m": 10}
+    assert (
+        event_line(Event("pc.moved", out), "ja") == "Bobが移動: F0(砦上部) → A1、20m(うち位置の変更で10m)。"
+    )
+    assert event_line(Event("pc.moved", out), "en") == (
+        "Bob moves: F0 (top) → A1, 20 m (10 m of it to change position)."
+    )
+    plain = {**moved, "from": "A1", "from_position": None, "to": "A2", "to_position": None, "distance": 10}
+    assert event_line(Event("pc.moved", {**plain, "extra_m": 0}), "en") == "Bob moves: A1 → A2, 10 m."
 
 
 def test_a_bad_damage_expression_says_why_in_words() -> None:
@@ -231,3 +244,19 @@ def test_trap_sentences_read_as_english() -> None:
     assert event_line(Event("trap.set", data), "en") == "A mine is set on A1-F0 (1 use)."
     assert event_line(Event("trap.set", data), "ja") == "A1-F0に地雷を設置しました(残り1回)。"
     assert event_line(Event("trap.removed", data), "en") == "The mine on A1-F0 is removed."
+
+
+def test_a_file_the_system_refuses_is_explained_in_the_users_words(tmp_path: Path) -> None:
+    """The system's own English text (``No such file or directory``) never reaches a Japanese reply."""
+    from bot.render.common import os_error_text
+
+    try:
+        (tmp_path / "no-folder" / "x.json").write_text("{}")
+    except OSError as error:
+        missing = error
+    assert os_error_text(missing, "ja") == "フォルダーかファイルがありません"
+    assert os_error_text(missing, "en") == "there is no such folder or file"
+    assert (
+        os_error_text(OSError(errno.ENOSPC, "No space left on device"), "ja") == "ディスクに空きがありません"
+    )
+    assert os_error_text(OSError(9999, "Strange"), "en") == "the system refused to read or write it"

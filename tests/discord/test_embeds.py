@@ -118,3 +118,12 @@ async def test_a_long_log_is_sent_in_several_messages(harness: Harness) -> None:
         check_message(embeds)
     text = "\n".join(e["description"] for m in messages for e in m)
     assert text.count("/unit add") == 60
+
+
+def test_an_empty_field_holds_nothing_to_read() -> None:
+    """Discord refuses an empty field value; the field holds a zero-width space, never a ``-``."""
+    from bot.discord import limits
+
+    assert limits.fields_of("units", []) == [("units", "\u200b", False)]
+    (embed,) = limits.build(title="t", fields=[("", "", False)])
+    assert (embed.fields[0].name, embed.fields[0].value) == ("\u200b", "\u200b")
