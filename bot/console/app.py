@@ -212,6 +212,8 @@ async def console_main(args: argparse.Namespace, dice: DiceSource, stdin: TextIO
     try:
         if source.isatty() and sys.stdout.isatty():
             refused = await _interactive(loader, args)
+            # Ctrl-D before the load finished: it ends first, and a database that failed is still told
+            await loader.session()
         else:
             await loader.database()  # a database that cannot be opened is told before any line is read
             refused = await _lines(loader, source)
