@@ -243,12 +243,12 @@ def _read_line(source: TextIO | BinaryIO, limit: int) -> str | bytes | None:
             return None
 
 
-async def _lines(loader: SessionLoader, source: TextIO) -> int:
+async def _lines(session: ConsoleSession | SessionLoader, source: TextIO) -> int:
     """Every line of ``source`` through the session, read as UTF-8 bytes where it has them: a line
     that is not UTF-8, or too long, is refused (and the next one read), never a crash. Answers how many
     lines were refused. The session loads with the first line but ``/quit``."""
     loop = asyncio.get_running_loop()
-    lang = loader.args.lang
+    lang = session.args.lang if isinstance(session, SessionLoader) else session.lang
     binary: BinaryIO | None = getattr(source, "buffer", None)
     number = 0
     refused = 0
@@ -273,9 +273,9 @@ async def _lines(loader: SessionLoader, source: TextIO) -> int:
         assert isinstance(raw, str)
         if is_quit(raw):
             return refused
-        session = await loader.session()
+        ready = await session.session() if isinstance(session, SessionLoader) else session
         try:
-            reply = await session.handle(raw)
+            reply = await ready.handle(raw)
         except Quit:
             return refused
         if reply is not None:
