@@ -51,12 +51,15 @@ _OS_ERRORS = {
     errno.EISDIR: "is_directory",
     errno.ENOTDIR: "not_directory",
     errno.ENOSPC: "no_space",
-    errno.EDQUOT: "no_space",
     errno.EROFS: "read_only",
     errno.ENAMETOOLONG: "name_too_long",
     errno.EEXIST: "exists",
     errno.ELOOP: "loop",
 }
+
+
+if hasattr(errno, "EDQUOT"):  # a disk quota (not every system has it)
+    _OS_ERRORS[errno.EDQUOT] = "no_space"
 
 
 def os_error_word(error: OSError) -> str:
