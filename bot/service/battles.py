@@ -54,6 +54,8 @@ from engine.ruleset import Event
 RETRIES = 4
 #: how many channels' battles stay loaded in memory
 CACHE_SIZE = 1000
+#: how many (battle, member) rights read from the database are kept (``BattleService._is_gm``)
+GRANTS_KEPT = 10_000
 
 R = TypeVar("R")
 #: a write job of the service: the open transaction and the channel's battle (None: there is none)
@@ -79,6 +81,7 @@ class BattleService:
         # the live states of recently used channels (least recently used dropped past ``cache_size``)
         self._live: OrderedDict[tuple[str, str], Live] = OrderedDict()
         self._cache_size = cache_size
+        self._grants: OrderedDict[tuple[int, str], repo.Grants] = OrderedDict()
         self._writer = Writer(engine, clean=(Refused, EngineError, repo.VersionConflict))
         #: how many commands found their cached battle stale and ran again on the stored one
         self.conflicts = 0
@@ -170,7 +173,8 @@ class BattleService:
             if live is None:
                 raise Refused("service.no_battle")
             self._check_ruleset(spec, live)
-            is_gm = await rights.require_gm(conn, where, actor, spec, live.head)
+            is_gm = await self._is_gm(conn, where, actor, live.head)
+            rights.check_gm(spec, is_gm)
             if kind in (Kind.UNDO, Kind.REDO):
                 return await undo.undo_redo(conn, live, actor, spec, options["steps"], invocation)
             if kind in (Kind.GM_ADD, Kind.GM_REMOVE):
@@ -186,10 +190,31 @@ class BattleService:
                 command = answer
             return await self._engine_command(conn, live, actor, is_gm, invocation, spec, options, command)
 
+        def decide(live: Live) -> tuple[Live, _Applied, repo.WritePlan] | None:
+            """An engine command decided on the battle this process holds, without the database (None:
+            it needs the database, as for rights not read yet): its write is checked when stored."""
+            if live.snapshots is None:
+                return None
+            self._check_ruleset(spec, live)
+            held = None
+            if rights.gm_by_itself(actor, live.head):
+                is_gm = True
+            else:
+                held = self._grants.get((live.head.id, actor.id))
+                if held is None:
+                    return None
+                is_gm = rights.gm_by_grants(actor, held)
+            rights.check_gm(spec, is_gm)
+            return self._engine_plan(
+                live, actor, is_gm, invocation, spec, options, None, live.snapshots, held
+            )
+
         # a query's answer and the co-GMs change no battle, so no write checks the cached battle's
         # version: they read the stored one
         fresh = kind in (Kind.QUERY, Kind.GM_ADD, Kind.GM_REMOVE)
-        live, view = await self._write(where, job, trust_cache=not fresh)
+        live, view = await self._write(
+            where, job, trust_cache=not fresh, decide=decide if kind is Kind.ENGINE else None
+        )
         if isinstance(view, _Applied):
             done = view.events
             summaries = await history.summaries(
@@ -201,7 +226,13 @@ class BattleService:
         return view
 
     async def _write(
-        self, where: Where, job: _Job[R], *, on_battle: bool = True, trust_cache: bool = True
+        self,
+        where: Where,
+        job: _Job[R],
+        *,
+        on_battle: bool = True,
+        trust_cache: bool = True,
+        decide: Callable[[Live], tuple[Live, R, repo.WritePlan] | None] | None = None,
     ) -> tuple[Live, R]:
         """Run ``job`` under the channel's lock in the next group commit; remember the battle it leaves.
 
@@ -210,6 +241,9 @@ class BattleService:
         job is refused or its write conflicts and the cache turns out stale, it runs again on the
         stored battle, still under the lock, where no conflict can happen. A refused or retried job
         gives its scripted dice back.
+
+        ``decide``: the job decided on the cached battle without the database, its write going through
+        the writer's fast lane; a refusal there, or a write that does not hold, leaves it to ``job``.
         """
         key = (where.guild, where.channel)
         dice = self.dice_source()
@@ -237,8 +271,25 @@ class BattleService:
                 reset()
                 raise
 
+        plan, planned = None, None
+        cached = self._live.get(key) if decide is not None and self._writer.lane is not None else None
+        if decide is not None and cached is not None:
+            mark[0] = _mark(dice)
+            try:
+                decided = decide(cached)
+            except (Refused, EngineError):  # perhaps only on a stale battle: ``job`` decides again
+                decided = None
+            except BaseException:
+                reset()
+                raise
+            if decided is None:
+                reset()
+            else:
+                plan, planned = decided[2], (decided[0], decided[1])
         try:
-            live, result = await self._writer.run(attempt, channel=key, reset=reset)
+            live, result = await self._writer.run(
+                attempt, channel=key, reset=reset, plan=plan, planned=planned
+            )
         except repo.VersionConflict:  # only a write that did not take the lock could conflict
             raise Refused("service.battle_changed") from None
         self._remember(key, live)
@@ -442,6 +493,40 @@ class BattleService:
         command: Any = None,
     ) -> tuple[Live, _Applied]:
         """Applies the command ``spec`` builds from ``options`` (or ``command``, already built by a query)."""
+        snapshots = (
+            live.snapshots if live.snapshots is not None else await repo.snapshots_of(conn, live.head.id)
+        )
+        new, applied, plan = self._engine_plan(
+            live, actor, is_gm, invocation, spec, options, command, snapshots
+        )
+        await repo.execute_plan(conn, plan)
+        return new, applied
+
+    async def _is_gm(self, conn: AsyncConnection, where: Where, actor: Actor, head: repo.BattleHead) -> bool:
+        """``rights.is_gm``, keeping what the database said (a later command decided on it without the
+        database has its write checked against it: ``repo.Grants``)."""
+        if rights.gm_by_itself(actor, head):
+            return True
+        held = await rights.grants(conn, where, actor, head)
+        self._grants[(head.id, actor.id)] = held
+        self._grants.move_to_end((head.id, actor.id))
+        while len(self._grants) > GRANTS_KEPT:
+            self._grants.popitem(last=False)
+        return rights.gm_by_grants(actor, held)
+
+    def _engine_plan(
+        self,
+        live: Live,
+        actor: Actor,
+        is_gm: bool,
+        invocation: Invocation,
+        spec: CommandSpec,
+        options: dict[str, Any],
+        command: Any,
+        snapshots: repo.Snapshots,
+        held: repo.Grants | None = None,
+    ) -> tuple[Live, _Applied, repo.WritePlan]:
+        """The command applied to ``live`` (no database): the battle after it, the answer, the write."""
         binding = live.binding
         if command is None:
             command = self._build(spec, binding, options, BuildContext(invoker=actor.id, is_gm=is_gm))
@@ -468,15 +553,16 @@ class BattleService:
             events=[e.to_json() for e in audience.logged(events, secret_text)],
             delta=docpatch.diff(previous, encoded),
         )
-        written = await repo.write(
-            conn,
+        plan = repo.plan_write(
             live.head,
             state=encoded,
             status=status,
             row=row,
             discard_redo=live.has_redo,
-            snapshots=live.snapshots,
+            snapshots=snapshots,
+            grants=held,
         )
+        written = plan.written
         version = written.version
         head = repo.BattleHead(live.head.id, binding.name, status, version, live.head.started_by)
         view = EventsView(
@@ -491,7 +577,7 @@ class BattleService:
         new = Live(
             head, binding, outcome.state, document, encoded=encoded, memo=memo, snapshots=written.snapshots
         )
-        return new, applied
+        return new, applied, plan
 
     async def _odds(self, where: Where, spec: CommandSpec, options: Mapping[str, Any]) -> View:
         """``/fort odds`` (anyone: it changes nothing): the battle read under the channel's lock, the

@@ -19,12 +19,31 @@ from bot.storage import repository as repo
 from bot.views import NoticeView
 
 
+def gm_by_itself(actor: Actor, head: repo.BattleHead) -> bool:
+    """Is ``actor`` a GM of the battle whatever the database says (its starter, or Manage Channels)?"""
+    return actor.manage_channels or actor.id == head.started_by
+
+
+async def grants(conn: AsyncConnection, where: Where, actor: Actor, head: repo.BattleHead) -> repo.Grants:
+    """What the database says of ``actor``'s rights on the battle ``head``: the server's GM role, and
+    whether they are a co-GM."""
+    role, co_gm = await repo.gm_grants(conn, where.guild, head.id, actor.id)
+    return repo.Grants(where.guild, actor.id, role, co_gm)
+
+
+def gm_by_grants(actor: Actor, held: repo.Grants) -> bool:
+    return held.co_gm or (held.role is not None and held.role in actor.roles)
+
+
 async def is_gm(conn: AsyncConnection, where: Where, actor: Actor, head: repo.BattleHead) -> bool:
     """Is ``actor`` a GM of the battle ``head`` (the channel ``where``'s current battle)?"""
-    if actor.manage_channels or actor.id == head.started_by:
-        return True
-    role, co_gm = await repo.gm_grants(conn, where.guild, head.id, actor.id)
-    return co_gm or (role is not None and role in actor.roles)
+    return gm_by_itself(actor, head) or gm_by_grants(actor, await grants(conn, where, actor, head))
+
+
+def check_gm(spec: CommandSpec, gm: bool) -> None:
+    """A GM command by a player is refused."""
+    if spec.gm and not gm:
+        raise Refused("service.gm_only", command="/" + spec.path)
 
 
 async def require_gm(
@@ -32,8 +51,7 @@ async def require_gm(
 ) -> bool:
     """Whether ``actor`` is a GM of the battle; a (GM) command by anyone else is refused."""
     gm = await is_gm(conn, where, actor, head)
-    if spec.gm and not gm:
-        raise Refused("service.gm_only", command="/" + spec.path)
+    check_gm(spec, gm)
     return gm
 
 

@@ -18,6 +18,13 @@ each other instead of conflicting, and batches never deadlock. A transaction tha
 passing reason all the same (a deadlock or serialisation failure reported by PostgreSQL, SQLite busy
 past its timeout) is run again, after each job's effects outside the database (scripted dice) are
 reset.
+
+A job decided beforehand (``run``'s ``plan``: the rules applied to the battle this process holds,
+``bot.service.battles``) goes first, with the others so decided, through the fast lane
+(``bot.storage.fastlane``): its write alone, on the driver's own connection. If one of them no longer
+holds there (another process wrote the battle, or the rights it was decided on changed), or the lane
+fails before its commit, none of them is stored, and they run as ordinary jobs, deciding again on
+the stored battle.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.storage import repository as repo
 from bot.storage.db import WRITE_OPTION, is_sqlite
+from bot.storage.fastlane import CommitUnknown, FastLane, lane_for
 
 T = TypeVar("T")
 Job = Callable[[AsyncConnection], Awaitable[T]]
@@ -65,6 +73,11 @@ class _Pending:
     job: Job[Any]
     reset: Callable[[], None] | None
     future: asyncio.Future[Any]
+    #: decided beforehand: the write, and the job's answer if it is stored
+    plan: repo.WritePlan | None = None
+    planned: Any = None
+    #: the order jobs came in (their effects outside the database are undone in the reverse order)
+    number: int = 0
 
     def order(self) -> tuple[int, int]:
         """Jobs without a channel first, then by lock key: every transaction locks in this order."""
@@ -75,9 +88,16 @@ class _Pending:
 
 class Writer:
     def __init__(
-        self, engine: AsyncEngine, *, clean: tuple[type[Exception], ...] = (), attempts: int = ATTEMPTS
+        self,
+        engine: AsyncEngine,
+        *,
+        clean: tuple[type[Exception], ...] = (),
+        attempts: int = ATTEMPTS,
+        fast: bool = True,
     ) -> None:
         self.engine = engine
+        #: where jobs decided beforehand are written (None: this database has no fast lane)
+        self.lane: FastLane | None = lane_for(engine) if fast else None
         #: what jobs raise before they write anything (refusals): no rollback is needed for them
         self.clean = clean
         self.attempts = attempts
@@ -87,8 +107,17 @@ class Writer:
         # jobs waiting for the next transaction
         self._pending: list[_Pending] = []
         self._drainer: asyncio.Task[None] | None = None
+        self._submitted = 0
         #: how many batches were run again after a passing failure (for tests and benchmarks)
         self.retries = 0
+        #: how many jobs the fast lane stored, and how many it gave back to run as ordinary jobs
+        self.fast_written = 0
+        self.fast_returned = 0
+
+    async def close(self) -> None:
+        """Close the fast lane's connection (the engine's are the engine's)."""
+        if self.lane is not None:
+            await self.lane.close()
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncConnection]:
@@ -100,16 +129,28 @@ class Writer:
                 yield conn
 
     async def run(
-        self, job: Job[T], *, channel: tuple[str, str] | None = None, reset: Callable[[], None] | None = None
+        self,
+        job: Job[T],
+        *,
+        channel: tuple[str, str] | None = None,
+        reset: Callable[[], None] | None = None,
+        plan: repo.WritePlan | None = None,
+        planned: T | None = None,
     ) -> T:
         """Run ``job`` in the next group-committed transaction, under ``channel``'s lock if given.
 
         Returns what the job returned, after the commit; raises what it raised, with nothing of it
         written and the rest of the batch unaffected. ``reset`` undoes the job's effects outside the
         database (scripted dice), before the batch is run again.
+
+        ``plan`` (with ``channel``): the job was decided beforehand, and this is its write; if the fast
+        lane stores it, the answer is ``planned``, else ``job`` runs (after ``reset``).
         """
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._pending.append(_Pending(channel, job, reset, future))
+        if self.lane is None or channel is None:
+            plan = None
+        self._submitted += 1
+        self._pending.append(_Pending(channel, job, reset, future, plan, planned, self._submitted))
         if self._drainer is None or self._drainer.done():
             self._drainer = asyncio.create_task(self._drain())
         return await future
@@ -118,6 +159,10 @@ class Writer:
         while self._pending:
             batch, self._pending = self._pending, []
             batch.sort(key=_Pending.order)
+            if any(p.plan is not None for p in batch):
+                batch = await self._fast(batch)
+                if not batch:
+                    continue
             try:
                 outcomes = await self._commit(batch)
             except BaseException as error:  # the transaction failed: nothing of the batch is stored
@@ -136,6 +181,39 @@ class Writer:
                 else:
                     pending.future.set_exception(value)
 
+    async def _fast(self, batch: list[_Pending]) -> list[_Pending]:
+        """The batch's jobs decided beforehand, through the fast lane; returns the jobs left to run the
+        ordinary way (the others, and these if the lane did not store them)."""
+        assert self.lane is not None
+        fast = [p for p in batch if p.plan is not None]
+        keys = [repo.channel_lock_key(*p.channel) for p in fast if p.channel is not None]
+        try:
+            lock = self._lock if self._lock is not None else contextlib.nullcontext()
+            async with lock:
+                stored = await self.lane.commit([p.plan for p in fast if p.plan is not None], keys)
+        except CommitUnknown as unknown:  # perhaps stored: not run again, the callers are told
+            for pending in fast:
+                pending.future.set_exception(unknown.error)
+            return [p for p in batch if p.plan is None]
+        except BaseException as error:
+            if not isinstance(error, Exception):  # cancelled: nobody is left to answer
+                for pending in fast:
+                    if not pending.future.done():
+                        pending.future.set_exception(error)
+                raise
+            stored = False  # nothing stored: the ordinary way reports or survives what it was
+        if stored:
+            self.fast_written += len(fast)
+            for pending in fast:
+                if not pending.future.done():
+                    pending.future.set_result(pending.planned)
+            return [p for p in batch if p.plan is None]
+        self.fast_returned += len(fast)
+        _reset(fast)
+        for pending in fast:
+            pending.plan, pending.planned = None, None
+        return batch
+
     async def _commit(self, batch: list[_Pending]) -> list[tuple[bool, Any]]:
         attempt, careful = 1, False
         while True:
@@ -152,9 +230,7 @@ class Writer:
                 attempt += 1
                 # a little random wait, so that the processes that collided do not collide again
                 await asyncio.sleep(random.uniform(0, 0.005 * 2**attempt))
-            for pending in reversed(batch):
-                if pending.reset is not None:
-                    pending.reset()
+            _reset(batch)
 
     async def _attempt(self, batch: list[_Pending], *, careful: bool) -> list[tuple[bool, Any]]:
         """The batch in one transaction. Careful: each job in a savepoint, a failing one rolled back
@@ -200,6 +276,13 @@ class Writer:
                 if not careful and not isinstance(error, self.clean):
                     raise _Unclean(error) from error
                 outcomes.append((False, error))
+
+
+def _reset(batch: list[_Pending]) -> None:
+    """Undo the jobs' effects outside the database, the last job's first."""
+    for pending in sorted(batch, key=lambda p: p.number, reverse=True):
+        if pending.reset is not None:
+            pending.reset()
 
 
 class _Unclean(Exception):

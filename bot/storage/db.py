@@ -60,15 +60,7 @@ def _sqlite_setup(engine: AsyncEngine) -> None:
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # We emit BEGIN ourselves (below), so the driver must not.
         dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        # first: switching a new file to WAL waits for another process's connection, not fails
-        cursor.execute("PRAGMA busy_timeout=10000")
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        # WAL + FULL: every acknowledged commit is on disk, even across a power cut or an OS
-        # crash (NORMAL would survive a killed process only). Group commit keeps it cheap.
-        cursor.execute("PRAGMA synchronous=FULL")
-        cursor.close()
+        sqlite_pragmas(dbapi_connection)
 
     @event.listens_for(sync_engine, "begin")
     def _on_begin(conn: Connection) -> None:
@@ -76,6 +68,19 @@ def _sqlite_setup(engine: AsyncEngine) -> None:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
         else:
             conn.exec_driver_sql("BEGIN")
+
+
+def sqlite_pragmas(dbapi_connection: Any) -> None:
+    """The settings of every SQLite connection (the engine's, and the writer's fast lane's)."""
+    cursor = dbapi_connection.cursor()
+    # first: switching a new file to WAL waits for another process's connection, not fails
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    # WAL + FULL: every acknowledged commit is on disk, even across a power cut or an OS
+    # crash (NORMAL would survive a killed process only). Group commit keeps it cheap.
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.close()
 
 
 def alembic_config(connection: Connection | None = None) -> Config:

@@ -353,31 +353,49 @@ async def snapshots_of(conn: AsyncConnection, battle_id: int) -> Snapshots:
     return Snapshots(int(state_seq), int(pending))
 
 
-async def write(
-    conn: AsyncConnection,
+@dataclass(frozen=True, slots=True)
+class Grants:
+    """What a GM check read of the rights of ``user`` on a battle (``gm_grants``): the server's GM
+    role then (None: none) and whether ``user`` was a co-GM. A write decided on grants read earlier
+    carries them (``WritePlan.grants``), and holds only while they are still so."""
+
+    guild: str
+    user: str
+    role: str | None
+    co_gm: bool
+
+
+@dataclass(frozen=True, slots=True)
+class WritePlan:
+    """One action's write, decided before any statement runs (``plan_write``): the battle row's
+    update (its version check included), the undone rows to discard, and the log row."""
+
+    head: BattleHead
+    #: the battle row's UPDATE parameters (``p_state`` present: the whole state is stored too)
+    update: dict[str, Any]
+    discard_redo: bool
+    #: the log row's values
+    row: dict[str, Any]
+    written: Written
+    #: the rights the action was decided on, when they were read before its transaction
+    grants: Grants | None = None
+
+
+def plan_write(
     head: BattleHead,
     *,
     state: dict[str, Any] | Encoded,
     status: str,
     row: NewRow,
     discard_redo: bool,
+    snapshots: Snapshots,
     rewrite: bool = False,
-    snapshots: Snapshots | None = None,
-) -> Written:
-    """Store a new state (its patch in ``row``) and its log row, in one UPDATE and one INSERT; returns
-    the new version (= the row's seq) and snapshot bookkeeping.
-
-    ``VersionConflict`` (nothing written) unless the battle is still at ``head.version`` and still
-    its channel's current battle. ``discard_redo``: undone actions can no longer be redone.
-    ``rewrite``: the battle row gets the whole state (undo and redo, whose notes carry no patch);
-    else an action's row (and the battle row) get a snapshot when the patches since the last one
-    outweigh ``SNAPSHOT_WEIGHT`` states, or ``SNAPSHOT_EVERY`` versions passed since the battle row's
-    state. ``snapshots``: the battle row's as of ``head.version`` (read here when not given).
-    """
+    grants: Grants | None = None,
+) -> WritePlan:
+    """What ``write`` stores, computed without the database (``snapshots``: the battle row's as of
+    ``head.version``)."""
     now = utcnow()
     new_version = head.version + 1
-    if snapshots is None:
-        snapshots = await snapshots_of(conn, head.id)
     delta_json = None if row.delta is None else dumps(row.delta)
     pending = snapshots.pending_bytes + (len(delta_json) if delta_json is not None else 0)
     snapshot = None
@@ -401,19 +419,56 @@ async def write(
         "p_pending": after.pending_bytes,
     }
     if rewrite or snapshot is not None:
-        params["p_state"] = _text(state)
+        params["p_state"] = snapshot if snapshot is not None else _text(state)
+    values = _row_params(head.id, new_version, row, now, snapshot, delta_json)
+    return WritePlan(head, params, discard_redo, values, Written(new_version, after), grants)
+
+
+async def write(
+    conn: AsyncConnection,
+    head: BattleHead,
+    *,
+    state: dict[str, Any] | Encoded,
+    status: str,
+    row: NewRow,
+    discard_redo: bool,
+    rewrite: bool = False,
+    snapshots: Snapshots | None = None,
+) -> Written:
+    """Store a new state (its patch in ``row``) and its log row, in one UPDATE and one INSERT; returns
+    the new version (= the row's seq) and snapshot bookkeeping.
+
+    ``VersionConflict`` (nothing written) unless the battle is still at ``head.version`` and still
+    its channel's current battle. ``discard_redo``: undone actions can no longer be redone.
+    ``rewrite``: the battle row gets the whole state (undo and redo, whose notes carry no patch);
+    else an action's row (and the battle row) get a snapshot when the patches since the last one
+    outweigh ``SNAPSHOT_WEIGHT`` states, or ``SNAPSHOT_EVERY`` versions passed since the battle row's
+    state. ``snapshots``: the battle row's as of ``head.version`` (read here when not given).
+    """
+    if snapshots is None:
+        snapshots = await snapshots_of(conn, head.id)
+    plan = plan_write(
+        head, state=state, status=status, row=row, discard_redo=discard_redo, snapshots=snapshots,
+        rewrite=rewrite,
+    )  # fmt: skip
+    return await execute_plan(conn, plan)
+
+
+async def execute_plan(conn: AsyncConnection, plan: WritePlan) -> Written:
+    """``plan`` in the open transaction (its grants, if any, were read in it: they are not checked
+    again). ``VersionConflict``: nothing written."""
+    params = plan.update
     result = await conn.execute(_WRITE if "p_state" not in params else _WRITE_STATE, params)
     if result.rowcount != 1:
         raise VersionConflict()
-    if discard_redo:
-        await conn.execute(_DISCARD, {"b_id": head.id})
-    values = _row_params(head.id, new_version, row, now, snapshot, delta_json)
+    if plan.discard_redo:
+        await conn.execute(_DISCARD, {"b_id": plan.head.id})
     deferred = conn.info.get(DEFERRED_ROWS)
     if deferred is not None:
-        deferred.append(values)
+        deferred.append(plan.row)
     else:
-        await conn.execute(_INSERT, values)
-    return Written(new_version, after)
+        await conn.execute(_INSERT, plan.row)
+    return plan.written
 
 
 async def insert_rows(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
