@@ -92,38 +92,55 @@ def _update_statement(*, state: bool, grants: Grants | None) -> Any:
 
 
 class _Compiled:
-    """A statement compiled for the dialect, with its parameters in order, bound as SQLAlchemy binds them."""
+    """A statement compiled for the dialect, with its parameters in order, bound as SQLAlchemy binds
+    them (the values it holds itself, as ``status = 'undone'``, included)."""
 
     def __init__(self, dialect: Dialect, statement: Any, keys: Sequence[str] | None = None) -> None:
         compiled = statement.compile(dialect=dialect, column_keys=list(keys) if keys is not None else None)
-        self.sql = compiled.string
-        self._compiled = compiled
-        self._order = list(compiled.positiontup or ())
-        processors: dict[str, Callable[[Any], Any]] = {}
-        for name, bind in compiled.binds.items():
+        self.sql: str = compiled.string
+        #: per parameter in order: its name, the value it holds itself, its bind processor
+        self._order: list[tuple[str, Any, Callable[[Any], Any] | None]] = []
+        for name in compiled.positiontup or ():
+            bind = compiled.binds[name]
             processor = bind.type.dialect_impl(dialect).bind_processor(dialect)
-            if processor is not None:
-                processors[name] = processor
-        self._processors = processors
+            self._order.append((name, bind.value if not bind.required else None, processor))
 
     def params(self, values: dict[str, Any]) -> list[Any]:
-        full = self._compiled.construct_params(values)
         out = []
-        for name in self._order:
-            value = full[name]
-            processor = self._processors.get(name)
+        for name, own, processor in self._order:
+            value = values.get(name, own)
             out.append(processor(value) if processor is not None and value is not None else value)
         return out
 
 
+#: a checkpoint of the write-ahead log after this many of the lane's commits. SQLite's own is off on
+#: the connection that commits in the event loop, so that no commit there stalls on one: the thread
+#: runs it, holding the write lock meanwhile (RESTART: the next commit writes the log from its start
+#: again, so that it does not grow), and the commits that come meanwhile wait for it in the thread.
+#: A commit appends a few pages; SQLite's own checkpoint comes every 1,000.
+CHECKPOINT_EVERY = 100
+
+_Work = tuple[str, list[Any], list[Any] | None, str, list[Any]]
+
+
 class _SqliteLane:
+    """SQLite: when the database's write lock is free (no other process writing), the transaction
+    runs right in the event loop: a few statements in memory and the commit's write to the log, no
+    thread to wake. When another process holds the lock, the transaction waits for it in a thread of
+    its own, as the engine's connections wait (their busy timeout), and the event loop goes on."""
+
     def __init__(self, dialect: Dialect, connect: Callable[[], sqlite3.Connection]) -> None:
         self._dialect = dialect
         self._connect = connect
-        self._conn: sqlite3.Connection | None = None
+        #: the event loop's connection (never waits for a lock); the thread's (waits, checkpoints)
+        self._now: sqlite3.Connection | None = None
+        self._waiting: sqlite3.Connection | None = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toride-sqlite-writer")
         self._statements: dict[Any, _Compiled] = {}
         self._discard = _Compiled(dialect, repo._DISCARD)
+        self._commits = 0
+        #: how many batches waited for another process's write lock in the thread (for tests)
+        self.waited = 0
 
     def _statement(self, key: Any, make: Callable[[], _Compiled]) -> _Compiled:
         compiled = self._statements.get(key)
@@ -134,10 +151,31 @@ class _SqliteLane:
     async def commit(self, plans: Sequence[WritePlan], lock_keys: Sequence[int]) -> bool:
         # SQLite's write transaction is the database's one write lock: no channel locks to take
         work = [self._prepare(plan) for plan in plans]
-        return await asyncio.get_running_loop().run_in_executor(self._executor, self._run, work)
+        conn = self._now
+        if conn is None:
+            conn = self._now = self._connect()
+            _sqlite_pragmas(conn)
+            conn.execute("PRAGMA busy_timeout=0")
+            conn.execute("PRAGMA wal_autocheckpoint=0")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode & 0xFF not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                raise
+            self.waited += 1
+            stored = await asyncio.get_running_loop().run_in_executor(
+                self._executor, self._wait_and_run, work
+            )
+        else:
+            stored = _run(conn, work, self._discard.sql)
+        if stored:
+            self._commits += 1
+            if self._commits % CHECKPOINT_EVERY == 0:
+                self._executor.submit(self._checkpoint)
+        return stored
 
-    def _prepare(self, plan: WritePlan) -> tuple[str, list[Any], list[Any] | None, str, list[Any]]:
-        """The plan's statements and parameters, made in the event loop (the thread only runs them)."""
+    def _prepare(self, plan: WritePlan) -> _Work:
+        """The plan's statements and parameters."""
         state = "p_state" in plan.update
         grants = plan.grants
         guard = None if grants is None else (grants.role is None, grants.co_gm)
@@ -155,41 +193,59 @@ class _SqliteLane:
         discard = self._discard.params({"b_id": plan.head.id}) if plan.discard_redo else None
         return update.sql, update.params(values), discard, insert.sql, insert.params(plan.row)
 
-    def _run(self, work: list[tuple[str, list[Any], list[Any] | None, str, list[Any]]]) -> bool:
-        conn = self._conn
+    def _thread_connection(self) -> sqlite3.Connection:
+        conn = self._waiting
         if conn is None:
-            conn = self._conn = self._connect()
+            conn = self._waiting = self._connect()
             _sqlite_pragmas(conn)
-        conn.execute("BEGIN IMMEDIATE")
+        return conn
+
+    def _wait_and_run(self, work: list[_Work]) -> bool:
+        conn = self._thread_connection()
+        conn.execute("BEGIN IMMEDIATE")  # waits for the other process (busy timeout)
+        return _run(conn, work, self._discard.sql)
+
+    def _checkpoint(self) -> None:
+        """Copy the log's pages back to the database, and have the next commit write the log from its
+        start again (RESTART: it waits for the writer, as the lane's commits then wait for it)."""
         try:
-            for update_sql, update_params, discard, _, _ in work:
-                if conn.execute(update_sql, update_params).rowcount != 1:
-                    conn.execute("ROLLBACK")
-                    return False
-                if discard is not None:
-                    conn.execute(self._discard.sql, discard)
-            inserts: dict[str, list[list[Any]]] = {}
-            for _, _, _, insert_sql, insert_params in work:
-                inserts.setdefault(insert_sql, []).append(insert_params)
-            for insert_sql, rows in inserts.items():
-                conn.executemany(insert_sql, rows)
-            conn.execute("COMMIT")
-        except BaseException:
-            # a failed statement or COMMIT leaves nothing stored: SQLite's commit is atomic, and a
-            # transaction it did not end itself is rolled back here
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-        return True
+            self._thread_connection().execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
+        except sqlite3.Error:
+            pass  # failing now (the disk): the next one, or SQLite's own on the engine's connections
 
     async def close(self) -> None:
         def close() -> None:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+            for conn in (self._now, self._waiting):
+                if conn is not None:
+                    conn.close()
+            self._now = self._waiting = None
 
         await asyncio.get_running_loop().run_in_executor(self._executor, close)
         self._executor.shutdown(wait=True)
+
+
+def _run(conn: sqlite3.Connection, work: list[_Work], discard_sql: str) -> bool:
+    """The batch in the write transaction ``conn`` has begun; False (rolled back) if a plan does not hold."""
+    try:
+        for update_sql, update_params, discard, _, _ in work:
+            if conn.execute(update_sql, update_params).rowcount != 1:
+                conn.execute("ROLLBACK")
+                return False
+            if discard is not None:
+                conn.execute(discard_sql, discard)
+        inserts: dict[str, list[list[Any]]] = {}
+        for _, _, _, insert_sql, insert_params in work:
+            inserts.setdefault(insert_sql, []).append(insert_params)
+        for insert_sql, rows in inserts.items():
+            conn.executemany(insert_sql, rows)
+        conn.execute("COMMIT")
+    except BaseException:
+        # a failed statement or COMMIT leaves nothing stored: SQLite's commit is atomic, and a
+        # transaction it did not end itself is rolled back here
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return True
 
 
 def _sqlite_pragmas(conn: sqlite3.Connection) -> None:
