@@ -197,6 +197,8 @@ class SessionLoader:
         if self._task is not None and not self._task.done():
             # Ctrl-D or /quit before the load finished: let it end, so nothing is left half-open
             await asyncio.wait([self._task])
+        if self.ready is not None:
+            await self.ready.service.close()
         if self._engine is not None:
             await self._engine.dispose()
 

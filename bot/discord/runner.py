@@ -48,9 +48,10 @@ async def serve(token: str, options: RunOptions) -> None:
         loop.add_signal_handler(sig, stop, sig.name)
     engine = await open_database(options.db)
     health = None
+    service = BattleService(engine)
     try:
         bot = TorideBot(
-            BattleService(engine),
+            service,
             dev_guild=options.dev_guild,
             localized_names=options.localized_names,
             shard_count=options.shard_count,
@@ -74,5 +75,6 @@ async def serve(token: str, options: RunOptions) -> None:
             loop.remove_signal_handler(sig)
         if health is not None:
             await health.cleanup()
+        await service.close()
         await engine.dispose()
         log.info("stopped")

@@ -71,6 +71,7 @@ class BattleService:
         retries: int = RETRIES,
         cache_size: int = CACHE_SIZE,
         odds: OddsRunner | None = None,
+        fast_lane: bool = True,
     ) -> None:
         self.engine = engine
         #: where ``/fort odds`` runs its plans (worker processes)
@@ -82,9 +83,14 @@ class BattleService:
         self._live: OrderedDict[tuple[str, str], Live] = OrderedDict()
         self._cache_size = cache_size
         self._grants: OrderedDict[tuple[int, str], repo.Grants] = OrderedDict()
-        self._writer = Writer(engine, clean=(Refused, EngineError, repo.VersionConflict))
+        #: ``fast_lane``: actions decided on the cached battle are written through the writer's fast lane
+        self._writer = Writer(engine, clean=(Refused, EngineError, repo.VersionConflict), fast=fast_lane)
         #: how many commands found their cached battle stale and ran again on the stored one
         self.conflicts = 0
+
+    async def close(self) -> None:
+        """Close what the service opened besides the engine (the writer's own database connection)."""
+        await self._writer.close()
 
     # -----------------------------------------------------------------------------------------
     # entry points

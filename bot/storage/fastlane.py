@@ -24,6 +24,7 @@ compiled for the dialect (SQLite), or the same columns and values (PostgreSQL); 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -208,10 +209,9 @@ class _SqliteLane:
     def _checkpoint(self) -> None:
         """Copy the log's pages back to the database, and have the next commit write the log from its
         start again (RESTART: it waits for the writer, as the lane's commits then wait for it)."""
-        try:
+        # failing now (the disk): the next one does it, or SQLite's own on the engine's connections
+        with contextlib.suppress(sqlite3.Error):
             self._thread_connection().execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
-        except sqlite3.Error:
-            pass  # failing now (the disk): the next one, or SQLite's own on the engine's connections
 
     async def close(self) -> None:
         def close() -> None:
