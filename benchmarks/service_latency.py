@@ -18,8 +18,9 @@ measured in the same run and printed beside every throughput):
   undo``, ``/gm redo`` and ``/fort log last:50`` with 0 / 1k / 10k / 100k earlier actions (the history
   is bulk-inserted as rows of the stored schema, a no-op ``/unit hp delta:0`` each, as the service
   would have stored them).
-- **throughput**: 1, 10, 100 channels each playing a battle at once; persisted commands/s and the
-  p50 / p99 latency of a command, beside the raw commit rate (one-row transactions, one writer and as
+- **throughput**: 1, 10, 100 channels each playing a battle at once; persisted commands/s, the
+  p50 / p99 latency of a command and the process time per command (group commit shares a
+  transaction's cost among its commands), beside the raw commit rate (one-row transactions, one writer and as
   many concurrent writers as channels).
 
 Goals (issue 10): growth ≤ 2,000 bytes per command at 100 units; round end, undo, redo and log within
@@ -397,8 +398,9 @@ async def _play(
 async def throughput(
     dbs: Databases, channels: int, units: int, per_channel: int, runs: int
 ) -> tuple[float, float, float, float, float]:
-    """(commands/s, p50 ms, p99 ms, raw commits/s one writer, raw commits/s ``channels`` writers)."""
-    rates, p50s, p99s, raw1, rawn = [], [], [], [], []
+    """(commands/s, p50 ms, p99 ms, CPU ms per command, raw commits/s one writer, raw commits/s
+    ``channels`` writers)."""
+    rates, p50s, p99s, cpus, raw1, rawn = [], [], [], [], [], []
     for r in range(runs):
         _db, engine = await dbs.fresh()
         service = BattleService(engine, SeededDice(r))
@@ -407,15 +409,16 @@ async def throughput(
             await start(service, where, units)
         samples: list[float] = []
         plays = [_play(service, w, units, per_channel, samples) for w in wheres]
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.process_time()
         await asyncio.gather(*plays)
         rates.append(channels * per_channel / (time.perf_counter() - t0))
+        cpus.append((time.process_time() - cpu0) / (channels * per_channel) * 1000)
         p50s.append(statistics.median(samples))
         p99s.append(percentile(samples, 99))
         raw1.append(await raw_commits(engine, 1))
         rawn.append(await raw_commits(engine, channels))
         await engine.dispose()
-    return tuple(statistics.median(x) for x in (rates, p50s, p99s, raw1, rawn))  # type: ignore[return-value]
+    return tuple(statistics.median(x) for x in (rates, p50s, p99s, cpus, raw1, rawn))  # type: ignore[return-value]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -446,10 +449,10 @@ async def bench(backend: str, pg_url: str, args: argparse.Namespace) -> None:
                 combos += [(100, 10), (10, 1000)]
             for channels, units in combos if "throughput" in args.sections else ():
                 per = max(5, args.throughput_commands // channels)
-                rate, p50, p99, one, many = await throughput(dbs, channels, units, per, args.runs)
+                rate, p50, p99, cpu, one, many = await throughput(dbs, channels, units, per, args.runs)
                 print(
                     f"throughput {channels:3} channels x {units:4} units: {rate:7.0f} commands/s"
-                    f"   p50 {p50:6.2f} ms   p99 {p99:7.2f} ms"
+                    f"   p50 {p50:6.2f} ms   p99 {p99:7.2f} ms   cpu {cpu:5.3f} ms/command"
                     f"   | raw commits: {one:6.0f}/s (1 writer), {many:6.0f}/s ({channels} writers)"
                 )
         finally:

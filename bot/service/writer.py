@@ -193,11 +193,12 @@ class Writer:
                 stored = await self.lane.commit([p.plan for p in fast if p.plan is not None], keys)
         except CommitUnknown as unknown:  # perhaps stored: not run again, the callers are told
             for pending in fast:
-                pending.future.set_exception(unknown.error)
+                if not pending.future.done():
+                    pending.future.set_exception(unknown.error)
             return [p for p in batch if p.plan is None]
         except BaseException as error:
-            if not isinstance(error, Exception):  # cancelled: nobody is left to answer
-                for pending in fast:
+            if not isinstance(error, Exception):  # cancelled: nobody is left to run the batch
+                for pending in batch:
                     if not pending.future.done():
                         pending.future.set_exception(error)
                 raise

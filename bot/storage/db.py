@@ -70,11 +70,15 @@ def _sqlite_setup(engine: AsyncEngine) -> None:
             conn.exec_driver_sql("BEGIN")
 
 
+#: how long a SQLite connection waits for another's write lock before it fails
+BUSY_TIMEOUT_MS = 10_000
+
+
 def sqlite_pragmas(dbapi_connection: Any) -> None:
     """The settings of every SQLite connection (the engine's, and the writer's fast lane's)."""
     cursor = dbapi_connection.cursor()
     # first: switching a new file to WAL waits for another process's connection, not fails
-    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     # WAL + FULL: every acknowledged commit is on disk, even across a power cut or an OS

@@ -2,12 +2,14 @@
 
 Most writes are one action on a battle this process already holds: the rules decide it on the
 cached battle, and what is left is a ``WritePlan`` per action (the battle row's update with its
-version check, the undone rows to discard, the log row). Through SQLAlchemy's async layer such a
-transaction costs about three times what the database does; here it costs what the database does:
+version check, the undone rows to discard, the log row). Through SQLAlchemy's async layer most of
+such a transaction's cost was that layer and the hand-overs between threads, not the database; here:
 
-- **SQLite**: the whole transaction (``BEGIN IMMEDIATE``, every update, the log rows, ``COMMIT``) in
-  one call on a connection of its own, in a thread of its own: one hand-over between threads per
-  batch, not three per statement.
+- **SQLite**: the whole transaction (``BEGIN IMMEDIATE``, every update, the log rows, ``COMMIT``) at
+  once on a connection of the lane's own. When no other process holds the write lock, it runs right
+  in the event loop (a few statements in memory and the commit's write to the log); when one does, it
+  waits for the lock in the lane's thread, as the engine's connections would, and the event loop goes
+  on. The thread also checkpoints the write-ahead log.
 - **PostgreSQL**: three round trips per batch, on a connection of the engine's pool: ``BEGIN`` and
   the batch's channel locks (in key order, as every writer takes them); one statement that updates
   every battle row, discards the undone rows and inserts the log rows of the battles it updated;
@@ -35,6 +37,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.storage import repository as repo
+from bot.storage.db import BUSY_TIMEOUT_MS, sqlite_pragmas
 from bot.storage.models import DISCARDED, UNDONE
 from bot.storage.repository import Grants, WritePlan
 
@@ -99,16 +102,19 @@ class _Compiled:
     def __init__(self, dialect: Dialect, statement: Any, keys: Sequence[str] | None = None) -> None:
         compiled = statement.compile(dialect=dialect, column_keys=list(keys) if keys is not None else None)
         self.sql: str = compiled.string
-        #: per parameter in order: its name, the value it holds itself, its bind processor
-        self._order: list[tuple[str, Any, Callable[[Any], Any] | None]] = []
+        #: per parameter in order: its name, whether it must be given, the value it holds itself,
+        #: its bind processor
+        self._order: list[tuple[str, bool, Any, Callable[[Any], Any] | None]] = []
         for name in compiled.positiontup or ():
             bind = compiled.binds[name]
             processor = bind.type.dialect_impl(dialect).bind_processor(dialect)
-            self._order.append((name, bind.value if not bind.required else None, processor))
+            self._order.append((name, bind.required, None if bind.required else bind.value, processor))
 
     def params(self, values: dict[str, Any]) -> list[Any]:
         out = []
-        for name, own, processor in self._order:
+        for name, required, own, processor in self._order:
+            if required and name not in values:
+                raise KeyError(f"no value for the parameter {name!r}")
             value = values.get(name, own)
             out.append(processor(value) if processor is not None and value is not None else value)
         return out
@@ -120,15 +126,15 @@ class _Compiled:
 #: again, so that it does not grow), and the commits that come meanwhile wait for it in the thread.
 #: A commit appends a few pages; SQLite's own checkpoint comes every 1,000.
 CHECKPOINT_EVERY = 100
+#: how long a checkpoint waits for readers to leave the log (the writers wait meanwhile)
+CHECKPOINT_WAIT_MS = 1000
 
 _Work = tuple[str, list[Any], list[Any] | None, str, list[Any]]
 
 
 class _SqliteLane:
-    """SQLite: when the database's write lock is free (no other process writing), the transaction
-    runs right in the event loop: a few statements in memory and the commit's write to the log, no
-    thread to wake. When another process holds the lock, the transaction waits for it in a thread of
-    its own, as the engine's connections wait (their busy timeout), and the event loop goes on."""
+    """SQLite: the transaction in the event loop when the write lock is free (no thread to wake),
+    else in the lane's thread, waiting for the lock as the engine's connections wait (busy timeout)."""
 
     def __init__(self, dialect: Dialect, connect: Callable[[], sqlite3.Connection]) -> None:
         self._dialect = dialect
@@ -209,9 +215,15 @@ class _SqliteLane:
     def _checkpoint(self) -> None:
         """Copy the log's pages back to the database, and have the next commit write the log from its
         start again (RESTART: it waits for the writer, as the lane's commits then wait for it)."""
-        # failing now (the disk): the next one does it, or SQLite's own on the engine's connections
+        conn = self._thread_connection()
+        # writers wait while it runs: it waits for a reader at most CHECKPOINT_WAIT_MS (then gives up
+        # until the next one); failing now (the disk), the next one, or SQLite's own, does it
         with contextlib.suppress(sqlite3.Error):
-            self._thread_connection().execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
+            conn.execute(f"PRAGMA busy_timeout={CHECKPOINT_WAIT_MS}")
+            try:
+                conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
+            finally:
+                conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
     async def close(self) -> None:
         def close() -> None:
@@ -249,8 +261,6 @@ def _run(conn: sqlite3.Connection, work: list[_Work], discard_sql: str) -> bool:
 
 
 def _sqlite_pragmas(conn: sqlite3.Connection) -> None:
-    from bot.storage.db import sqlite_pragmas
-
     conn.isolation_level = None
     sqlite_pragmas(conn)
 

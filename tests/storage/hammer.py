@@ -102,7 +102,13 @@ async def main() -> None:
             return
         service = BattleService(engine, SeededDice(int(process)))
         results = await hammer(service, int(process), int(ops))
-        summary = {"results": results, "conflicts": service.conflicts, "retries": service._writer.retries}
+        summary = {
+            "results": results,
+            "conflicts": service.conflicts,
+            "retries": service._writer.retries,
+            "fast_written": service._writer.fast_written,
+            "fast_returned": service._writer.fast_returned,
+        }
         print(json.dumps(summary), flush=True)
     finally:
         await engine.dispose()
