@@ -66,6 +66,23 @@ async def new_service(engine: AsyncEngine, **kwargs: Any) -> BattleService:
     return BattleService(engine, ScriptedDice([3, 4] * 200), **kwargs)
 
 
+async def holding(engine: AsyncEngine) -> tuple[BattleService, Any]:
+    """A service holding the battle at version 2 (one action through the lane), and its lane."""
+    service = await new_service(engine)
+    await service.execute(HERE, GM, Invocation("fort import", {"file": BATTLE}))
+    await ok(service, "/unit hp unit:u0 delta:-1")
+    assert service._writer.lane is not None and service._writer.fast_written == 1
+    return service, service._writer.lane
+
+
+async def two_processes(engine_factory: Callable[[], AsyncEngine]) -> tuple[BattleService, BattleService]:
+    """Two services on one database (two processes), the battle imported by the first."""
+    one = await new_service(engine_factory())
+    two = await new_service(engine_factory())
+    await one.execute(HERE, GM, Invocation("fort import", {"file": BATTLE}))
+    return one, two
+
+
 async def stored_rows(engine: AsyncEngine) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     """The battle rows and log rows, every column but ids and clock times."""
     battles, events = repo.battles, repo.events
@@ -141,9 +158,7 @@ async def test_the_lane_stores_what_the_ordinary_path_stores(
 async def test_another_process_wrote_the_battle_the_command_is_decided_again(
     engine_factory: Callable[[], AsyncEngine],
 ) -> None:
-    one = await new_service(engine_factory())
-    two = await new_service(engine_factory())
-    await one.execute(HERE, GM, Invocation("fort import", {"file": BATTLE}))
+    one, two = await two_processes(engine_factory)
     await ok(one, "/unit hp unit:u0 delta:-5")  # one holds the battle at version 2
     await ok(two, "/unit hp unit:u0 delta:-10")  # the other process writes version 3
     view = await ok(one, "/unit hp unit:u0 delta:-1")  # decided on version 2: not stored so
@@ -156,9 +171,7 @@ async def test_a_co_gm_removed_by_another_process_is_a_player_at_once(
     engine_factory: Callable[[], AsyncEngine],
 ) -> None:
     """#9's rule, kept by the lane: the rights a command was decided on are checked when it is stored."""
-    one = await new_service(engine_factory())
-    two = await new_service(engine_factory())
-    await one.execute(HERE, GM, Invocation("fort import", {"file": BATTLE}))
+    one, two = await two_processes(engine_factory)
     await ok(one, "/gm add user:co")
     await ok(one, "/unit hp unit:u0 delta:-1", Actor("co"))  # one keeps co's rights (a co-GM)
     written = one._writer.fast_written
@@ -174,9 +187,7 @@ async def test_a_co_gm_removed_by_another_process_is_a_player_at_once(
 async def test_a_gm_role_given_by_another_process_counts_at_once(
     engine_factory: Callable[[], AsyncEngine],
 ) -> None:
-    one = await new_service(engine_factory())
-    two = await new_service(engine_factory())
-    await one.execute(HERE, GM, Invocation("fort import", {"file": BATTLE}))
+    one, two = await two_processes(engine_factory)
     player = Actor("p", roles=frozenset({"gms"}))
     refused = await run(one, "/unit hp unit:u0 delta:-1", player)  # one keeps p's rights: a player
     assert isinstance(refused, ErrorView) and refused.key == "service.gm_only"
@@ -192,11 +203,7 @@ async def test_a_gm_role_given_by_another_process_counts_at_once(
 async def test_a_lane_failing_before_its_commit_leaves_the_command_to_the_ordinary_path(
     engine_factory: Callable[[], AsyncEngine], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    service = await new_service(engine_factory())
-    await service.execute(HERE, GM, Invocation("fort import", {"file": BATTLE}))
-    await ok(service, "/unit hp unit:u0 delta:-1")
-    lane = service._writer.lane
-    assert lane is not None
+    service, lane = await holding(engine_factory())
 
     async def failing(plans: Any, keys: Any) -> bool:
         raise ConnectionResetError("the lane's connection went away")
@@ -211,11 +218,7 @@ async def test_a_lane_failing_before_its_commit_leaves_the_command_to_the_ordina
 async def test_a_lane_failing_during_its_commit_is_reported_and_not_run_again(
     engine_factory: Callable[[], AsyncEngine], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    service = await new_service(engine_factory())
-    await service.execute(HERE, GM, Invocation("fort import", {"file": BATTLE}))
-    await ok(service, "/unit hp unit:u0 delta:-1")
-    lane = service._writer.lane
-    assert lane is not None
+    service, lane = await holding(engine_factory())
 
     async def unknown(plans: Any, keys: Any) -> bool:
         raise fastlane.CommitUnknown(ConnectionResetError("gone during COMMIT"))
