@@ -358,7 +358,7 @@ class BattleService:
         )
 
     async def _viewer(self, conn: AsyncConnection, where: Where, actor: Actor, live: Live) -> Viewer:
-        return Viewer(actor.id, await rights.is_gm(conn, where, actor, live.head))
+        return Viewer(actor.id, await self._is_gm(conn, where, actor, live.head))
 
     async def _read(self, where: Where, actor: Actor, spec: CommandSpec, options: dict[str, Any]) -> View:
         """``status``, ``map``, ``export``, ``log``: the channel's battle as committed, read without a lock.
@@ -509,8 +509,9 @@ class BattleService:
         return new, applied
 
     async def _is_gm(self, conn: AsyncConnection, where: Where, actor: Actor, head: repo.BattleHead) -> bool:
-        """``rights.is_gm``, keeping what the database said (a later command decided on it without the
-        database has its write checked against it: ``repo.Grants``)."""
+        """Is ``actor`` a GM of the battle ``head`` (the channel ``where``'s current battle)? Keeps what
+        the database said: a later command decided on it without the database has its write checked
+        against it (``repo.Grants``)."""
         if rights.gm_by_itself(actor, head):
             return True
         held = await rights.grants(conn, where, actor, head)

@@ -35,24 +35,10 @@ def gm_by_grants(actor: Actor, held: repo.Grants) -> bool:
     return held.co_gm or (held.role is not None and held.role in actor.roles)
 
 
-async def is_gm(conn: AsyncConnection, where: Where, actor: Actor, head: repo.BattleHead) -> bool:
-    """Is ``actor`` a GM of the battle ``head`` (the channel ``where``'s current battle)?"""
-    return gm_by_itself(actor, head) or gm_by_grants(actor, await grants(conn, where, actor, head))
-
-
 def check_gm(spec: CommandSpec, gm: bool) -> None:
     """A GM command by a player is refused."""
     if spec.gm and not gm:
         raise Refused("service.gm_only", command="/" + spec.path)
-
-
-async def require_gm(
-    conn: AsyncConnection, where: Where, actor: Actor, spec: CommandSpec, head: repo.BattleHead
-) -> bool:
-    """Whether ``actor`` is a GM of the battle; a (GM) command by anyone else is refused."""
-    gm = await is_gm(conn, where, actor, head)
-    check_gm(spec, gm)
-    return gm
 
 
 async def change_co_gm(
