@@ -120,6 +120,14 @@ def required(form: Form) -> frozenset[str]:
     )
 
 
+def default(form: Form, name: str) -> Any:
+    """What the engine command takes for a field left empty (an option not given)."""
+    for f in dataclasses.fields(form.command):
+        if f.name == name and f.default is not dataclasses.MISSING:
+            return f.default
+    return None
+
+
 # --- what a form shows of a document ---------------------------------------------------------
 
 
@@ -204,7 +212,7 @@ def _field(
             )
             refusals.append(Refusal(place, _words(error, lang)))
             return False, None
-        return was != "", None
+        return was != "", default(form, name)
     the = spec(form.path)
     option = the.option(name)
     assert option is not None, f"/{form.path} has no option {name}"

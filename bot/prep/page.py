@@ -88,7 +88,7 @@ def _section(kind: str, lang: str) -> str:
     title = html.escape(t(f"prep.section.{kind}", lang))
     add = html.escape(t(f"prep.add.{kind}", lang))
     return (
-        f'<section id="{kind}" aria-labelledby="{kind}-title"><h2 id="{kind}-title">{title}</h2>'
+        f'<section id="{kind}" aria-labelledby="h-{kind}"><h2 id="h-{kind}">{title}</h2>'
         f'<div class="rows" data-kind="{kind}"></div>'
         f'<button type="button" class="add" data-kind="{kind}">{add}</button></section>'
     )
@@ -123,11 +123,11 @@ def html_page(lang: str) -> str:
 </header>
 <main>
 <div class="build">
-<section id="settings" aria-labelledby="settings-title"><h2 id="settings-title">{w("section.battle")}</h2>
+<section id="settings" aria-labelledby="h-settings"><h2 id="h-settings">{w("section.battle")}</h2>
 <div class="rows" data-kind="settings"></div></section>
 {_section("pcs", lang)}
 {_section("units", lang)}
-<section id="sheet" aria-labelledby="sheet-title"><h2 id="sheet-title">{w("section.sheet")}</h2>
+<section id="sheet" aria-labelledby="h-sheet"><h2 id="h-sheet">{w("section.sheet")}</h2>
 <div class="row"><div class="fields">
 <div class="field"><label for="sheet-file">{w("sheet_file")}</label>
 <input type="file" id="sheet-file" accept=".json,application/json"></div>
@@ -141,9 +141,9 @@ def html_page(lang: str) -> str:
 {_section("traps", lang)}
 </div>
 <div class="view">
-<section id="map" aria-labelledby="map-title"><h2 id="map-title">{w("section.map")}</h2>
+<section id="map" aria-labelledby="h-map"><h2 id="h-map">{w("section.map")}</h2>
 <img id="map-picture" alt="{w("map_alt")}" hidden></section>
-<section id="odds" aria-labelledby="odds-title"><h2 id="odds-title">{w("section.odds")}</h2>
+<section id="odds" aria-labelledby="h-odds"><h2 id="h-odds">{w("section.odds")}</h2>
 <div class="row"><div id="odds-fields" class="fields"></div>
 <p class="refusal" data-place="$.odds" role="alert"></p>
 <button type="button" id="odds-run">{w("odds_run")}</button></div>
