@@ -21,6 +21,7 @@ import dataclasses
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from bot import commands as cmd
@@ -55,9 +56,20 @@ FORMS: dict[str, Form] = {
     "units": Form(
         "unit add",
         fc.AddUnit,
-        ("name", "type", "area", "hp", "fort_damage", "strike", "defense", "move", "weakness",
-         "arrive_round", "position"),
-    ),  # fmt: skip
+        (
+            "name",
+            "type",
+            "area",
+            "hp",
+            "fort_damage",
+            "strike",
+            "defense",
+            "move",
+            "weakness",
+            "arrive_round",
+            "position",
+        ),
+    ),
     "commanders": Form("commander add", fc.AddCommander, ("name", "hp", "area", "horn")),
     "traps": Form("trap set", fc.SetTrap, ("kind", "edge", "uses")),
 }
@@ -252,7 +264,9 @@ def compose(draft: Mapping[str, Any], lang: str) -> tuple[dict[str, Any], list[R
             before = shown(kind, element)
             for name in FORMS[kind].fields:
                 place = f"$.{kind}[{i}].{name}"
-                changed, value = _field(FORMS[kind], name, form.get(name), before[name], place, refusals, lang)
+                changed, value = _field(
+                    FORMS[kind], name, form.get(name), before[name], place, refusals, lang
+                )
                 if changed:
                     _set_element(kind, element, name, value)
             elements.append(element)
@@ -399,10 +413,9 @@ def check(draft: Mapping[str, Any], lang: str) -> Checked:
             if any(r.place.startswith(f"$.{kind}[{i}]") for r in refusals):
                 element_refused = True
                 continue
-            alone = _try(lambda k=kind, e=element: imported({**settings, k: [e]}), kind, i, refusals, lang)
+            alone = _try(partial(imported, {**settings, kind: [element]}), kind, i, refusals, lang)
             if alone is not None and made and _fresh(element):
-                command = _command(kind, alone)
-                _try(lambda c=command: FORT.apply(base, c, dice), kind, i, refusals, lang)
+                _try(partial(FORT.apply, base, _command(kind, alone), dice), kind, i, refusals, lang)
             element_refused = element_refused or alone is None
     if refusals or element_refused:
         return checked
@@ -415,7 +428,9 @@ def check(draft: Mapping[str, Any], lang: str) -> Checked:
 # --- monsters from a ゆとシートⅡ sheet -------------------------------------------------------------
 
 
-def sheet_units(source: SheetSource, form: Mapping[str, Any], settings: Mapping[str, Any], lang: str) -> Checked:
+def sheet_units(
+    source: SheetSource, form: Mapping[str, Any], settings: Mapping[str, Any], lang: str
+) -> Checked:
     """The units a monster sheet makes, one per part, as ``/unit add sheet: part:`` makes each (its
     builder: ``bot.rulesets.fort_sheets.with_unit_sheet``) on the battle's settings; the refusals at
     ``$.sheet.<field>`` (``$.sheet`` for the sheet itself)."""
@@ -451,4 +466,3 @@ def sheet_units(source: SheetSource, form: Mapping[str, Any], settings: Mapping[
         return checked
     checked.document = {"units": units}
     return checked
-

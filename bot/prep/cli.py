@@ -20,9 +20,11 @@ DEFAULT_PORT = 8765
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", type=Path, nargs="?", default=None, metavar="FILE",
-                   help="the battle to open and to save to (toride.fort/1, as /fort export writes it)")  # fmt: skip
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"the port on 127.0.0.1 (default {DEFAULT_PORT})")
+    opened = "the battle to open and to save to (toride.fort/1, as /fort export writes it)"
+    p.add_argument("file", type=Path, nargs="?", default=None, metavar="FILE", help=opened)
+    p.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"the port on 127.0.0.1 (default {DEFAULT_PORT})"
+    )
     p.add_argument("--lang", choices=list(LANGUAGES), default=DEFAULT_LANG, help="language of the page")
 
 
@@ -33,16 +35,16 @@ def add_prep_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def main(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(prog="toride prep", description="The GM's prep table (a local web page).")
+    parser = argparse.ArgumentParser(
+        prog="toride prep", description="The GM's prep table (a local web page)."
+    )
     _arguments(parser)
     return run_prep(parser.parse_args(argv))
 
 
 def run_prep(args: argparse.Namespace) -> int:
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_serve(args))
-    except KeyboardInterrupt:
-        pass
     return 0
 
 

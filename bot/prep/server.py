@@ -101,7 +101,7 @@ class Prep:
         return web.json_response(answer)
 
     async def open(self, request: web.Request) -> web.Response:
-        """A ``toride.fort/1`` file (a ``/fort export``) as a draft, refused as ``/fort import`` refuses it."""
+        """A ``toride.fort/1`` file (a ``/fort export``) as a draft, refused as ``/fort import`` would."""
         data = await _body(request)
         try:
             document = _document(data)

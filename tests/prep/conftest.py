@@ -53,8 +53,9 @@ def prep_server(tmp_path: Path) -> Iterator[Callable[..., str]]:
             process.wait()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one module (Playwright's loop is stopped before another module's asyncio tests run)."""
     path = chromium_path()
     if path is None:
         pytest.skip("no chromium (apt-get install chromium, or TORIDE_CHROMIUM)")

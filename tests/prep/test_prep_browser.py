@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -73,14 +72,41 @@ def test_a_battle_built_by_hand_is_the_battle_the_console_imports(browser, prep_
     _add(page, "部隊を加える", "units",
          {"name": "ハーピー", "type": "flying", "area": "B2", "hp": "25", "fort_damage": "5", "move": "20",
           "weakness": "炎属性ダメージ+3"})  # fmt: skip
-    _add(page, "部隊を加える", "units",
-         {"name": "守備隊", "type": "soldier", "area": "F0", "hp": "40", "fort_damage": "0", "position": "outside"})
-    _add(page, "部隊を加える", "units",
-         {"name": "増援オーク", "type": "normal", "area": "B2", "hp": "50", "fort_damage": "15", "arrive_round": "2"})
+    _add(
+        page,
+        "部隊を加える",
+        "units",
+        {
+            "name": "守備隊",
+            "type": "soldier",
+            "area": "F0",
+            "hp": "40",
+            "fort_damage": "0",
+            "position": "outside",
+        },
+    )
+    _add(
+        page,
+        "部隊を加える",
+        "units",
+        {
+            "name": "増援オーク",
+            "type": "normal",
+            "area": "B2",
+            "hp": "50",
+            "fort_damage": "15",
+            "arrive_round": "2",
+        },
+    )
     row = page.locator(f'.rows[data-kind="units"] fieldset[data-index="{goblin}"]')
     row.get_by_label("複製する数").fill("2")
     row.get_by_role("button", name="複製する").click()
-    _add(page, "指揮官を加える", "commanders", {"name": "隊長", "hp": "40", "area": "A2", "horn": "敵全体の命中+1"})
+    _add(
+        page,
+        "指揮官を加える",
+        "commanders",
+        {"name": "隊長", "hp": "40", "area": "A2", "horn": "敵全体の命中+1"},
+    )
     _add(page, "罠を加える", "traps", {"kind": "barricade", "edge": "A1-F0", "uses": "2"})
     _add(page, "罠を加える", "traps", {"kind": "mine", "edge": "A2-A1", "uses": "1"})
     page.set_input_files("#sheet-file", str(MONSTER))
@@ -104,7 +130,9 @@ def test_a_battle_built_by_hand_is_the_battle_the_console_imports(browser, prep_
     assert "北の砦" in page.inner_text("#odds-text")
 
     shots = os.environ.get("TORIDE_PREP_SCREENSHOT")
-    if shots:  # docs/prep-example.png: TORIDE_PREP_SCREENSHOT=docs/prep-example.png python -m pytest tests/prep
+    if (
+        shots
+    ):  # docs/prep-example.png: TORIDE_PREP_SCREENSHOT=docs/prep-example.png python -m pytest tests/prep
         page.screenshot(path=shots, full_page=True)
     with page.expect_download() as download:
         page.get_by_role("button", name="保存する").click()
@@ -118,9 +146,15 @@ def test_a_battle_built_by_hand_is_the_battle_the_console_imports(browser, prep_
     assert run.returncode == 0, run.stdout + run.stderr
     again = json.loads((tmp_path / "again.json").read_text(encoding="utf-8"))
     assert again == saved
-    assert (again["title"], again["rounds"], again["fort"]["max_hp"], len(again["cannons"])) == ("北の砦", 4, 250, 1)
+    assert (again["title"], again["rounds"], again["fort"]["max_hp"], len(again["cannons"])) == (
+        "北の砦",
+        4,
+        250,
+        1,
+    )
     assert [(p["name"], p["position"], p["hp"]) for p in again["pcs"]] == [
-        ("アリス", "inside", 42), ("ボブ", "outside", None)
+        ("アリス", "inside", 42),
+        ("ボブ", "outside", None),
     ]
     units = {u["name"]: u for u in again["units"]}
     assert {n: (u["type"], u["area"], u["hp"], u["fort_damage"]) for n, u in units.items()} == {
@@ -134,9 +168,12 @@ def test_a_battle_built_by_hand_is_the_battle_the_console_imports(browser, prep_
     assert units["ハーピー"]["weakness"] == "炎属性ダメージ+3" and units["ハーピー"]["move"] == 20
     assert units["守備隊"]["position"] == "outside" and units["増援オーク"]["arrive_round"] == 2
     assert (units["グリフォン(頭部)"]["strike"], units["グリフォン(頭部)"]["defense"]) == ("2D+9", 7)
-    assert again["commanders"] == [{"name": "隊長", "area": "A2", "hp": 40, "max_hp": 40, "horn": "敵全体の命中+1"}]
+    assert again["commanders"] == [
+        {"name": "隊長", "area": "A2", "hp": 40, "max_hp": 40, "horn": "敵全体の命中+1"}
+    ]
     assert again["traps"] == [
-        {"kind": "barricade", "edge": "A1-F0", "uses": 2}, {"kind": "mine", "edge": "A2-A1", "uses": 1}
+        {"kind": "barricade", "edge": "A1-F0", "uses": 2},
+        {"kind": "mine", "edge": "A2-A1", "uses": 1},
     ]
 
 
@@ -148,7 +185,9 @@ def test_a_refused_value_shows_the_bots_sentence_and_nothing_is_saved(browser, p
     _add(page, "部隊を加える", "units", {"name": "ゴブリン", "type": "normal", "area": "A2", "hp": "0",
                                    "fort_damage": "10", "move": "15"})  # fmt: skip
     hp = page.locator('.refusal[data-place="$.units[0].hp"]')
-    hp_words = refusal_text("command.out_of_range", {"option": "hp", "value": "0", "min": 1, "max": MAX_NUMBER}, "ja")
+    hp_words = refusal_text(
+        "command.out_of_range", {"option": "hp", "value": "0", "min": 1, "max": MAX_NUMBER}, "ja"
+    )
     page.wait_for_function("document.querySelector('.refusal[data-place=\"$.units[0].hp\"]').textContent")
     assert hp.text_content() == hp_words
     assert page.get_attribute("#units-0-hp", "aria-invalid") == "true"
