@@ -93,7 +93,7 @@ class Prep:
 
     async def check(self, request: web.Request) -> web.Response:
         draft = await self._json(request)
-        checked = build.check(draft, self.lang)
+        checked = await asyncio.to_thread(build.check, draft, self.lang)
         answer = checked.to_json()
         if checked.document is not None:
             png = await asyncio.to_thread(_map_png, checked.document, self.lang)
@@ -162,7 +162,7 @@ class Prep:
 
         draft = asked.get("draft") if isinstance(asked.get("draft"), Mapping) else {}
         assert isinstance(draft, Mapping)
-        checked = build.check(draft, self.lang)
+        checked = await asyncio.to_thread(build.check, draft, self.lang)
         if checked.document is None:
             return checked.to_json()
         raw = asked.get("options") if isinstance(asked.get("options"), Mapping) else {}
@@ -191,7 +191,7 @@ class Prep:
     async def save(self, request: web.Request) -> web.Response:
         """The document, when nothing is refused (and FILE written with it, when given)."""
         draft = await self._json(request)
-        checked = build.check(draft, self.lang)
+        checked = await asyncio.to_thread(build.check, draft, self.lang)
         answer = checked.to_json()
         if checked.document is not None and self.file is not None:
             text = json.dumps(checked.document, ensure_ascii=False, indent=2) + "\n"

@@ -133,7 +133,10 @@ def test_a_battle_built_by_hand_is_the_battle_the_console_imports(browser, prep_
     if (
         shots
     ):  # docs/prep-example.png: TORIDE_PREP_SCREENSHOT=docs/prep-example.png python -m pytest tests/prep
-        page.screenshot(path=shots, full_page=True)
+        page.evaluate(
+            "document.getElementById('units').scrollIntoView(); document.querySelector('.view').scrollTop = 0"
+        )
+        page.screenshot(path=shots)
     with page.expect_download() as download:
         page.get_by_role("button", name="保存する").click()
     downloaded = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
@@ -175,6 +178,19 @@ def test_a_battle_built_by_hand_is_the_battle_the_console_imports(browser, prep_
         {"kind": "barricade", "edge": "A1-F0", "uses": 2},
         {"kind": "mine", "edge": "A2-A1", "uses": 1},
     ]
+
+    # the console's /fort export opened again, edited, saved: only what was edited changes
+    page.set_input_files("#open-file", str(tmp_path / "again.json"))
+    page.wait_for_function("document.getElementById('status').textContent === 'ファイルを開きました。'")
+    assert page.input_value("#units-3-name") == "破城槌"
+    page.fill("#units-3-hp", "70")
+    page.wait_for_function("!document.getElementById('save').disabled", timeout=20000)
+    with page.expect_download() as download:
+        page.get_by_role("button", name="保存する").click()
+    edited = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert edited["units"][3] == {**again["units"][3], "hp": 70, "max_hp": 70}
+    edited["units"][3] = again["units"][3]
+    assert edited == again
 
 
 def test_a_refused_value_shows_the_bots_sentence_and_nothing_is_saved(browser, prep_server, tmp_path):

@@ -110,6 +110,21 @@ async def test_it_reads_and_writes_no_file_but_file(prep_at, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["battle.json"]
 
 
+async def test_a_sheet_url_is_fetched_under_the_bots_policy(prep_at):
+    """A URL the bot would not fetch (a host off its allow-list) is refused in the bot's words, unfetched."""
+    from bot.sheet_fetch import FetchPolicy
+
+    url, _, _ = prep_at
+    hosts = ", ".join(sorted(FetchPolicy.from_env().hosts))
+    words = refusal_text("sheet.host_not_allowed", {"host": "example.com", "hosts": hosts}, "ja")
+    asked = {"url": "https://example.com/?id=x", "form": {"type": "normal", "area": "A2"}, "draft": DRAFT}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(url + "/api/sheet", data=json.dumps(asked)) as response,
+    ):
+        assert (await response.json())["refusals"] == [{"place": "$.sheet", "text": words}]
+
+
 async def test_a_new_plan_replaces_the_one_running(prep_at):
     """The planner runs off the event loop (a check is answered while it runs), and a second request
     cancels the first, which answers ``replaced``."""
@@ -125,6 +140,7 @@ async def test_a_new_plan_replaces_the_one_running(prep_at):
                 answer: dict[str, Any] = await response.json()
                 return answer
 
+        await ask(short)  # the fork server started: the long plan is running when it is replaced
         first = asyncio.ensure_future(ask(long))
         await asyncio.sleep(1.0)
         async with session.post(url + "/api/check", data=json.dumps(DRAFT)) as response:
