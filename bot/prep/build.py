@@ -1,15 +1,14 @@
-"""The prep page's forms as a ``toride.fort/1`` document, checked as the bot checks it.
+"""The prep page's draft checked as the bot checks it, and monsters from a sheet as units.
 
-The page sends a *draft*: the battle's settings and each element (PC, unit, commander, trap) as the
-text of its form's fields, beside the document it was opened from (``base``: what the forms do not
-show, a battle's round and turn, a unit's damage and moves, is kept as it was). Nothing here holds a
-rule or a sentence of its own; a draft is checked three ways, each the bot's own:
+Nothing here holds a rule or a sentence of its own; a draft (``bot.prep.forms``) is checked three ways,
+each the bot's own:
 
 1. each field by its command's option (``/fort start``, ``/pc add``, ``/unit add``, ``/commander add``,
    ``/trap set``: ``bot.commands.convert_value``), so a field gets the sentence that option gets;
 2. each element by the engine's own command on the battle's settings (``AddUnit`` ...), while the battle
    and the element are as they were made (round 1, nothing moved), and the settings by ``StartBattle``;
-3. the whole document by ``/fort import``'s path: ``import_state`` and the limits (``check_limits``).
+3. each element alone, then the whole document, by ``/fort import``'s path: ``import_state`` and the
+   limits (``check_limits``).
 
 A refusal is the bot's sentence in the page's language at a *place*, ``$.units[2].hp`` (a field),
 ``$.units[2]`` (an element) or ``$`` (the battle); a document is given only when nothing is refused.
@@ -24,57 +23,32 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from bot import commands as cmd
 from bot import rulesets
-from bot.commands import BuildContext, CommandSpec, SheetSource, UserError
-from bot.render.common import refusal_text
+from bot.commands import BuildContext, SheetSource
+from bot.prep.forms import (
+    FORMS,
+    LISTS,
+    LISTS_PLACES,
+    SETTINGS,
+    SHEET_FIELDS,
+    Refusal,
+    compose,
+    field_value,
+    forms_of,
+    required,
+    spec,
+    words,
+)
 from engine.dice import SeededDice
 from engine.errors import EngineError
 from engine.fort import FORT
 from engine.fort import commands as fc
-from engine.fort.export import FORMAT, export_state, import_state
+from engine.fort.export import export_state, import_state
 from engine.fort.state import FortState
 
-#: the lists of a document the page edits, each with the command that makes one of its elements
-LISTS = ("pcs", "units", "commanders", "traps")
-LISTS_PLACES = tuple(f"$.{kind}[" for kind in LISTS)
+__all__ = ["FORMS", "LISTS", "SETTINGS", "SHEET_FIELDS", "Checked", "check", "compose", "forms_of",
+           "imported", "required", "sheet_units", "spec"]  # fmt: skip
 
-
-@dataclass(frozen=True, slots=True)
-class Form:
-    """One kind of form: its command (whose options check the fields), the engine command of that
-    command, and the fields shown, in order."""
-
-    path: str
-    command: type[Any]
-    fields: tuple[str, ...]
-
-
-SETTINGS = Form("fort start", fc.StartBattle, ("title", "rounds", "fort_hp", "cannons", "first"))
-FORMS: dict[str, Form] = {
-    "pcs": Form("pc add", fc.AddPC, ("name", "position", "hp")),
-    "units": Form(
-        "unit add",
-        fc.AddUnit,
-        (
-            "name",
-            "type",
-            "area",
-            "hp",
-            "fort_damage",
-            "strike",
-            "defense",
-            "move",
-            "weakness",
-            "arrive_round",
-            "position",
-        ),
-    ),
-    "commanders": Form("commander add", fc.AddCommander, ("name", "hp", "area", "horn")),
-    "traps": Form("trap set", fc.SetTrap, ("kind", "edge", "uses")),
-}
-#: what a sheet cannot give a unit: the fields of the sheet form (``/unit add sheet:``)
-SHEET_FIELDS = ("type", "area", "fort_damage", "arrive_round")
 #: an engine refusal's field, where its values do not name it (``move``, ``option``, ``what`` do)
 _FIELD_OF = {
     "fort.soldier_not_at_f0": "area",
@@ -92,14 +66,8 @@ _FIELD_OF = {
     "limits.name": "name",
 }
 #: a document's key and the field that edits it, where they differ
-_KEY_FIELD = {"max_hp": "hp", "fort": "fort_hp", "area": "area"}
+_KEY_FIELD = {"max_hp": "hp"}
 _PLACE = re.compile(r"^\$\.(\w+)(?:\[(\d+)\])?(?:\.(\w+))?")
-
-
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    place: str
-    text: str
 
 
 @dataclass(slots=True)
@@ -116,162 +84,6 @@ class Checked:
             "document": self.document,
             "refusals": [{"place": r.place, "text": r.text} for r in self.refusals],
         }
-
-
-def spec(path: str) -> CommandSpec:
-    rulesets.load_builtin()
-    return cmd.lookup(path)
-
-
-def required(form: Form) -> frozenset[str]:
-    """The fields the engine command cannot go without (the command's required options)."""
-    return frozenset(
-        f.name
-        for f in dataclasses.fields(form.command)
-        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-    )
-
-
-def default(form: Form, name: str) -> Any:
-    """What the engine command takes for a field left empty (an option not given)."""
-    for f in dataclasses.fields(form.command):
-        if f.name == name and f.default is not dataclasses.MISSING:
-            return f.default
-    return None
-
-
-# --- what a form shows of a document ---------------------------------------------------------
-
-
-def _text(value: Any) -> str:
-    return "" if value is None else str(value)
-
-
-def shown_settings(doc: Mapping[str, Any]) -> dict[str, str]:
-    """The settings form of a document (its defaults where it leaves a value out, as import reads it)."""
-    fort = doc.get("fort") or {}
-    cannons = doc.get("cannons")
-    return {
-        "title": _text(doc.get("title")),
-        "rounds": _text(doc.get("rounds")),
-        "fort_hp": _text(fort.get("max_hp", fort.get("hp", 300))),
-        "cannons": str(len(cannons)) if isinstance(cannons, list) else "2",
-        "first": _text(doc.get("first", "pc")),
-    }
-
-
-def shown(kind: str, element: Mapping[str, Any]) -> dict[str, str]:
-    """The form of one element of the list ``kind``."""
-    return {name: _text(element.get(name)) for name in FORMS[kind].fields}
-
-
-def forms_of(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """A document as the page's draft: its forms, each element beside its own document."""
-    draft: dict[str, Any] = {"base": {k: v for k, v in doc.items() if k not in LISTS}}
-    draft["settings"] = shown_settings(doc)
-    for kind in LISTS:
-        items = doc.get(kind) or []
-        draft[kind] = [{"base": e, "form": shown(kind, e)} for e in items if isinstance(e, dict)]
-    return draft
-
-
-# --- the draft as a document ------------------------------------------------------------------
-
-
-def _set_settings(doc: dict[str, Any], name: str, value: Any) -> None:
-    if name == "title":
-        doc["title"] = value or ""
-    elif name == "rounds":
-        doc["rounds"] = value
-    elif name == "fort_hp":
-        doc["fort"] = {**(doc.get("fort") or {}), "hp": value, "max_hp": value}
-    elif name == "cannons":
-        old = doc.get("cannons")
-        shells = [c.get("shells", 0) for c in old if isinstance(c, dict)] if isinstance(old, list) else []
-        doc["cannons"] = [{"shells": s} for s in (shells + [0] * value)[:value]]
-    elif name == "first":
-        if doc.get("turn") in (None, doc.get("first", "pc")) and doc.get("round", 1) == 1:
-            doc.pop("turn", None)  # a battle not yet begun: the side going first has the turn
-        doc["first"] = value
-
-
-def _set_element(kind: str, element: dict[str, Any], name: str, value: Any) -> None:
-    if name == "hp":  # the HP a command gives is the element's HP and its maximum
-        element["hp"] = value
-        if value is None:
-            element.pop("max_hp", None)
-        else:
-            element["max_hp"] = value
-    elif kind == "pcs" and name == "position":
-        element["area"] = "F0"
-        element["position"] = value
-    else:
-        element[name] = value
-
-
-def _field(
-    form: Form, name: str, raw: Any, was: str, place: str, refusals: list[Refusal], lang: str
-) -> tuple[bool, Any]:
-    """Whether the field changes the document, and its value (checked by its command's option)."""
-    text = "" if raw is None else str(raw)
-    if text == was and text != "":
-        return False, None
-    if text.strip() == "":
-        if name in required(form):
-            the = spec(form.path)
-            error = UserError(
-                "command.missing_option", command="/" + the.path, option=name, usage=cmd.usage(the)
-            )
-            refusals.append(Refusal(place, _words(error, lang)))
-            return False, None
-        return was != "", default(form, name)
-    the = spec(form.path)
-    option = the.option(name)
-    assert option is not None, f"/{form.path} has no option {name}"
-    try:
-        return True, cmd.convert_value(the, option, text)
-    except EngineError as error:
-        refusals.append(Refusal(place, _words(error, lang)))
-        return False, None
-
-
-def _words(error: EngineError, lang: str, values: Mapping[str, Any] | None = None) -> str:
-    return refusal_text(error.key, dict(error.values if values is None else values), lang)
-
-
-def compose(draft: Mapping[str, Any], lang: str) -> tuple[dict[str, Any], list[Refusal]]:
-    """The document the draft's forms make, and the refusals of their fields (step 1)."""
-    refusals: list[Refusal] = []
-    base = draft.get("base")
-    doc: dict[str, Any] = dict(base) if isinstance(base, Mapping) else {}
-    doc["format"] = FORMAT
-    settings = draft.get("settings") if isinstance(draft.get("settings"), Mapping) else {}
-    assert isinstance(settings, Mapping)
-    was = shown_settings(doc)
-    for name in SETTINGS.fields:
-        changed, value = _field(SETTINGS, name, settings.get(name), was[name], f"$.{name}", refusals, lang)
-        if changed:
-            _set_settings(doc, name, value)
-    for kind in LISTS:
-        items = draft.get(kind)
-        elements = []
-        for i, item in enumerate(items if isinstance(items, list) else []):
-            item = item if isinstance(item, Mapping) else {}
-            own = item.get("base")
-            element: dict[str, Any] = dict(own) if isinstance(own, Mapping) else {}
-            form = item.get("form") if isinstance(item.get("form"), Mapping) else {}
-            assert isinstance(form, Mapping)
-            before = shown(kind, element)
-            for name in FORMS[kind].fields:
-                place = f"$.{kind}[{i}].{name}"
-                changed, value = _field(
-                    FORMS[kind], name, form.get(name), before[name], place, refusals, lang
-                )
-                if changed:
-                    _set_element(kind, element, name, value)
-            elements.append(element)
-        doc[kind] = elements
-    return doc, refusals
 
 
 # --- the checks of the engine and of /fort import ----------------------------------------------
@@ -376,7 +188,7 @@ def _try(step: Callable[[], Any], kind: str | None, index: int, refusals: list[R
         return step()
     except EngineError as error:
         place, values = _place_of(error, kind, index)
-        refusals.append(Refusal(place, _words(error, lang, values)))
+        refusals.append(Refusal(place, words(error, lang, values)))
         return None
 
 
@@ -441,7 +253,7 @@ def sheet_units(
     unit_form = FORMS["units"]
     values: dict[str, Any] = {}
     for name in SHEET_FIELDS:
-        changed, value = _field(unit_form, name, form.get(name), "", f"$.sheet.{name}", refusals, lang)
+        changed, value = field_value(unit_form, name, form.get(name), "", f"$.sheet.{name}", refusals, lang)
         if changed:
             values[name] = value
     checked = Checked(None, refusals)
@@ -462,7 +274,7 @@ def sheet_units(
     except EngineError as error:
         field = _FIELD_OF.get(error.key) or _named_field(error, "units")
         where = f"$.sheet.{field}" if field in SHEET_FIELDS else "$.sheet"
-        refusals.append(Refusal(where, _words(error, lang)))
+        refusals.append(Refusal(where, words(error, lang)))
         return checked
     checked.document = {"units": units}
     return checked
