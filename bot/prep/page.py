@@ -25,10 +25,9 @@ MARK_KINDS = ("normal", "ram", "flying", "commander", "pc", "soldier", "barricad
 MARK_PX = 48
 #: the page's own words the script uses (``prep.<key>``)
 SCRIPT_WORDS = (
-    "add", "duplicate", "duplicate_count", "remove", "unnamed", "not_saved", "saved", "running",
-    "replaced", "checking", "map_alt", "chart_alt", "sheet_added", "opened", "row",
+    "duplicate", "duplicate_count", "remove", "unnamed", "not_saved", "saved", "running", "checking",
+    "sheet_added", "opened",
 )  # fmt: skip
-SECTIONS = ("pcs", "units", "commanders", "traps")
 
 
 def _option_words(path: str, name: str, lang: str) -> str:

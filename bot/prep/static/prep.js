@@ -76,7 +76,7 @@
     const place = `$.${kind}[${index}]`;
     const mark = markOf(kind, item.form);
     const fields = el("div", { class: "fields" });
-    const name = el("span", { class: "name", text: item.form.name || `${W.row.replace("{n}", index + 1)} (${W.unnamed})` });
+    const name = el("span", { class: "name", text: item.form.name || W.unnamed });
     const img = el("img", { src: `/mark/${mark}.png`, alt: "", width: 24, height: 24 });
     for (const field of F[kind]) {
       fields.append(control(field, `${kind}-${index}-${field.name}`, item.form[field.name], `${place}.${field.name}`,
@@ -96,14 +96,17 @@
       for (let i = 0; i < n; i++) {
         const copy = JSON.parse(JSON.stringify(item));
         if ("name" in copy.form) copy.form.name = copyName(item.form.name || "", taken);
-        copy.base = { ...copy.base }; delete copy.base.name;
         copies.push(copy);
       }
       draft[kind].splice(index + 1, 0, ...copies);
       render(); changed();
+      $(`${kind}-${index + 1}-${F[kind][0].name}`).focus();
     });
     const remove = el("button", { type: "button", class: "remove", text: W.remove });
-    remove.addEventListener("click", () => { draft[kind].splice(index, 1); render(); changed(); });
+    remove.addEventListener("click", () => {
+      draft[kind].splice(index, 1); render(); changed();
+      document.querySelector(`button.add[data-kind="${kind}"]`).focus();
+    });
     return el("fieldset", { class: "row", "data-kind": kind, "data-index": index },
       el("legend", {}, img, name), fields,
       el("p", { class: "refusal", "data-place": place, role: "alert" }),
