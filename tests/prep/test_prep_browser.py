@@ -22,6 +22,8 @@ def _open(browser: Any, url: str, **context: Any) -> Any:
     page = browser.new_context(accept_downloads=True, **context).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.requests = []
+    page.on("request", lambda request: page.requests.append(request.url))
     page.goto(url)
     page.wait_for_selector("#settings-rounds")
     page.wait_for_function("document.body.dataset.checked")
@@ -54,7 +56,8 @@ def test_a_battle_built_by_hand_is_the_battle_the_console_imports(browser, prep_
     """F-UNIT-1, F-UNIT-12, F-TRAP-1: every unit type, a commander, traps and a sheet monster, typed and
     clicked; the picture changes; the odds come; the saved file is what ``/fort import`` takes as it is."""
     file = tmp_path / "north.json"
-    page = _open(browser, prep_server(str(file)), viewport={"width": 1400, "height": 1000})
+    prep_url = prep_server(str(file))
+    page = _open(browser, prep_url, viewport={"width": 1400, "height": 1000})
     page.fill("#settings-title", "北の砦")
     page.fill("#settings-rounds", "4")
     page.fill("#settings-fort_hp", "250")
@@ -144,6 +147,8 @@ def test_a_battle_built_by_hand_is_the_battle_the_console_imports(browser, prep_
     saved = json.loads(file.read_text(encoding="utf-8"))
     assert saved == downloaded
     assert page.errors == []
+    base = prep_url.rstrip("/")
+    assert [u for u in page.requests if not u.startswith((base + "/", "data:", "blob:"))] == []
 
     run = _console(tmp_path / "t.db", f"/fort import file:{file.name}\n/fort export file:again.json\n")
     assert run.returncode == 0, run.stdout + run.stderr
