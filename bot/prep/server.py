@@ -26,7 +26,7 @@ from bot import commands as cmd
 from bot.commands import SheetSource
 from bot.i18n import t
 from bot.prep import build, page
-from bot.render.common import os_error_text, refusal_text
+from bot.render.common import os_error_text, os_error_word, refusal_text
 from engine.errors import EngineError
 from engine.limits import IMPORT_MAX_BYTES
 
@@ -248,8 +248,14 @@ async def _body(request: web.Request) -> bytes:
 
 
 def _read_limited(path: Path) -> bytes:
-    with path.open("rb") as file:
-        data = file.read(IMPORT_MAX_BYTES + 1)
+    """FILE's bytes, at most the import limit (``console.file_*``: why it cannot be read)."""
+    try:
+        with path.open("rb") as file:
+            data = file.read(IMPORT_MAX_BYTES + 1)
+    except IsADirectoryError:
+        raise EngineError("console.file_directory", path=str(path)) from None
+    except OSError as error:
+        raise EngineError("console.file_unreadable", path=str(path), error=os_error_word(error)) from None
     if len(data) > IMPORT_MAX_BYTES:
         raise TooLarge("command.json_too_large", option=str(path), max=IMPORT_MAX_BYTES // 1000)
     return data
