@@ -1,5 +1,5 @@
 """The ``toride`` command line: ``roll``, ``bench``, ``console``, ``db``, ``run``, ``sync``, ``map``,
-``odds``.
+``odds``, ``prep``.
 
 Start-up is where a person waits, so a tool imports only what it uses: the table ``TOOLS`` names each
 subcommand, its one-line help and the ``module:function`` that registers its full parser. ``toride
@@ -52,6 +52,9 @@ TOOLS: tuple[Tool, ...] = (
     ),
     Tool("map", "draw an exported fort battle as a picture (PNG)", "bot.map_cli:add_map_parser"),
     Tool("odds", "will the fort hold? play an exported battle many times", "bot.odds_cli:add_odds_parser"),
+    Tool(
+        "prep", "the GM's prep table: build a fort battle in a local web page", "bot.prep.cli:add_prep_parser"
+    ),
 )
 _BY_NAME = {tool.name: tool for tool in TOOLS}
 #: the bot talks to sockets: a broken pipe there is its own error, not a reader of its output gone
