@@ -1,13 +1,15 @@
-"""The writer's fast lane (issue 10), on each backend: what it stores is what the ordinary path stores,
-and every write it cannot prove still holds runs the ordinary way.
+"""The storage writer (``bot.storage.writer``, issue 22), on each backend: what it stores is what the
+repository's transaction path stores, and a plan that no longer holds is decided again.
 
-- the rows of one scripted game, through the lane and without it, are equal column by column (an
-  action, a snapshot, a discarded redo, a co-GM's action checked against the rights it was decided on);
-- another process's write, a co-GM removed or a GM role changed by another process: the lane stores
-  nothing of the batch, the command is decided again on the stored battle (F-* rules unchanged);
-- a lane failing before its commit leaves the command to the ordinary path, stored once; one failing
-  during its commit is reported, never run twice;
-- SQLite: a write lock held by another process is waited for in the lane's thread; the log stays small.
+- the rows of one scripted game stored by the writer, and by ``repo.execute_plan`` in a transaction
+  job, are equal column by column (an action, a snapshot, a discarded redo, a co-GM's action checked
+  against the rights it was decided on);
+- another process's write, a co-GM removed or a GM role changed by another process: the plan does not
+  hold, nothing of it is stored, the command is decided again on the stored battle;
+- a failure before the COMMIT reaches the caller as the driver's error, nothing stored, and the next
+  command is stored on a new connection; one during the COMMIT is reported and never run again;
+- SQLite: a write lock held by another process is waited for in the writer's thread, the event loop
+  going on meanwhile.
 """
 
 from __future__ import annotations
@@ -20,12 +22,14 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.console.parser import parse_line
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.storage import fastlane, upgrade
 from bot.storage import repository as repo
+from bot.storage import upgrade
+from bot.storage.db import writer_engine
 from bot.views import ErrorView, EventsView, ExportView, View
 from engine.dice import ScriptedDice
 
@@ -67,12 +71,15 @@ async def new_service(engine: AsyncEngine, **kwargs: Any) -> BattleService:
 
 
 async def holding(engine: AsyncEngine) -> tuple[BattleService, Any]:
-    """A service holding the battle at version 2 (one action through the lane), and its lane."""
+    """A service holding the battle at version 2 (one action stored by the writer), and the dialect
+    of the writer's own engine."""
     service = await new_service(engine)
     await service.execute(HERE, GM, Invocation("fort import", {"file": BATTLE}))
     await ok(service, "/unit hp unit:u0 delta:-1")
-    assert service._writer.lane is not None and service._writer.fast_written == 1
-    return service, service._writer.lane
+    assert service.storage.stored == 1
+    sync = service.storage._sync
+    assert sync is not None
+    return service, sync.dialect
 
 
 async def two_processes(engine_factory: Callable[[], AsyncEngine]) -> tuple[BattleService, BattleService]:
@@ -125,32 +132,42 @@ async def play(service: BattleService) -> None:
         await ok(service, line, Actor("co") if line in (CO_LINE, "/unit hp unit:u2 delta:0") else GM)
 
 
-async def test_the_lane_stores_what_the_ordinary_path_stores(
+async def test_the_writer_stores_what_a_transaction_stores(
     engine_factory: Callable[[], AsyncEngine], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # a snapshot every few actions, so that the lane writes whole states too
+    # a snapshot every few actions, so that the writer stores whole states too
     monkeypatch.setattr(repo, "SNAPSHOT_EVERY", 5)
-    fast_engine = engine_factory()
-    fast = await new_service(fast_engine)
-    await play(fast)
-    assert fast._writer.fast_written >= 15 and fast._writer.fast_returned == 0
-    fast_rows = await stored_rows(fast_engine)
-    await fast.close()
+    first_engine = engine_factory()
+    written = await new_service(first_engine)
+    await play(written)
+    assert written.storage.stored >= 15 and written.storage.returned == 0
+    writer_rows = await stored_rows(first_engine)
+    await written.close()
 
-    # the same game on an empty database of the same backend, the lane off
-    async with fast_engine.begin() as conn:
+    # the same game on an empty database of the same backend, each plan stored by the repository's
+    # transaction path (a job of its own) instead
+    async with first_engine.begin() as conn:
         await conn.execute(repo.gms.delete())
         await conn.execute(repo.events.delete())
         await conn.execute(repo.battles.delete())
-    plain = await new_service(engine_factory(), fast_lane=False)
+    plain = await new_service(engine_factory())
+
+    async def in_a_transaction(plan: repo.WritePlan, channel: tuple[str, str]) -> bool:
+        async def job(conn: Any) -> bool:
+            await repo.execute_plan(conn, plan)
+            return True
+
+        return await plain.jobs.run(job, channel=channel)
+
+    monkeypatch.setattr(plain.storage, "store", in_a_transaction)
     await play(plain)
-    assert plain._writer.fast_written == 0
+    assert plain.storage.stored == 0
     plain_rows = await stored_rows(plain.engine)
 
-    assert fast_rows == plain_rows
-    _, events = fast_rows
+    assert writer_rows == plain_rows
+    _, events = writer_rows
     assert len(events) == len(SCRIPT)  # the import and every line but /gm add (no battle state)
-    assert any(row[-1] is not None for row in events[2:])  # a snapshot went through the lane
+    assert any(row[-1] is not None for row in events[2:])  # a snapshot stored by the writer
     statuses = [row[2] for row in events]
     assert "discarded" in statuses
 
@@ -163,24 +180,24 @@ async def test_another_process_wrote_the_battle_the_command_is_decided_again(
     await ok(two, "/unit hp unit:u0 delta:-10")  # the other process writes version 3
     view = await ok(one, "/unit hp unit:u0 delta:-1")  # decided on version 2: not stored so
     assert isinstance(view, EventsView) and view.seq == 4
-    assert one._writer.fast_returned == 1 and one.conflicts == 1
+    assert one.storage.returned == 1 and one.conflicts == 1
     assert await unit_hp(one) == await unit_hp(two) == 500 - 16
 
 
 async def test_a_co_gm_removed_by_another_process_is_a_player_at_once(
     engine_factory: Callable[[], AsyncEngine],
 ) -> None:
-    """#9's rule, kept by the lane: the rights a command was decided on are checked when it is stored."""
+    """#9's rule: the rights a command was decided on are checked when it is stored."""
     one, two = await two_processes(engine_factory)
     await ok(one, "/gm add user:co")
     await ok(one, "/unit hp unit:u0 delta:-1", Actor("co"))  # one keeps co's rights (a co-GM)
-    written = one._writer.fast_written
-    await ok(one, "/unit hp unit:u0 delta:-1", Actor("co"))  # through the lane, on them
-    assert one._writer.fast_written == written + 1
+    stored = one.storage.stored
+    await ok(one, "/unit hp unit:u0 delta:-1", Actor("co"))  # decided on them, no read
+    assert one.storage.stored == stored + 1
     await ok(two, "/gm remove user:co")
     view = await run(one, "/unit hp unit:u0 delta:-1", Actor("co"))
     assert isinstance(view, ErrorView) and view.key == "service.gm_only"
-    assert one._writer.fast_returned == 1
+    assert one.storage.returned == 1
     assert await unit_hp(one) == 498
 
 
@@ -200,35 +217,45 @@ async def test_a_gm_role_given_by_another_process_counts_at_once(
     assert await unit_hp(one) == 499
 
 
-async def test_a_lane_failing_before_its_commit_leaves_the_command_to_the_ordinary_path(
+async def test_a_failure_before_the_commit_reaches_the_caller_and_the_writer_recovers(
     engine_factory: Callable[[], AsyncEngine], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    service, lane = await holding(engine_factory())
+    service, dialect = await holding(engine_factory())
+    real = dialect.do_execute
 
-    async def failing(plans: Any, keys: Any) -> bool:
-        raise ConnectionResetError("the lane's connection went away")
+    def failing(cursor: Any, statement: str, parameters: Any, context: Any = None) -> None:
+        raise dialect.loaded_dbapi.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(lane, "commit", failing)
-    view = await ok(service, "/unit hp unit:u0 delta:-2")
-    assert isinstance(view, EventsView) and view.seq == 3
-    assert service._writer.fast_returned == 1
-    assert await unit_hp(service) == 497  # stored once
-
-
-async def test_a_lane_failing_during_its_commit_is_reported_and_not_run_again(
-    engine_factory: Callable[[], AsyncEngine], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    service, lane = await holding(engine_factory())
-
-    async def unknown(plans: Any, keys: Any) -> bool:
-        raise fastlane.CommitUnknown(ConnectionResetError("gone during COMMIT"))
-
-    monkeypatch.setattr(lane, "commit", unknown)
-    with pytest.raises(ConnectionResetError):
+    monkeypatch.setattr(dialect, "do_execute", failing)
+    with pytest.raises(OperationalError, match="disk I/O error"):  # the driver's error, as it was
         await run(service, "/unit hp unit:u0 delta:-2")
-    monkeypatch.undo()
-    assert service._writer.fast_returned == 0
-    assert await unit_hp(service) == 499  # not run the ordinary way after it
+    monkeypatch.setattr(dialect, "do_execute", real)
+    assert await unit_hp(service) == 499  # nothing stored
+    view = await ok(service, "/unit hp unit:u0 delta:-2")  # the storage is back: so is the writer
+    assert isinstance(view, EventsView) and view.seq == 3
+    assert await unit_hp(service) == 497
+
+
+@pytest.mark.parametrize("stored", [False, True], ids=["not-committed", "committed"])
+async def test_a_failure_during_the_commit_is_reported_and_never_run_again(
+    engine_factory: Callable[[], AsyncEngine], monkeypatch: pytest.MonkeyPatch, stored: bool
+) -> None:
+    service, dialect = await holding(engine_factory())
+    real = dialect.do_commit
+
+    def lost(dbapi_connection: Any) -> None:
+        if stored:  # the server committed, and the connection broke before it said so
+            real(dbapi_connection)
+        raise dialect.loaded_dbapi.OperationalError("connection lost during COMMIT")
+
+    monkeypatch.setattr(dialect, "do_commit", lost)
+    with pytest.raises(OperationalError, match="during COMMIT"):
+        await run(service, "/unit hp unit:u0 delta:-2")
+    monkeypatch.setattr(dialect, "do_commit", real)
+    assert service.storage.returned == 0 and service.conflicts == 0  # not decided again
+    assert await unit_hp(service) == (497 if stored else 499)  # stored once, or not at all
+    view = await ok(service, "/unit hp unit:u0 delta:-1")
+    assert isinstance(view, EventsView) and view.seq == (4 if stored else 3)
 
 
 async def test_sqlite_a_write_lock_held_elsewhere_is_waited_for_in_the_thread(tmp_path: Path) -> None:
@@ -238,46 +265,27 @@ async def test_sqlite_a_write_lock_held_elsewhere_is_waited_for_in_the_thread(tm
     service = await new_service(make_engine(f"sqlite+aiosqlite:///{path}"))
     await service.execute(HERE, GM, Invocation("fort import", {"file": BATTLE}))
     await ok(service, "/unit hp unit:u0 delta:-1")
-    lane = service._writer.lane
-    assert isinstance(lane, fastlane._SqliteLane)
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")  # another process writing
     command = asyncio.ensure_future(run(service, "/unit hp unit:u0 delta:-2"))
-    await asyncio.sleep(0.3)  # the event loop goes on meanwhile
-    assert not command.done()  # waiting for the lock, in the thread
+    ticks = 0
+    while service.storage.batches < 2 or ticks < 20:  # the event loop goes on meanwhile
+        await asyncio.sleep(0.01)
+        ticks += 1
+    assert not command.done()  # waiting for the lock, in the writer's thread
     other.execute("COMMIT")
     view = await command
     assert isinstance(view, EventsView) and view.seq == 3
-    assert lane.waited == 1 and service._writer.fast_returned == 0
+    assert service.storage.returned == 0
     assert await unit_hp(service) == 497
     other.close()
     await service.close()
     await service.engine.dispose()
 
 
-async def test_sqlite_the_log_does_not_grow_with_the_lane(tmp_path: Path) -> None:
-    """The lane's connection has SQLite's checkpoint off; its own, in the thread, keeps the log small."""
+def test_an_in_memory_sqlite_database_has_no_storage_writer() -> None:
     from bot.storage import make_engine
 
-    path = tmp_path / "wal.db"
-    service = await new_service(make_engine(f"sqlite+aiosqlite:///{path}"))
-    await service.execute(HERE, GM, Invocation("fort import", {"file": BATTLE}))
-    sizes = []
-    for n in range(4 * fastlane.CHECKPOINT_EVERY * 2):
-        await ok(service, f"/unit hp unit:u{n % 3} delta:-1")
-        if n % (2 * fastlane.CHECKPOINT_EVERY) == 2 * fastlane.CHECKPOINT_EVERY - 1:
-            await asyncio.sleep(0.05)  # the thread's checkpoint
-            sizes.append(Path(str(path) + "-wal").stat().st_size)
-    assert service._writer.fast_written >= 4 * fastlane.CHECKPOINT_EVERY * 2 - 1
-    # the file keeps its largest size, reached between two checkpoints: without them it would have
-    # grown fourfold from the first size to the last
-    assert sizes[-1] <= 2 * sizes[0], sizes
-    await service.close()
-    await service.engine.dispose()
-
-
-def test_an_in_memory_sqlite_database_has_no_lane() -> None:
-    from bot.storage import make_engine
-
-    assert fastlane.lane_for(make_engine("sqlite+aiosqlite://")) is None
-    assert fastlane.lane_for(make_engine("sqlite+aiosqlite:///:memory:")) is None
+    for url in ("sqlite+aiosqlite://", "sqlite+aiosqlite:///:memory:"):
+        with pytest.raises(ValueError, match="in-memory"):
+            writer_engine(make_engine(url))
