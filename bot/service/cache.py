@@ -82,8 +82,8 @@ class BattleCache:
             loaded = await repo.load_live(conn, head)
             if loaded is None:  # written meanwhile (a read outside the lock): read the head again
                 continue
-            document, snapshots = loaded
-            live = restore(head, document, await repo.has_undone(conn, head.id), snapshots)
+            document, snapshots, has_redo = loaded
+            live = restore(head, document, has_redo, snapshots)
             self.remember(key, live)
             return live
         raise Refused("service.battle_changed")

@@ -141,7 +141,10 @@ async def latest_head(conn: AsyncConnection, guild: str, channel: str) -> Battle
 _LOAD = select(battles.c.state, battles.c.state_seq, battles.c.version, battles.c.pending_bytes).where(
     battles.c.id == bindparam("b_id")
 )
-_LOAD_AT = _LOAD.where(battles.c.version == bindparam("b_version"))
+#: and whether there are undone actions (that a new action discards), in the same read
+_LOAD_AT = _LOAD.add_columns(
+    exists().where(events.c.battle_id == battles.c.id, events.c.status == UNDONE)
+).where(battles.c.version == bindparam("b_version"))
 _VERSION = select(battles.c.version).where(battles.c.id == bindparam("b_id"))
 _LIVE_DELTAS = (
     select(events.c.delta)
@@ -159,7 +162,7 @@ _LIVE_DELTAS = (
 async def _current_state(conn: AsyncConnection, battle_id: int, row: Any) -> dict[str, Any] | None:
     """The battle row's state with the patches of the live actions after it (None: a write came
     between the reads)."""
-    state, state_seq, version, _ = row
+    state, state_seq, version = row[0], row[1], row[2]
     document: dict[str, Any] = json.loads(state)
     if state_seq >= version:
         return document
@@ -189,13 +192,16 @@ async def load_state_at(conn: AsyncConnection, head: BattleHead) -> dict[str, An
     return None if loaded is None else loaded[0]
 
 
-async def load_live(conn: AsyncConnection, head: BattleHead) -> tuple[dict[str, Any], Snapshots] | None:
-    """``load_state_at`` and the battle row's snapshot bookkeeping at that version."""
+async def load_live(
+    conn: AsyncConnection, head: BattleHead
+) -> tuple[dict[str, Any], Snapshots, bool] | None:
+    """``load_state_at``, the battle row's snapshot bookkeeping at that version, and whether there
+    are undone actions (``has_undone``)."""
     row = (await conn.execute(_LOAD_AT, {"b_id": head.id, "b_version": head.version})).first()
     if row is None:
         return None
     document = await _current_state(conn, head.id, row)
-    return None if document is None else (document, Snapshots(int(row[1]), int(row[3])))
+    return None if document is None else (document, Snapshots(int(row[1]), int(row[3])), bool(row[4]))
 
 
 async def state_at(conn: AsyncConnection, battle_id: int, seq: int) -> dict[str, Any]:
@@ -493,24 +499,37 @@ async def execute_plan(conn: AsyncConnection, plan: WritePlan) -> Written:
 
 
 def store_plans(
-    conn: Connection, plans: Sequence[WritePlan], channels: Sequence[tuple[str, str]]
-) -> list[bool]:
-    """Every plan in the open (synchronous) transaction of the storage writer, with the same
-    statements as ``execute_plan``: the channels' locks, each battle-row update (with its checks),
-    the discards, then the log rows of the plans that held in one ``executemany``. Per plan: did it
-    hold? A plan that did not hold wrote nothing (its UPDATE matched no row)."""
+    conn: Connection,
+    plans: Sequence[WritePlan],
+    channels: Sequence[tuple[str, str]],
+    *,
+    one_by_one: bool = False,
+) -> list[bool] | None:
+    """Every plan in the open (synchronous) transaction of the storage writer, with the statements
+    of ``execute_plan``: the channels' locks, the battle-row updates (with their checks), the
+    discards, then the log rows of the plans that held, in one ``executemany``.
+
+    The updates of one shape go in one ``executemany``: if any of them matched no row, None (some
+    were written: the caller rolls back and calls again ``one_by_one``, each update alone, to learn
+    which plans hold). Per plan: did it hold? One that did not hold wrote nothing."""
     locks = _channel_locks(conn.dialect.name, channels)
     if locks is not None:
         conn.execute(*locks)
-    held: list[bool] = []
-    rows: list[dict[str, Any]] = []
-    for plan in plans:
-        ok = conn.execute(*_plan_update(plan)).rowcount == 1
-        held.append(ok)
-        if ok:
-            if plan.discard_redo:
-                conn.execute(_DISCARD, {"b_id": plan.head.id})
-            rows.append(plan.row)
+    if one_by_one or len(plans) == 1:
+        held = [conn.execute(*_plan_update(plan)).rowcount == 1 for plan in plans]
+    else:
+        shapes: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
+        for plan in plans:
+            statement, params = _plan_update(plan)
+            shapes.setdefault(id(statement), (statement, []))[1].append(params)
+        for statement, many in shapes.values():
+            if conn.execute(statement, many).rowcount != len(many):
+                return None
+        held = [True] * len(plans)
+    discards = [{"b_id": p.head.id} for p, ok in zip(plans, held, strict=True) if ok and p.discard_redo]
+    if discards:
+        conn.execute(_DISCARD, discards)
+    rows = [p.row for p, ok in zip(plans, held, strict=True) if ok]
     if rows:
         conn.execute(_INSERT, rows)
     return held

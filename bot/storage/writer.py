@@ -38,6 +38,10 @@ from bot.storage.db import transient, writer_engine
 
 #: how many times a batch is tried in all when it fails for a passing reason
 ATTEMPTS = 6
+#: how many of a batch's callers are answered in one pass of the event loop: each goes on at once
+#: (its reply, its next command), and a hundred of them together would keep the loop from anything
+#: else (a heartbeat, another interaction) for as long
+ANSWERS_PER_PASS = 8
 
 
 @dataclass(slots=True)
@@ -63,6 +67,7 @@ class StorageWriter:
         self._conn: Connection | None = None
         self._pending: list[_Pending] = []
         self._drainer: asyncio.Task[None] | None = None
+        self._answering: set[asyncio.Task[None]] = set()
         #: counts for tests and benchmarks: plans stored, plans that did not hold, batches, batches
         #: run again after a passing failure
         self.stored = 0
@@ -107,13 +112,10 @@ class StorageWriter:
                     if not pending.future.done():
                         pending.future.set_exception(error)
                 raise
-            for pending, outcome in zip(batch, outcomes, strict=True):
-                if pending.future.done():
-                    continue
-                if isinstance(outcome, BaseException):
-                    pending.future.set_exception(outcome)
-                else:
-                    pending.future.set_result(outcome)
+            # the next batch goes to the thread at once; this one is answered meanwhile
+            answering = loop.create_task(_answer(batch, outcomes))
+            self._answering.add(answering)
+            answering.add_done_callback(self._answering.discard)
 
     # ---------------------------------------------------------------------------------------------
     # in the writer's thread
@@ -161,10 +163,16 @@ class StorageWriter:
     def _transaction(self, batch: list[_Pending]) -> list[bool]:
         # the plans in channel-lock key order (PostgreSQL locks them so), so batches never deadlock
         ordered = sorted(batch, key=lambda p: repo.channel_lock_key(*p.channel))
+        plans, channels = [p.plan for p in ordered], [p.channel for p in ordered]
         conn = self._connection()
         try:
             transaction = conn.begin()
-            held = repo.store_plans(conn, [p.plan for p in ordered], [p.channel for p in ordered])
+            held = repo.store_plans(conn, plans, channels)
+            if held is None:  # some plan did not hold: again, each update alone, to learn which
+                transaction.rollback()
+                transaction = conn.begin()
+                held = repo.store_plans(conn, plans, channels, one_by_one=True)
+                assert held is not None
         except BaseException:
             self._drop()
             raise
@@ -190,3 +198,19 @@ class StorageWriter:
                 conn.invalidate()
             with contextlib.suppress(Exception):
                 conn.close()
+
+
+async def _answer(batch: list[_Pending], outcomes: list[bool | BaseException]) -> None:
+    """Answer the batch's callers, ``ANSWERS_PER_PASS`` in each pass of the event loop."""
+    for start in range(0, len(batch), ANSWERS_PER_PASS):
+        if start:
+            await asyncio.sleep(0)
+        for pending, outcome in zip(
+            batch[start : start + ANSWERS_PER_PASS], outcomes[start : start + ANSWERS_PER_PASS], strict=True
+        ):
+            if pending.future.done():
+                continue
+            if isinstance(outcome, BaseException):
+                pending.future.set_exception(outcome)
+            else:
+                pending.future.set_result(outcome)

@@ -30,6 +30,7 @@ from bot.service import Actor, BattleService, Invocation, Where
 from bot.storage import repository as repo
 from bot.storage import upgrade
 from bot.storage.db import writer_engine
+from bot.storage.writer import StorageWriter
 from bot.views import ErrorView, EventsView, ExportView, View
 from engine.dice import ScriptedDice
 
@@ -289,3 +290,38 @@ def test_an_in_memory_sqlite_database_has_no_storage_writer() -> None:
     for url in ("sqlite+aiosqlite://", "sqlite+aiosqlite:///:memory:"):
         with pytest.raises(ValueError, match="in-memory"):
             writer_engine(make_engine(url))
+
+
+async def test_a_batch_stores_the_plans_that_hold_and_nothing_of_one_that_does_not(
+    engine_factory: Callable[[], AsyncEngine],
+) -> None:
+    engine = engine_factory()
+    service = await new_service(engine)
+    channels = [("g", f"c{i}") for i in range(3)]
+    for guild, channel in channels:
+        await service.execute(Where(guild, channel), GM, Invocation("fort import", {"file": BATTLE}))
+    plans = []
+    async with engine.connect() as conn:
+        for n, (guild, channel) in enumerate(channels):
+            head = await repo.latest_head(conn, guild, channel)
+            assert head is not None
+            if n == 1:  # decided on a version the battle is no longer at
+                head = repo.BattleHead(head.id, head.ruleset, head.status, head.version - 1, head.started_by)
+            row = repo.NewRow("action", "gm", f"/x {n}", {}, [], {"v": {"title": f"t{n}"}})
+            snapshots = await repo.snapshots_of(conn, head.id)
+            state = {**BATTLE, "title": f"t{n}"}
+            plans.append(
+                repo.plan_write(
+                    head, state=state, status="running", row=row, discard_redo=False, snapshots=snapshots
+                )
+            )
+    writer = StorageWriter(engine)
+    held = await asyncio.gather(*(writer.store(p, c) for p, c in zip(plans, channels, strict=True)))
+    assert held == [True, False, True] and writer.batches == 1
+    async with engine.connect() as conn:
+        versions = [(await repo.latest_head(conn, g, c)).version for g, c in channels]  # type: ignore[union-attr]
+        logged = [[r.command_text for r in await repo.log(conn, n + 1, 10)] for n in range(3)]
+    assert versions == [2, 1, 2]
+    assert logged == [["/fort import", "/x 0"], ["/fort import"], ["/fort import", "/x 2"]]
+    await writer.close()
+    await service.close()
