@@ -67,7 +67,6 @@ class StorageWriter:
         self._conn: Connection | None = None
         self._pending: list[_Pending] = []
         self._drainer: asyncio.Task[None] | None = None
-        self._answering: set[asyncio.Task[None]] = set()
         #: counts for tests and benchmarks: plans stored, plans that did not hold, batches, batches
         #: run again after a passing failure
         self.stored = 0
@@ -112,10 +111,8 @@ class StorageWriter:
                     if not pending.future.done():
                         pending.future.set_exception(error)
                 raise
-            # the next batch goes to the thread at once; this one is answered meanwhile
-            answering = loop.create_task(_answer(batch, outcomes))
-            self._answering.add(answering)
-            answering.add_done_callback(self._answering.discard)
+            # answered a few at a time; what they submit meanwhile goes into the next batch together
+            await _answer(batch, outcomes)
 
     # ---------------------------------------------------------------------------------------------
     # in the writer's thread
