@@ -12,8 +12,9 @@ Per plan the answer is True (stored, after the COMMIT: an acknowledged action is
 (it did not hold: nothing of it was written, the service reloads and decides again). A storage
 failure reaches the caller as the driver's own exception (SQLAlchemy's ``DBAPIError``):
 
-- a passing one before the COMMIT (a deadlock, SQLite busy past its timeout) runs the batch again on
-  a fresh connection, a few times; any other fails alone: the batch's other plans are stored one by one;
+- a passing one before the COMMIT (a deadlock, SQLite busy past its timeout, the kept connection
+  found dead) runs the batch again on a fresh connection, a few times; any other fails alone: the
+  batch's other plans are stored one by one;
 - a failure *during* the COMMIT may have stored the batch or not: it is reported to every caller and
   never run again (running it again could store an action twice).
 
@@ -31,6 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.storage import repository as repo
@@ -150,12 +152,15 @@ class StorageWriter:
             except _DuringCommit:
                 raise
             except Exception as error:
-                if not transient(error) or attempt >= self.attempts:
+                # the kept connection found dead before anything was written (a server restarted
+                # while it was idle): once more at once, on a new one
+                stale = attempt == 1 and isinstance(error, DBAPIError) and error.connection_invalidated
+                if not (stale or transient(error)) or attempt >= self.attempts:
                     raise
                 self.retries += 1
                 attempt += 1
-                # a little random wait, so that the processes that collided do not collide again
-                time.sleep(random.uniform(0, 0.005 * 2**attempt))
+                if not stale:  # a little random wait, so that colliding processes do not collide again
+                    time.sleep(random.uniform(0, 0.005 * 2**attempt))
 
     def _transaction(self, batch: list[_Pending]) -> list[bool]:
         # the plans in channel-lock key order (PostgreSQL locks them so), so batches never deadlock

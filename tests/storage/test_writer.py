@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -324,4 +324,25 @@ async def test_a_batch_stores_the_plans_that_hold_and_nothing_of_one_that_does_n
     assert versions == [2, 1, 2]
     assert logged == [["/fort import", "/x 0"], ["/fort import"], ["/fort import", "/x 2"]]
     await writer.close()
+    await service.close()
+
+
+async def test_postgresql_a_writer_connection_killed_while_idle_is_replaced(
+    engine_factory: Callable[[], AsyncEngine],
+) -> None:
+    """A server restart (here: the writer's backend terminated) between two batches: the next batch
+    finds the kept connection dead before writing anything, and runs on a new one."""
+    engine = engine_factory()
+    if engine.dialect.name != "postgresql":
+        pytest.skip("a PostgreSQL backend to terminate")
+    service, _ = await holding(engine)
+    conn = service.storage._conn
+    assert conn is not None
+    pid = conn.connection.dbapi_connection.info.backend_pid  # type: ignore[union-attr]
+    async with engine.connect() as admin:
+        await admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+    view = await ok(service, "/unit hp unit:u0 delta:-2")
+    assert isinstance(view, EventsView) and view.seq == 3
+    assert service.storage.retries == 1  # found dead, run again once
+    assert await unit_hp(service) == 497
     await service.close()
