@@ -21,8 +21,16 @@ measured in the same run and printed beside every throughput):
 - **throughput**: 1, 10, 100 channels each playing a battle at once; persisted commands/s, the
   p50 / p99 latency of a command and the process time per command (group commit shares a
   transaction's cost among its commands), beside the raw commit rate (one-row transactions, one writer and as
-  many concurrent writers as channels).
+  many concurrent writers as channels), and how late the event loop woke up meanwhile (``loop stall
+  worst W ms p99 P ms``: a task that sleeps 1 ms at a time measures how much later it runs again).
+- **load**: the CPU of a ``/fort export`` on a 100-unit battle the service does not hold (read, the
+  stored state made a battle again) beside one it holds, and the memory a held battle takes (after
+  one action on it: what the service keeps between commands), by ``tracemalloc``.
+- **processes**: 4 processes x 8 tasks hitting one channel (as tests/storage/test_processes.py runs
+  them) beside 1 process x 8 tasks on one channel: persisted commands/s.
 
+Goals (issue 22): loop stall worst ≤ 10 ms at 100 channels on SQLite; an uncached load ≤ 2 ms of
+CPU at 100 units; several processes on one channel at least a quarter of one process's rate.
 Goals (issue 10): growth ≤ 2,000 bytes per command at 100 units; round end, undo, redo and log within
 10 ms at 100 units at any history length; CPU per write ≤ 0.3 ms at 100 units; 100 channels of
 100-unit battles ≥ 2,000 commands/s with p99 ≤ 100 ms.
@@ -32,10 +40,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
+import json
 import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
+import tracemalloc
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -395,12 +408,40 @@ async def _play(
         samples.append(await timed(lambda line=line: run(service, where, line)))
 
 
+class LoopStalls:
+    """How late the event loop runs a task that sleeps ``TICK`` s at a time (ms per wake-up), and how
+    much of that the loop's thread spent running (its CPU time: what the code on the loop costs; the
+    rest is waiting for a core on a busy machine, or for the GIL)."""
+
+    TICK = 0.001
+
+    def __init__(self) -> None:
+        self.samples: list[float] = []
+        self.cpu: list[float] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def _watch(self) -> None:
+        while True:
+            t0, c0 = time.perf_counter(), time.thread_time()
+            await asyncio.sleep(self.TICK)
+            self.samples.append(max(0.0, (time.perf_counter() - t0 - self.TICK) * 1000))
+            self.cpu.append((time.thread_time() - c0) * 1000)
+
+    def __enter__(self) -> LoopStalls:
+        self._task = asyncio.get_running_loop().create_task(self._watch())
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        assert self._task is not None
+        self._task.cancel()
+
+
 async def throughput(
     dbs: Databases, channels: int, units: int, per_channel: int, runs: int
-) -> tuple[float, float, float, float, float]:
+) -> tuple[float, ...]:
     """(commands/s, p50 ms, p99 ms, CPU ms per command, raw commits/s one writer, raw commits/s
-    ``channels`` writers)."""
-    rates, p50s, p99s, cpus, raw1, rawn = [], [], [], [], [], []
+    ``channels`` writers, loop stall worst ms, p99 ms, the loop thread's CPU in a stall worst, p99)."""
+    rates, p50s, p99s, cpus, raw1, rawn, worst, stall99, cpu_worst, cpu99 = ([] for _ in range(10))
     for r in range(runs):
         _db, engine = await dbs.fresh()
         service = BattleService(engine, SeededDice(r))
@@ -410,15 +451,123 @@ async def throughput(
         samples: list[float] = []
         plays = [_play(service, w, units, per_channel, samples) for w in wheres]
         t0, cpu0 = time.perf_counter(), time.process_time()
-        await asyncio.gather(*plays)
+        with LoopStalls() as stalls:
+            await asyncio.gather(*plays)
+        worst.append(max(stalls.samples))
+        stall99.append(percentile(stalls.samples, 99))
+        cpu_worst.append(max(stalls.cpu))
+        cpu99.append(percentile(stalls.cpu, 99))
         rates.append(channels * per_channel / (time.perf_counter() - t0))
         cpus.append((time.process_time() - cpu0) / (channels * per_channel) * 1000)
         p50s.append(statistics.median(samples))
         p99s.append(percentile(samples, 99))
         raw1.append(await raw_commits(engine, 1))
         rawn.append(await raw_commits(engine, channels))
+        await close(service)
         await engine.dispose()
-    return tuple(statistics.median(x) for x in (rates, p50s, p99s, cpus, raw1, rawn))  # type: ignore[return-value]
+    figures = (rates, p50s, p99s, cpus, raw1, rawn, worst, stall99, cpu_worst, cpu99)
+    return tuple(statistics.median(x) for x in figures)
+
+
+async def close(service: BattleService) -> None:
+    closing = getattr(service, "close", None)
+    if closing is not None:
+        await closing()
+
+
+async def load(dbs: Databases, units: int, loads: int, runs: int) -> tuple[float, float, float]:
+    """(CPU ms of an uncached ``/fort export``, of a cached one, KB per held battle), medians."""
+    uncached, cached, sizes = [], [], []
+    for r in range(runs):
+        _db, engine = await dbs.fresh()
+        service = BattleService(engine, SeededDice(r))
+        where = Where("bench", "load")
+        await start(service, where, units)
+        await run(service, where, "/unit hp unit:u0 delta:-1")
+        for samples, clear in ((uncached, True), (cached, False)):
+            times = []
+            for _ in range(loads):
+                if clear:
+                    service._live.clear()
+                cpu0 = time.process_time()
+                await run(service, where, "/fort export")
+                times.append((time.process_time() - cpu0) * 1000)
+            samples.append(statistics.median(times))
+        # memory: battles held after one action each (what stays between commands)
+        held = 20
+        wheres = [Where("bench", f"m{i}") for i in range(held)]
+        for w in wheres:
+            await start(service, w, units)
+        service._live.clear()
+        gc.collect()
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        for w in wheres:
+            await run(service, w, "/unit hp unit:u1 delta:-1")
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        sizes.append((after - before) / held / 1024)
+        await close(service)
+        await engine.dispose()
+    return statistics.median(uncached), statistics.median(cached), statistics.median(sizes)
+
+
+WORKER_TASKS = 8
+
+
+async def worker(url: str, schema: str, ops: int) -> None:
+    """One process of the ``processes`` section: ``WORKER_TASKS`` tasks of ``ops`` commands each on
+    channel ``shared`` (started by the parent), after a line on stdin; prints what was stored."""
+    db = Backend("x", url, None if schema == "-" else schema)
+    engine = db.engine()
+    service = BattleService(engine, SeededDice(os.getpid()))
+    where = Where("bench", "shared")
+    print("ready", flush=True)
+    sys.stdin.readline()
+    done = [0]
+
+    async def task(t: int) -> None:
+        for i in range(ops):
+            parsed = parse_line(f"/unit hp unit:u{(t + i) % 100} delta:-1")
+            assert parsed is not None
+            view = await service.execute(where, GM, Invocation(parsed.path, parsed.options, parsed.text))
+            done[0] += not isinstance(view, ErrorView)
+
+    await asyncio.gather(*(task(t) for t in range(WORKER_TASKS)))
+    print(json.dumps({"ok": done[0]}), flush=True)
+    await close(service)
+    await engine.dispose()
+
+
+async def processes(dbs: Databases, count: int, ops: int, runs: int) -> float:
+    """Persisted commands/s of ``count`` processes x ``WORKER_TASKS`` tasks on one channel."""
+    rates = []
+    for _ in range(runs):
+        db, engine = await dbs.fresh()
+        service = BattleService(engine, SeededDice(0))
+        await start(service, Where("bench", "shared"), 100)
+        await close(service)
+        await engine.dispose()
+        env = {**os.environ, "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+        argv = [sys.executable, __file__, "--worker", db.url, db.schema or "-", str(ops)]
+        workers = [
+            subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+            for _ in range(count)
+        ]
+        for w in workers:
+            assert w.stdout is not None and w.stdout.readline().strip() == "ready"
+        t0 = time.perf_counter()
+        for w in workers:
+            assert w.stdin is not None
+            w.stdin.write("go\n")
+            w.stdin.flush()
+        stored = 0
+        for w in workers:
+            out, _ = w.communicate(timeout=600)
+            stored += json.loads(out.strip().splitlines()[-1])["ok"]
+        rates.append(stored / (time.perf_counter() - t0))
+    return statistics.median(rates)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -449,11 +598,28 @@ async def bench(backend: str, pg_url: str, args: argparse.Namespace) -> None:
                 combos += [(100, 10), (10, 1000)]
             for channels, units in combos if "throughput" in args.sections else ():
                 per = max(5, args.throughput_commands // channels)
-                rate, p50, p99, cpu, one, many = await throughput(dbs, channels, units, per, args.runs)
+                figures = await throughput(dbs, channels, units, per, args.runs)
+                rate, p50, p99, cpu, one, many, worst, stall99, cpu_worst, cpu99 = figures
                 print(
                     f"throughput {channels:3} channels x {units:4} units: {rate:7.0f} commands/s"
                     f"   p50 {p50:6.2f} ms   p99 {p99:7.2f} ms   cpu {cpu:5.3f} ms/command"
+                    f"   loop stall worst {worst:6.2f} ms p99 {stall99:5.2f} ms"
+                    f" (loop CPU worst {cpu_worst:6.2f} ms p99 {cpu99:5.2f} ms)"
                     f"   | raw commits: {one:6.0f}/s (1 writer), {many:6.0f}/s ({channels} writers)"
+                )
+            if "load" in args.sections:
+                uncached, cached, kb = await load(dbs, 100, 20, args.runs)
+                print(
+                    f"load      100 units: uncached {uncached:6.2f} ms CPU   cached {cached:6.2f} ms CPU"
+                    f"   memory per held battle {kb:7.1f} KB"
+                )
+            if "processes" in args.sections:
+                ops = args.process_commands
+                one = await processes(dbs, 1, ops * 4, args.runs)
+                four = await processes(dbs, 4, ops, args.runs)
+                print(
+                    f"processes one channel: 4 processes x {WORKER_TASKS} tasks {four:6.1f} commands/s"
+                    f"   1 process x {WORKER_TASKS} tasks {one:6.1f} commands/s   ratio {four / one:4.2f}"
                 )
         finally:
             await dbs.drop_all()
@@ -464,10 +630,16 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="100 units only, fewer runs: a few minutes")
     parser.add_argument("--runs", type=int, default=None, help="runs per figure (median); 3 quick, 5 full")
     parser.add_argument("--backends", default="sqlite,postgresql")
-    parser.add_argument("--sections", default="growth,latency,throughput")
+    parser.add_argument("--sections", default="growth,latency,throughput,load,processes")
+    parser.add_argument("--process-commands", type=int, default=16, help="per task, in each of 4 processes")
+    parser.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
     parser.add_argument("--growth-commands", type=int, default=None)
     parser.add_argument("--throughput-commands", type=int, default=None, help="commands per run in all")
     args = parser.parse_args()
+    if args.worker:
+        url, schema, ops = args.worker
+        asyncio.run(worker(url, schema, int(ops)))
+        return
     args.runs = args.runs or (3 if args.quick else 5)
     args.growth_commands = args.growth_commands or (200 if args.quick else 500)
     args.throughput_commands = args.throughput_commands or (1000 if args.quick else 3000)

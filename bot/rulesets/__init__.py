@@ -57,6 +57,15 @@ class RulesetBinding:
     #: makes a memo for ``ruleset.export(state, memo)``, which then reuses the documents of what did not
     #: change since the last export with that memo (None: the rule set exports the whole state each time)
     export_memo: Callable[[], Any] | None = None
+    #: the state of a document this program stored (checked when it was written), built without the
+    #: import's checks; None: the import's own
+    restorer: Callable[[Mapping[str, Any]], Any] | None = None
+
+    def restore(self, document: Mapping[str, Any]) -> Any:
+        """The state of a stored document (a battle loaded from the database, not a user's file)."""
+        if self.restorer is not None:
+            return self.restorer(document)
+        return self.ruleset.import_(document)
 
     def export(self, state: Any, memo: Any = None) -> dict[str, Any]:
         """The state's document (with ``memo``, if the rule set takes one, reusing unchanged parts)."""

@@ -27,6 +27,7 @@ from engine.fort.lookup import name_key, resolve_actor
 from engine.fort.planner import DEFAULT_RUNS, MAX_RUNS, MIN_RUNS
 from engine.fort.planner.request import MAX_SEED, PC_DAMAGE_MAX
 from engine.fort.report import RoundReport, round_report
+from engine.fort.restore import restore_state
 from engine.fort.roster import roster
 from engine.fort.rules_turn import MAX_CANNONS, check_turn
 from engine.fort.state import Element, FortState, UnitType
@@ -289,6 +290,7 @@ rulesets.register(
         report=_report,
         check_limits=check_state,
         export_memo=ExportMemo,
+        restorer=restore_state,
     )
 )
 cmd.register(*COMMANDS, ODDS, UNIT_LIST)

@@ -5,8 +5,10 @@ A GM of a battle is whoever started (or imported) it, a co-GM that a GM of *that
 only members with Manage Server may set), or a member with Manage Channels in that channel (the
 front-end says so for the channel the command came from). Everybody else is a player.
 
-The check reads the database inside the command's write transaction, under the channel's lock: a
-co-GM removed a moment ago, by any process, is nobody at once.
+The rights are read from the database (``grants``) and kept; an action decided on rights kept
+carries them in its write plan, which holds only while they are still so, and a GM command refused on
+rights kept reads them again (``bot.service.actions``); the rare commands read them in their own
+write transaction. So a co-GM removed a moment ago, by any process, is nobody at once.
 """
 
 from __future__ import annotations

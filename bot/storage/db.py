@@ -10,13 +10,15 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import event, func, select, text
-from sqlalchemy.engine import Connection
+from sqlalchemy import create_engine, event, func, select, text
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
 
 from bot.storage.url import DEFAULT_FILE, ENV_URL, database_url  # noqa: F401 (re-exported)
 
@@ -44,18 +46,47 @@ def is_sqlite(engine: AsyncEngine) -> bool:
     return engine.dialect.name == "sqlite"
 
 
+#: the ``connect_args`` each engine of ``make_engine`` was made with (the storage writer's engine
+#: connects with the same settings, as a PostgreSQL schema's search_path)
+_CONNECT_ARGS: weakref.WeakKeyDictionary[Engine, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
 def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
     """An async engine for ``url``; SQLite: WAL, foreign keys, busy timeout, BEGIN IMMEDIATE for writes."""
     url = database_url(url)
     engine = create_async_engine(url, json_serializer=_dumps, **kwargs)
+    _CONNECT_ARGS[engine.sync_engine] = dict(kwargs.get("connect_args") or {})
     if is_sqlite(engine):
-        _sqlite_setup(engine)
+        _sqlite_setup(engine.sync_engine)
     return engine
 
 
-def _sqlite_setup(engine: AsyncEngine) -> None:
-    sync_engine = engine.sync_engine
+def writer_engine(engine: AsyncEngine) -> Engine:
+    """A synchronous engine on ``engine``'s database, for the storage writer's thread: SQLite's own
+    driver (every transaction a write: BEGIN IMMEDIATE), PostgreSQL's psycopg (the async engine's
+    server settings as its options). Raises ``ValueError`` for an in-memory SQLite database, which a
+    second connection would not see."""
+    url = engine.url
+    connect_args = dict(_CONNECT_ARGS.get(engine.sync_engine, {}))
+    if is_sqlite(engine):
+        database = url.database or ""
+        if database in ("", ":memory:") or "mode=memory" in database:
+            raise ValueError("an in-memory SQLite database has no storage writer")
+        sync = create_engine(url.set(drivername="sqlite"), poolclass=NullPool, connect_args=connect_args)
+        _sqlite_setup(sync, always_write=True)
+        return sync
+    if engine.dialect.name != "postgresql":
+        raise ValueError(f"no storage writer for {engine.dialect.name}")
+    settings = connect_args.pop("server_settings", None) or {}
+    if settings:
+        connect_args["options"] = " ".join(f"-c {key}={value}" for key, value in settings.items())
+    return create_engine(
+        url.set(drivername="postgresql+psycopg"), poolclass=NullPool, json_serializer=_dumps,
+        connect_args=connect_args,
+    )  # fmt: skip
 
+
+def _sqlite_setup(sync_engine: Engine, *, always_write: bool = False) -> None:
     @event.listens_for(sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # We emit BEGIN ourselves (below), so the driver must not.
@@ -64,10 +95,29 @@ def _sqlite_setup(engine: AsyncEngine) -> None:
 
     @event.listens_for(sync_engine, "begin")
     def _on_begin(conn: Connection) -> None:
-        if conn.get_execution_options().get(WRITE_OPTION):
+        if always_write or conn.get_execution_options().get(WRITE_OPTION):
             conn.exec_driver_sql("BEGIN IMMEDIATE")
         else:
             conn.exec_driver_sql("BEGIN")
+
+
+#: PostgreSQL: serialization_failure, deadlock_detected, lock_not_available
+_PG_TRANSIENT = frozenset({"40001", "40P01", "55P03"})
+#: SQLite: SQLITE_BUSY, SQLITE_LOCKED
+_SQLITE_TRANSIENT = frozenset({5, 6})
+
+
+def transient(error: BaseException) -> bool:
+    """Would the same transaction succeed if run again (a deadlock, a busy database)?"""
+    if not isinstance(error, DBAPIError):
+        return False
+    original = error.orig
+    if getattr(original, "sqlstate", None) in _PG_TRANSIENT:
+        return True
+    code = getattr(original, "sqlite_errorcode", None)
+    if code is not None:
+        return (code & 0xFF) in _SQLITE_TRANSIENT
+    return "database is locked" in str(original)
 
 
 #: how long a SQLite connection waits for another's write lock before it fails
@@ -75,7 +125,7 @@ BUSY_TIMEOUT_MS = 10_000
 
 
 def sqlite_pragmas(dbapi_connection: Any) -> None:
-    """The settings of every SQLite connection (the engine's, and the writer's fast lane's)."""
+    """The settings of every SQLite connection (the engine's, and the storage writer's)."""
     cursor = dbapi_connection.cursor()
     # first: switching a new file to WAL waits for another process's connection, not fails
     cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, exists, func, insert, select, text, update
+from sqlalchemy import Table, and_, bindparam, delete, exists, func, insert, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -60,11 +61,6 @@ SNAPSHOT_EVERY = 1000
 
 def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-#: ``AsyncConnection.info`` key of a list where ``write`` leaves its log row for the caller to insert
-#: with the others of a batch (``bot.service.writer``); without it, ``write`` inserts the row itself
-DEFERRED_ROWS = "toride_deferred_rows"
 
 
 def _text(state: dict[str, Any] | Encoded) -> str:
@@ -145,7 +141,10 @@ async def latest_head(conn: AsyncConnection, guild: str, channel: str) -> Battle
 _LOAD = select(battles.c.state, battles.c.state_seq, battles.c.version, battles.c.pending_bytes).where(
     battles.c.id == bindparam("b_id")
 )
-_LOAD_AT = _LOAD.where(battles.c.version == bindparam("b_version"))
+#: and whether there are undone actions (that a new action discards), in the same read
+_LOAD_AT = _LOAD.add_columns(
+    exists().where(events.c.battle_id == battles.c.id, events.c.status == UNDONE)
+).where(battles.c.version == bindparam("b_version"))
 _VERSION = select(battles.c.version).where(battles.c.id == bindparam("b_id"))
 _LIVE_DELTAS = (
     select(events.c.delta)
@@ -163,7 +162,7 @@ _LIVE_DELTAS = (
 async def _current_state(conn: AsyncConnection, battle_id: int, row: Any) -> dict[str, Any] | None:
     """The battle row's state with the patches of the live actions after it (None: a write came
     between the reads)."""
-    state, state_seq, version, _ = row
+    state, state_seq, version = row[0], row[1], row[2]
     document: dict[str, Any] = json.loads(state)
     if state_seq >= version:
         return document
@@ -193,13 +192,16 @@ async def load_state_at(conn: AsyncConnection, head: BattleHead) -> dict[str, An
     return None if loaded is None else loaded[0]
 
 
-async def load_live(conn: AsyncConnection, head: BattleHead) -> tuple[dict[str, Any], Snapshots] | None:
-    """``load_state_at`` and the battle row's snapshot bookkeeping at that version."""
+async def load_live(
+    conn: AsyncConnection, head: BattleHead
+) -> tuple[dict[str, Any], Snapshots, bool] | None:
+    """``load_state_at``, the battle row's snapshot bookkeeping at that version, and whether there
+    are undone actions (``has_undone``)."""
     row = (await conn.execute(_LOAD_AT, {"b_id": head.id, "b_version": head.version})).first()
     if row is None:
         return None
     document = await _current_state(conn, head.id, row)
-    return None if document is None else (document, Snapshots(int(row[1]), int(row[3])))
+    return None if document is None else (document, Snapshots(int(row[1]), int(row[3])), bool(row[4]))
 
 
 async def state_at(conn: AsyncConnection, battle_id: int, seq: int) -> dict[str, Any]:
@@ -246,17 +248,23 @@ async def lock_channel(conn: AsyncConnection, guild: str, channel: str) -> None:
 _LOCK_MANY = text("SELECT count(pg_advisory_xact_lock(k)) FROM unnest(CAST(:keys AS bigint[])) AS t(k)")
 
 
+def _channel_locks(dialect: str, channels: Sequence[tuple[str, str]]) -> tuple[Any, dict[str, Any]] | None:
+    """The statement of ``lock_channels`` (None: nothing to lock)."""
+    if dialect != "postgresql" or not channels:
+        return None
+    keys = sorted({channel_lock_key(guild, channel) for guild, channel in channels})
+    if len(keys) == 1:
+        return select(func.pg_advisory_xact_lock(keys[0])), {}
+    return _LOCK_MANY, {"keys": keys}
+
+
 async def lock_channels(conn: AsyncConnection, channels: Sequence[tuple[str, str]]) -> None:
     """``lock_channel`` for several channels in one statement, in ``channel_lock_key`` order (the
     order of the keys in the array: an SRF in FROM yields its rows in order), so that a batch of
     writes waits once for all its locks instead of a round trip per channel."""
-    if conn.dialect.name != "postgresql" or not channels:
-        return
-    keys = sorted({channel_lock_key(guild, channel) for guild, channel in channels})
-    if len(keys) == 1:
-        await conn.execute(select(func.pg_advisory_xact_lock(keys[0])))
-    else:
-        await conn.execute(_LOCK_MANY, {"keys": keys})
+    statement = _channel_locks(conn.dialect.name, channels)
+    if statement is not None:
+        await conn.execute(*statement)
 
 
 async def create_battle(
@@ -454,27 +462,77 @@ async def write(
     return await execute_plan(conn, plan)
 
 
+#: the battle-row update of a plan decided on rights read earlier: it holds only while the server's
+#: GM role and the user's co-GM row are still as they were read (``Grants``)
+_ROLE = select(settings.c.gm_role_id).where(settings.c.guild_id == bindparam("g_guild")).scalar_subquery()
+_CO_GM = exists().where(gms.c.battle_id == battles.c.id, gms.c.user_id == bindparam("g_user"))
+_GUARDED: dict[tuple[bool, bool, bool], Any] = {}
+
+
+def _plan_update(plan: WritePlan) -> tuple[Any, dict[str, Any]]:
+    """The plan's battle-row UPDATE and its parameters (with its rights check, if it carries one)."""
+    state = "p_state" in plan.update
+    statement = _WRITE_STATE if state else _WRITE
+    grants = plan.grants
+    if grants is None:
+        return statement, plan.update
+    key = (state, grants.role is None, grants.co_gm)
+    guarded = _GUARDED.get(key)
+    if guarded is None:
+        role = _ROLE.is_(None) if grants.role is None else _ROLE == bindparam("g_role")  # noqa: SIM300
+        guarded = _GUARDED[key] = statement.where(and_(role, _CO_GM if grants.co_gm else ~_CO_GM))
+    params = {**plan.update, "g_guild": grants.guild, "g_user": grants.user}
+    if grants.role is not None:
+        params["g_role"] = grants.role
+    return guarded, params
+
+
 async def execute_plan(conn: AsyncConnection, plan: WritePlan) -> Written:
-    """``plan`` in the open transaction (its grants, if any, were read in it: they are not checked
-    again). ``VersionConflict``: nothing written."""
-    params = plan.update
-    result = await conn.execute(_WRITE if "p_state" not in params else _WRITE_STATE, params)
+    """``plan`` in the open transaction. ``VersionConflict``: nothing written."""
+    result = await conn.execute(*_plan_update(plan))
     if result.rowcount != 1:
         raise VersionConflict()
     if plan.discard_redo:
         await conn.execute(_DISCARD, {"b_id": plan.head.id})
-    deferred = conn.info.get(DEFERRED_ROWS)
-    if deferred is not None:
-        deferred.append(plan.row)
-    else:
-        await conn.execute(_INSERT, plan.row)
+    await conn.execute(_INSERT, plan.row)
     return plan.written
 
 
-async def insert_rows(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
-    """Log rows ``write`` deferred (``DEFERRED_ROWS``), in one statement."""
+def store_plans(
+    conn: Connection,
+    plans: Sequence[WritePlan],
+    channels: Sequence[tuple[str, str]],
+    *,
+    one_by_one: bool = False,
+) -> list[bool] | None:
+    """Every plan in the open (synchronous) transaction of the storage writer, with the statements
+    of ``execute_plan``: the channels' locks, the battle-row updates (with their checks), the
+    discards, then the log rows of the plans that held, in one ``executemany``.
+
+    The updates of one shape go in one ``executemany``: if any of them matched no row, None (some
+    were written: the caller rolls back and calls again ``one_by_one``, each update alone, to learn
+    which plans hold). Per plan: did it hold? One that did not hold wrote nothing."""
+    locks = _channel_locks(conn.dialect.name, channels)
+    if locks is not None:
+        conn.execute(*locks)
+    if one_by_one or len(plans) == 1:
+        held = [conn.execute(*_plan_update(plan)).rowcount == 1 for plan in plans]
+    else:
+        shapes: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
+        for plan in plans:
+            statement, params = _plan_update(plan)
+            shapes.setdefault(id(statement), (statement, []))[1].append(params)
+        for statement, many in shapes.values():
+            if conn.execute(statement, many).rowcount != len(many):
+                return None
+        held = [True] * len(plans)
+    discards = [{"b_id": p.head.id} for p, ok in zip(plans, held, strict=True) if ok and p.discard_redo]
+    if discards:
+        conn.execute(_DISCARD, discards)
+    rows = [p.row for p, ok in zip(plans, held, strict=True) if ok]
     if rows:
-        await conn.execute(_INSERT, rows)
+        conn.execute(_INSERT, rows)
+    return held
 
 
 def _row_params(

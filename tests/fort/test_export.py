@@ -361,3 +361,31 @@ def test_an_export_with_the_earlier_per_round_keys_still_imports() -> None:
     assert [u.moved_m for u in state.units] == [10, 0, 0]
     assert (state.units[2].acted, state.units[2].position.value) == ("gm", "top")  # type: ignore[union-attr]
     assert state.pcs[0].moved_m == 10
+
+
+def test_a_stored_battle_is_restored_as_the_import_reads_it_and_an_older_one_through_the_import() -> None:
+    """A document as ``export_state`` writes it is built straight into the state; one written before
+    a key was added (here a unit without ``held_to``, a PC with the earlier ``position_round``) goes
+    through the import, which reads every older form."""
+    import json
+
+    from engine.fort.export import export_state, import_state
+    from engine.fort.restore import restore_state
+
+    document = {
+        "format": "toride.fort/1", "title": "復元", "rounds": 3,
+        "pcs": [{"name": "Ａｌｉｃｅ", "position": "outside", "hp": 20, "sheet": None}],
+        "units": [
+            {"name": "Ram", "type": "ram", "area": "A1", "hp": 30, "fort_damage": 5, "strike": "2d+3"},
+            {"name": "兵", "type": "soldier", "area": "F0", "hp": 10, "fort_damage": 0},
+        ],
+        "traps": [{"kind": "mine", "edge": "A1-F0", "uses": 2}],
+        "commanders": [{"name": "将", "area": "A2", "hp": 40, "horn": "k"}],
+    }  # fmt: skip
+    state = import_state(document)
+    stored = json.loads(json.dumps(export_state(state), ensure_ascii=False))
+    assert restore_state(stored) == state
+    older = json.loads(json.dumps(stored))
+    del older["units"][0]["held_to"]
+    older["pcs"][0]["position_round"] = 1
+    assert restore_state(older) == import_state(older)

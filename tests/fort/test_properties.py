@@ -8,6 +8,7 @@ changes nothing; replaying the recorded dice reproduces the battle exactly; expo
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fort_helpers import check_catalogued
@@ -54,7 +55,9 @@ from engine.fort import (
     dice_values,
     replay,
 )
+from engine.fort.export import import_state
 from engine.fort.map import Area
+from engine.fort.restore import restore_state
 from engine.fort.state import MAX_SHELLS, Side, UnitType
 from engine.ruleset import RuleError
 
@@ -347,6 +350,9 @@ def test_random_battles_keep_every_invariant_and_replay_exactly(
         assert list(outcome.events) == events
         again = outcome.state
     assert FORT.import_(FORT.export(state)) == state
+    # a stored battle (its document through JSON) is restored to the same state without the import
+    stored = json.loads(json.dumps(FORT.export(state), ensure_ascii=False))
+    assert restore_state(stored) == state == import_state(stored)
     assert [command_from_json(command_to_json(c)) for c, _ in log] == [c for c, _ in log]
 
 

@@ -102,12 +102,13 @@ async def main() -> None:
             return
         service = BattleService(engine, SeededDice(int(process)))
         results = await hammer(service, int(process), int(ops))
+        await service.close()
         summary = {
             "results": results,
             "conflicts": service.conflicts,
-            "retries": service._writer.retries,
-            "fast_written": service._writer.fast_written,
-            "fast_returned": service._writer.fast_returned,
+            "retries": service.jobs.retries + service.storage.retries,
+            "stored": service.storage.stored,
+            "returned": service.storage.returned,
         }
         print(json.dumps(summary), flush=True)
     finally:

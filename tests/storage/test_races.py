@@ -13,9 +13,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.console.parser import parse_line
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.service.writer import Writer, transient
+from bot.service.jobs import Jobs
 from bot.storage import repository as repo
 from bot.storage import upgrade
+from bot.storage.db import transient
 from bot.storage.models import ACTION
 from bot.views import ErrorView, ExportView, NoticeView, View
 from engine.dice import SeededDice
@@ -92,7 +93,7 @@ async def test_a_stale_process_writes_into_an_ended_battle(database: Database) -
     # and the storage refuses a write naming the old battle, even at its latest version
     stale = repo.BattleHead(1, "fort", "ended", len(first), "gm")
     row = repo.NewRow(ACTION, "gm", "/x", {}, [], {"x": 1})
-    writer = Writer(one.engine)
+    writer = Jobs(one.engine)
 
     async def write_stale(conn: AsyncConnection) -> repo.Written:
         return await repo.write(conn, stale, state={"x": 1}, status="running", row=row, discard_redo=False)
@@ -105,17 +106,17 @@ async def test_a_stale_process_writes_into_an_ended_battle(database: Database) -
         raise AssertionError("a write into an ended battle went through")
 
 
-async def test_one_failing_write_in_a_group_commit_does_not_fail_the_others(database: Database) -> None:
-    """The issue's case: writes of several channels share a transaction, and one write's
-    IntegrityError failed the whole batch. A write that fails now rolls back alone (the batch runs
-    again with a savepoint per write); a refusal, which comes before any write, needs no rollback."""
+async def test_one_failing_write_job_does_not_fail_the_others(database: Database) -> None:
+    """The issue's case: writes of several channels shared a transaction, and one write's
+    IntegrityError failed the whole batch. A job that fails now rolls back alone (each job is a
+    transaction of its own; actions, the many writes, are plans: ``test_writer``)."""
     engine = database.engine()
     await upgrade(engine)
     service = BattleService(engine, SeededDice(3))
     kinds = ["ok", "fails after writing", "ok", "refused", "ok"]
     for i in range(len(kinds)):
         await run(service, "/fort start rounds:3", where=Where("g", f"c{i}"))
-    writer = Writer(engine, clean=(LookupError,))
+    writer = Jobs(engine)
 
     def job(channel: int, kind: str) -> Any:
         async def write(conn: AsyncConnection) -> int:
@@ -153,7 +154,7 @@ async def test_postgresql_deadlocks_between_processes_never_reach_users(database
     channels in opposite orders deadlocked. Channel locks are taken in one fixed order now."""
     engine = database.engine()
     await upgrade(engine)
-    writers = [Writer(engine), Writer(database.engine())]
+    writers = [Jobs(engine), Jobs(database.engine())]
 
     def job(name: str) -> Any:
         async def slow(conn: AsyncConnection) -> str:
@@ -178,7 +179,7 @@ async def test_postgresql_deadlocks_between_processes_never_reach_users(database
 async def test_a_deadlock_or_a_busy_database_is_retried_inside_the_service(database: Database) -> None:
     engine = database.engine()
     await upgrade(engine)
-    writer = Writer(engine)
+    writer = Jobs(engine)
     failures = [_transient_error(engine.dialect.name), _transient_error(engine.dialect.name)]
     resets: list[int] = []
 

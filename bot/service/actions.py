@@ -1,0 +1,207 @@
+"""Actions: an engine command (or a query's answer that is one) decided once, in memory, and stored
+as a write plan.
+
+Under the channel's lock (this process's commands of one channel never interleave) the command is
+decided on the channel's battle as this process holds it (read first when it holds none) with the
+rights kept for the actor (read first when none are kept): the rules, the export and the patch, all
+without the database. A refusal ends there: it touches no database. What the action changes is a
+``WritePlan``, guarded by the battle's version, "still the channel's current battle" and the rights
+it was decided on; the storage writer (``bot.storage.writer``) stores it. If it does not hold there
+(another process wrote the battle, ended it, or changed the rights), nothing was written: the battle
+and the rights are read again and the command decided again (a few times at most). The reply is
+built after the commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from bot.commands import BuildContext, CommandSpec, Kind, QueryContext
+from bot.rulesets import RulesetBinding
+from bot.service import audience, history, rights
+from bot.service.audience import Viewer
+from bot.service.cache import check_ruleset
+from bot.service.types import Actor, Invocation, Live, Refused, Where
+from bot.storage import docpatch
+from bot.storage import repository as repo
+from bot.storage.models import ACTION, ENDED, RUNNING
+from bot.views import EventsView, View
+from engine.dice import DiceSource, ScriptedDice
+from engine.errors import EngineError
+
+if TYPE_CHECKING:
+    from bot.service.battles import BattleService
+
+#: how many times an action is decided in all when its plan does not hold
+DECISIONS = 32
+#: the longest wait (seconds) before deciding again: a random wait, doubling from 1 ms, so that
+#: processes that keep writing one channel take turns
+BACKOFF_MAX = 0.1
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """An engine command applied: its reply before the summaries (read after the commit) and before
+    the table's view of it (``audience.events_view``) are added."""
+
+    events: EventsView
+    viewer: Viewer
+    secret_text: bool
+
+
+async def act(
+    svc: BattleService, where: Where, actor: Actor, invocation: Invocation, spec: CommandSpec,
+    options: dict[str, Any],
+) -> View:  # fmt: skip
+    """``Kind.ENGINE`` and ``Kind.QUERY``: decide, store the plan, answer."""
+    key = (where.guild, where.channel)
+    dice = svc.dice_source()
+    for attempt in range(DECISIONS):
+        if attempt:
+            await asyncio.sleep(random.uniform(0, min(BACKOFF_MAX, 0.001 * 2**attempt)))
+        # a query's answer that is a view has no write to check it: it reads the stored battle
+        live = svc.cache.get(key) if spec.kind is Kind.ENGINE else None
+        if live is None:
+            try:
+                async with svc.engine.connect() as conn:
+                    live = await svc.cache.current(conn, where)
+            except Refused as refused:  # written again and again while read: read once more
+                if refused.view.key != "service.battle_changed":
+                    raise
+                continue
+        if live is None:
+            raise Refused("service.no_battle")
+        check_ruleset(spec, live)
+        is_gm, held = await _rights(svc, where, actor, live, spec)
+        command = None
+        if spec.kind is Kind.QUERY:
+            if spec.query is None:
+                raise Refused("service.not_supported", command="/" + spec.path, ruleset=live.binding.group)
+            answer = spec.query(live.state, options, QueryContext(actor.id, is_gm, dice))
+            if isinstance(answer, View):
+                return answer
+            command = answer
+        if live.snapshots is None:
+            async with svc.engine.connect() as conn:
+                live.snapshots = await repo.snapshots_of(conn, live.head.id)
+        mark = mark_dice(dice)
+        try:
+            new, applied, plan = decide(live, actor, is_gm, invocation, spec, options, command, dice, held)
+            stored = await svc.storage.store(plan, key)
+        except BaseException as error:
+            restore_dice(dice, mark)
+            if not isinstance(error, Refused | EngineError):
+                svc.cache.forget(key)  # perhaps stored: read again next time
+            raise
+        if stored:
+            svc.cache.remember(key, new)
+            return await _reply(svc, new, applied)
+        # the battle or the rights changed elsewhere: read both again and decide again
+        restore_dice(dice, mark)
+        svc.conflicts += 1
+        svc.cache.forget(key)
+        svc.cache.drop_grants(live.head, actor.id)
+    raise Refused("service.battle_changed")
+
+
+async def _rights(
+    svc: BattleService, where: Where, actor: Actor, live: Live, spec: CommandSpec
+) -> tuple[bool, repo.Grants | None]:
+    """Is ``actor`` a GM of the battle, and on which rights read from the database (None: none
+    needed, they started it or manage the channel)? A GM command refused on rights kept from
+    earlier reads them once more, so that a GM role or co-GM given elsewhere counts at once."""
+    head = live.head
+    if rights.gm_by_itself(actor, head):
+        return True, None
+    held = svc.cache.held(head, actor)
+    if held is not None and not (spec.gm and not rights.gm_by_grants(actor, held)):
+        return rights.gm_by_grants(actor, held), held
+    async with svc.engine.connect() as conn:
+        held = await svc.cache.read_grants(conn, where, actor, head)
+    is_gm = rights.gm_by_grants(actor, held)
+    rights.check_gm(spec, is_gm)
+    return is_gm, held
+
+
+def decide(
+    live: Live,
+    actor: Actor,
+    is_gm: bool,
+    invocation: Invocation,
+    spec: CommandSpec,
+    options: dict[str, Any],
+    command: Any,
+    dice: DiceSource,
+    held: repo.Grants | None,
+) -> tuple[Live, Applied, repo.WritePlan]:
+    """The command applied to ``live`` (no database): the battle after it, the answer, the write."""
+    binding = live.binding
+    assert live.snapshots is not None
+    if command is None:
+        command = build(spec, binding, options, BuildContext(invoker=actor.id, is_gm=is_gm))
+    if binding.authorize is not None:
+        binding.authorize(live.state, command, actor.id, is_gm)
+    outcome = binding.ruleset.apply(live.state, command, dice)
+    events = tuple(outcome.events)
+    secret_text = audience.text_is_secret(binding, live.state, outcome.state, command, events)
+    # only what the command changed is exported and serialised again (docpatch)
+    memo = live.memo
+    if memo is None and binding.export_memo is not None:
+        memo = live.memo = binding.export_memo()
+    document = binding.export(outcome.state, memo)
+    previous = live.encoded
+    if previous is None:
+        previous = live.encoded = docpatch.encode(live.document)
+    encoded = docpatch.encode(document, previous)
+    status = ENDED if binding.is_over(outcome.state) else RUNNING
+    row = repo.NewRow(
+        kind=ACTION,
+        actor=actor.id,
+        command_text=invocation.log_text(),
+        command=binding.command_to_json(command),
+        events=[e.to_json() for e in audience.logged(events, secret_text)],
+        delta=docpatch.diff(previous, encoded),
+    )
+    plan = repo.plan_write(
+        live.head, state=encoded, status=status, row=row, discard_redo=live.has_redo,
+        snapshots=live.snapshots, grants=held,
+    )  # fmt: skip
+    written = plan.written
+    head = repo.BattleHead(live.head.id, binding.name, status, written.version, live.head.started_by)
+    view = EventsView(
+        ruleset=binding.name, command=row.command_text, actor=actor.id, seq=written.version,
+        events=events, ended=status == ENDED,
+    )  # fmt: skip
+    applied = Applied(view, Viewer(actor.id, is_gm), secret_text)
+    after = written.snapshots
+    new = Live(head, binding, outcome.state, document, encoded=encoded, memo=memo, snapshots=after)
+    return new, applied, plan
+
+
+def build(spec: CommandSpec, binding: RulesetBinding, options: dict[str, Any], ctx: BuildContext) -> Any:
+    builder = spec.build if spec.build is not None else binding.builders.get(spec.path)
+    if builder is None:
+        raise Refused("service.not_supported", command="/" + spec.path, ruleset=binding.group)
+    return builder(options, ctx)
+
+
+async def _reply(svc: BattleService, live: Live, applied: Applied) -> View:
+    done = applied.events
+    summaries = await history.summaries(
+        svc.engine, live.binding, live.head.id, done.seq, done.events, live.document
+    )
+    answer = replace(done, summaries=summaries)
+    return audience.events_view(answer, live.binding, applied.viewer, applied.secret_text)
+
+
+def mark_dice(dice: DiceSource) -> int | None:
+    return dice.position if isinstance(dice, ScriptedDice) else None
+
+
+def restore_dice(dice: DiceSource, mark: int | None) -> None:
+    """A refused or retried command gives its scripted dice back."""
+    if mark is not None and isinstance(dice, ScriptedDice):
+        dice.position = mark

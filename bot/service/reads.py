@@ -1,0 +1,126 @@
+"""Commands that change no battle: ``status``, ``map``, ``export`` and ``log`` (the channel's battle as
+committed, read without a write), ``/fort odds`` (the planner, in a worker process) and ``/roll``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.commands import CommandSpec, Kind
+from bot.service import audience, history
+from bot.service.actions import mark_dice, restore_dice
+from bot.service.audience import TABLE, Viewer
+from bot.service.cache import check_ruleset
+from bot.service.odds import plan_request
+from bot.service.types import Actor, Invocation, Live, Refused, Where
+from bot.storage import repository as repo
+from bot.storage.models import RUNNING
+from bot.views import ExportView, LogView, MapView, OddsView, RollView, StatusView, View
+from engine.dice import DiceSource, RecordingDice
+from engine.errors import EngineError
+
+if TYPE_CHECKING:
+    from bot.service.battles import BattleService
+
+
+async def status_view(conn: AsyncConnection, live: Live, viewer: Viewer = TABLE) -> StatusView:
+    return StatusView(
+        ruleset=live.binding.name,
+        document=audience.document(live.binding, live.document, viewer),
+        gms=(live.head.started_by, *await repo.co_gms(conn, live.head.id)),
+        ended=live.head.status != RUNNING,
+        battle_id=live.head.id,
+        version=live.head.version,
+    )
+
+
+async def viewer_of(
+    svc: BattleService, conn: AsyncConnection, where: Where, actor: Actor, live: Live
+) -> Viewer:
+    return Viewer(actor.id, await svc.cache.is_gm(conn, where, actor, live.head))
+
+
+async def read(
+    svc: BattleService, where: Where, actor: Actor, invocation: Invocation, spec: CommandSpec,
+    options: dict[str, Any],
+) -> View:  # fmt: skip
+    """``status``, ``map``, ``export``, ``log``: the channel's battle as committed.
+
+    A read shows what the whole table may know; with ``gm:true`` (and an export, always) what its
+    reader may, to them only.
+    """
+    async with svc.engine.connect() as conn:
+        live = await svc.cache.current(conn, where)
+        if live is None:
+            raise Refused("service.no_battle")
+        check_ruleset(spec, live)
+        private = bool(options.get("gm")) or spec.kind is Kind.EXPORT
+        viewer = await viewer_of(svc, conn, where, actor, live) if private else TABLE
+        if spec.kind is Kind.STATUS:
+            return replace(await status_view(conn, live, viewer), ephemeral=viewer is not TABLE)
+        if spec.kind is Kind.MAP:
+            filename = f"{live.binding.name}-map-{where.channel}-{live.head.id}.png"
+            return MapView(status=await status_view(conn, live), filename=filename)
+        if spec.kind is Kind.LOG:
+            rows = await repo.log(conn, live.head.id, options["last"])
+            logged = audience.entries(tuple(history.entry(r) for r in rows), viewer)
+            return LogView(ephemeral=viewer is not TABLE, entries=logged)
+    return export(where, live, options, viewer)
+
+
+def export(where: Where, live: Live, options: Mapping[str, Any], viewer: Viewer) -> ExportView:
+    """The battle's document as ``viewer`` may read it (to them only if that is more than the table
+    may), or (``format:``) the text of another format (``ccfolia``: one line each)."""
+    name = f"{live.binding.name}-{where.channel}-{live.head.id}"
+    fmt = options.get("format") or "toride"
+    exporter = live.binding.exporters.get(fmt)
+    if exporter is None:
+        document = audience.document(live.binding, live.document, viewer)
+        return ExportView(
+            ephemeral=document != audience.document(live.binding, live.document, TABLE),
+            ruleset=live.binding.name,
+            document=document,
+            filename=name + ".json",
+        )
+    return ExportView(
+        ruleset=live.binding.name, filename=f"{name}-{fmt}.txt", text=exporter(live.state), format=fmt
+    )
+
+
+async def odds(svc: BattleService, where: Where, spec: CommandSpec, options: Mapping[str, Any]) -> View:
+    """``/fort odds`` (anyone: it changes nothing): the battle read under the channel's lock, the
+    planner run without it, in a worker process (``bot.service.odds``)."""
+    request = plan_request(options)
+    async with svc.channel_lock(where), svc.engine.connect() as conn:
+        live = await svc.cache.current(conn, where)
+    if live is None:
+        raise Refused("service.no_battle")
+    check_ruleset(spec, live)
+    if live.binding.is_over(live.state):
+        raise Refused("odds.battle_over")
+    result = await svc.odds.run(live.document, request, (where.guild, where.channel))
+    filename = f"{live.binding.name}-odds-{where.channel}-{live.head.id}-{request.seed}.png"
+    return OddsView(title=str(live.document.get("title") or ""), result=result, filename=filename)
+
+
+def roll(dice: DiceSource, actor: Actor, options: Mapping[str, Any]) -> View:
+    from engine.dice import roll
+
+    mark = mark_dice(dice)
+    try:
+        result = roll(options["expr"], RecordingDice(dice))
+    except EngineError:
+        restore_dice(dice, mark)
+        raise
+    return RollView(
+        ephemeral=False,
+        actor=actor.id,
+        command=options["expr"],
+        text=result.text,
+        secret=bool(options["secret"]) or result.secret,
+        comment=result.comment,
+        rands=result.rands,
+    )

@@ -1,0 +1,218 @@
+"""The storage writer: every action's write plan stored in one place, off the event loop.
+
+An action is decided in memory by the service (``bot.service.actions``); what it changes is a
+``WritePlan``, guarded by the battle's version, by "still the channel's current battle" and by the
+rights it was decided on. ``StorageWriter.store`` queues the plan; plans that arrive while a batch is
+being written go together into the next one (group commit: one fsync per batch, not per command).
+Each batch runs on the writer's one thread, on one synchronous SQLAlchemy Core connection (SQLite's
+own driver; psycopg on PostgreSQL), with the repository's own statements (``repo.store_plans``). The
+event loop only hands the batch over and is answered.
+
+Per plan the answer is True (stored, after the COMMIT: an acknowledged action is on disk) or False
+(it did not hold: nothing of it was written, the service reloads and decides again). A storage
+failure reaches the caller as the driver's own exception (SQLAlchemy's ``DBAPIError``):
+
+- a passing one before the COMMIT (a deadlock, SQLite busy past its timeout, the kept connection
+  found dead) runs the batch again on a fresh connection, a few times; any other fails alone: the
+  batch's other plans are stored one by one;
+- a failure *during* the COMMIT may have stored the batch or not: it is reported to every caller and
+  never run again (running it again could store an action twice).
+
+After a failure the connection is dropped; the next batch opens a new one, so the process recovers
+when the database does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.storage import repository as repo
+from bot.storage.db import transient, writer_engine
+
+#: how many times a batch is tried in all when it fails for a passing reason
+ATTEMPTS = 6
+#: how many of a batch's callers are answered in one pass of the event loop: each goes on at once
+#: (its reply, its next command), and a hundred of them together would keep the loop from anything
+#: else (a heartbeat, another interaction) for as long
+ANSWERS_PER_PASS = 8
+
+
+@dataclass(slots=True)
+class _Pending:
+    plan: repo.WritePlan
+    channel: tuple[str, str]
+    future: asyncio.Future[bool] = field(repr=False)
+
+
+class _DuringCommit(Exception):
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+class StorageWriter:
+    def __init__(self, engine: AsyncEngine, *, attempts: int = ATTEMPTS) -> None:
+        self.engine = engine
+        self.attempts = attempts
+        self._sync: Engine | None = None
+        self._executor: ThreadPoolExecutor | None = None
+        #: the thread's connection (only the thread touches it)
+        self._conn: Connection | None = None
+        self._pending: list[_Pending] = []
+        self._drainer: asyncio.Task[None] | None = None
+        #: counts for tests and benchmarks: plans stored, plans that did not hold, batches, batches
+        #: run again after a passing failure
+        self.stored = 0
+        self.returned = 0
+        self.batches = 0
+        self.retries = 0
+
+    async def store(self, plan: repo.WritePlan, channel: tuple[str, str]) -> bool:
+        """Store ``plan`` in the next batch: True once committed, False if it did not hold (nothing
+        written). Raises what the database raised."""
+        if self._executor is None:
+            self._sync = writer_engine(self.engine)
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toride-storage-writer")
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._pending.append(_Pending(plan, channel, future))
+        if self._drainer is None or self._drainer.done():
+            self._drainer = asyncio.create_task(self._drain())
+        return await future
+
+    async def close(self) -> None:
+        """Close the thread's connection and end the thread."""
+        if self._drainer is not None and not self._drainer.done():
+            await asyncio.gather(self._drainer, return_exceptions=True)
+        executor = self._executor
+        if executor is None:
+            return
+        await asyncio.get_running_loop().run_in_executor(executor, self._drop)
+        executor.shutdown(wait=True)
+        self._executor = None
+        if self._sync is not None:
+            self._sync.dispose()
+
+    async def _drain(self) -> None:
+        loop = asyncio.get_running_loop()
+        assert self._executor is not None
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                outcomes = await loop.run_in_executor(self._executor, self._run, batch)
+            except BaseException as error:  # cancelled: nobody is left to answer
+                for pending in batch:
+                    if not pending.future.done():
+                        pending.future.set_exception(error)
+                raise
+            # answered a few at a time; what they submit meanwhile goes into the next batch together
+            await _answer(batch, outcomes)
+
+    # ---------------------------------------------------------------------------------------------
+    # in the writer's thread
+
+    def _run(self, batch: list[_Pending]) -> list[bool | BaseException]:
+        """The batch's answers: stored, not held, or the failure."""
+        self.batches += 1
+        try:
+            outcomes: list[bool | BaseException] = list(self._attempts(batch))
+        except _DuringCommit as unknown:
+            return [unknown.error] * len(batch)
+        except Exception as error:
+            if len(batch) == 1:
+                return [error]
+            outcomes = []
+            for pending in batch:  # one plan's failure fails that plan alone
+                try:
+                    outcomes.extend(self._attempts([pending]))
+                except _DuringCommit as unknown:
+                    outcomes.append(unknown.error)
+                except Exception as alone:
+                    outcomes.append(alone)
+        for outcome in outcomes:
+            if outcome is True:
+                self.stored += 1
+            elif outcome is False:
+                self.returned += 1
+        return outcomes
+
+    def _attempts(self, batch: list[_Pending]) -> list[bool]:
+        attempt = 1
+        while True:
+            try:
+                return self._transaction(batch)
+            except _DuringCommit:
+                raise
+            except Exception as error:
+                # the kept connection found dead before anything was written (a server restarted
+                # while it was idle): once more at once, on a new one
+                stale = attempt == 1 and isinstance(error, DBAPIError) and error.connection_invalidated
+                if not (stale or transient(error)) or attempt >= self.attempts:
+                    raise
+                self.retries += 1
+                attempt += 1
+                if not stale:  # a little random wait, so that colliding processes do not collide again
+                    time.sleep(random.uniform(0, 0.005 * 2**attempt))
+
+    def _transaction(self, batch: list[_Pending]) -> list[bool]:
+        # the plans in channel-lock key order (PostgreSQL locks them so), so batches never deadlock
+        ordered = sorted(batch, key=lambda p: repo.channel_lock_key(*p.channel))
+        plans, channels = [p.plan for p in ordered], [p.channel for p in ordered]
+        conn = self._connection()
+        try:
+            transaction = conn.begin()
+            held = repo.store_plans(conn, plans, channels)
+            if held is None:  # some plan did not hold: again, each update alone, to learn which
+                transaction.rollback()
+                transaction = conn.begin()
+                held = repo.store_plans(conn, plans, channels, one_by_one=True)
+                assert held is not None
+        except BaseException:
+            self._drop()
+            raise
+        try:
+            transaction.commit()
+        except BaseException as error:
+            self._drop()
+            raise _DuringCommit(error) from error
+        answers = {id(p): ok for p, ok in zip(ordered, held, strict=True)}
+        return [answers[id(p)] for p in batch]
+
+    def _connection(self) -> Connection:
+        if self._conn is None:
+            assert self._sync is not None
+            self._conn = self._sync.connect()
+        return self._conn
+
+    def _drop(self) -> None:
+        """Forget the connection (after a failure, or at close): the next batch opens a new one."""
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.invalidate()
+            with contextlib.suppress(Exception):
+                conn.close()
+
+
+async def _answer(batch: list[_Pending], outcomes: list[bool | BaseException]) -> None:
+    """Answer the batch's callers, ``ANSWERS_PER_PASS`` in each pass of the event loop."""
+    for start in range(0, len(batch), ANSWERS_PER_PASS):
+        if start:
+            await asyncio.sleep(0)
+        for pending, outcome in zip(
+            batch[start : start + ANSWERS_PER_PASS], outcomes[start : start + ANSWERS_PER_PASS], strict=True
+        ):
+            if pending.future.done():
+                continue
+            if isinstance(outcome, BaseException):
+                pending.future.set_exception(outcome)
+            else:
+                pending.future.set_result(outcome)

@@ -1,0 +1,348 @@
+"""The storage writer (``bot.storage.writer``, issue 22), on each backend: what it stores is what the
+repository's transaction path stores, and a plan that no longer holds is decided again.
+
+- the rows of one scripted game stored by the writer, and by ``repo.execute_plan`` in a transaction
+  job, are equal column by column (an action, a snapshot, a discarded redo, a co-GM's action checked
+  against the rights it was decided on);
+- another process's write, a co-GM removed or a GM role changed by another process: the plan does not
+  hold, nothing of it is stored, the command is decided again on the stored battle;
+- a failure before the COMMIT reaches the caller as the driver's error, nothing stored, and the next
+  command is stored on a new connection; one during the COMMIT is reported and never run again;
+- SQLite: a write lock held by another process is waited for in the writer's thread, the event loop
+  going on meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select, text
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.console.parser import parse_line
+from bot.service import Actor, BattleService, Invocation, Where
+from bot.storage import repository as repo
+from bot.storage import upgrade
+from bot.storage.db import writer_engine
+from bot.storage.writer import StorageWriter
+from bot.views import ErrorView, EventsView, ExportView, View
+from engine.dice import ScriptedDice
+
+HERE = Where("g", "c")
+GM = Actor("gm")
+BATTLE = {
+    "format": "toride.fort/1",
+    "title": "lane",
+    "rounds": 9,
+    "pcs": [{"name": "Alice", "position": "outside"}],
+    "units": [
+        {"name": f"u{i}", "type": "normal", "area": "A1", "hp": 500, "fort_damage": 1, "strike": "2d+3"}
+        for i in range(3)
+    ],
+}
+
+
+async def run(service: BattleService, text: str, actor: Actor = GM) -> View:
+    line = parse_line(text)
+    assert line is not None
+    return await service.execute(HERE, actor, Invocation(line.path, line.options, line.text))
+
+
+async def ok(service: BattleService, text: str, actor: Actor = GM) -> View:
+    view = await run(service, text, actor)
+    assert not isinstance(view, ErrorView), (text, view)
+    return view
+
+
+async def unit_hp(service: BattleService, name: str = "u0") -> int:
+    view = await ok(service, "/fort export")
+    assert isinstance(view, ExportView)
+    return next(int(u["hp"]) for u in view.document["units"] if u["name"] == name)
+
+
+async def new_service(engine: AsyncEngine, **kwargs: Any) -> BattleService:
+    await upgrade(engine)
+    return BattleService(engine, ScriptedDice([3, 4] * 200), **kwargs)
+
+
+async def holding(engine: AsyncEngine) -> tuple[BattleService, Any]:
+    """A service holding the battle at version 2 (one action stored by the writer), and the dialect
+    of the writer's own engine."""
+    service = await new_service(engine)
+    await service.execute(HERE, GM, Invocation("fort import", {"file": BATTLE}))
+    await ok(service, "/unit hp unit:u0 delta:-1")
+    assert service.storage.stored == 1
+    sync = service.storage._sync
+    assert sync is not None
+    return service, sync.dialect
+
+
+async def two_processes(engine_factory: Callable[[], AsyncEngine]) -> tuple[BattleService, BattleService]:
+    """Two services on one database (two processes), the battle imported by the first."""
+    one = await new_service(engine_factory())
+    two = await new_service(engine_factory())
+    await one.execute(HERE, GM, Invocation("fort import", {"file": BATTLE}))
+    return one, two
+
+
+async def stored_rows(engine: AsyncEngine) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """The battle rows and log rows, every column but ids and clock times."""
+    battles, events = repo.battles, repo.events
+    skip_b = {"id", "created_at", "updated_at", "ended_at"}
+    skip_e = {"id", "battle_id", "created_at"}
+    async with engine.connect() as conn:
+        b = (await conn.execute(select(*(c for c in battles.c if c.name not in skip_b)))).all()
+        e = (
+            await conn.execute(
+                select(*(c for c in events.c if c.name not in skip_e)).order_by(
+                    events.c.battle_id, events.c.seq
+                )
+            )
+        ).all()
+        times = (await conn.execute(select(events.c.created_at, battles.c.updated_at).join(battles))).all()
+    for created, updated in times:  # stored as the ordinary path stores them: read back as times
+        assert created.year >= 2026 and updated.year >= 2026
+    return [tuple(r) for r in b], [tuple(r) for r in e]
+
+
+#: by the co-GM: decided on the rights read (and kept) by the line before, checked when stored
+CO_LINE = "/unit hp unit:u2 delta:-1"
+SCRIPT = [
+    "/unit hp unit:u0 delta:-5",
+    "/unit hp unit:u1 delta:-7",
+    "/gm add user:co",
+    "/unit hp unit:u2 delta:0",
+    CO_LINE,
+    "/gm undo",
+    "/unit hp unit:u0 delta:-2",  # discards the undone action
+    "/fort next",
+    "/fort next",  # the round ends
+] + [f"/unit hp unit:u{i % 3} delta:-1" for i in range(12)]
+
+
+async def play(service: BattleService) -> None:
+    view = await service.execute(HERE, GM, Invocation("fort import", {"file": BATTLE}))
+    assert not isinstance(view, ErrorView), view
+    for line in SCRIPT:
+        await ok(service, line, Actor("co") if line in (CO_LINE, "/unit hp unit:u2 delta:0") else GM)
+
+
+async def test_the_writer_stores_what_a_transaction_stores(
+    engine_factory: Callable[[], AsyncEngine], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a snapshot every few actions, so that the writer stores whole states too
+    monkeypatch.setattr(repo, "SNAPSHOT_EVERY", 5)
+    first_engine = engine_factory()
+    written = await new_service(first_engine)
+    await play(written)
+    assert written.storage.stored >= 15 and written.storage.returned == 0
+    writer_rows = await stored_rows(first_engine)
+    await written.close()
+
+    # the same game on an empty database of the same backend, each plan stored by the repository's
+    # transaction path (a job of its own) instead
+    async with first_engine.begin() as conn:
+        await conn.execute(repo.gms.delete())
+        await conn.execute(repo.events.delete())
+        await conn.execute(repo.battles.delete())
+    plain = await new_service(engine_factory())
+
+    async def in_a_transaction(plan: repo.WritePlan, channel: tuple[str, str]) -> bool:
+        async def job(conn: Any) -> bool:
+            await repo.execute_plan(conn, plan)
+            return True
+
+        return await plain.jobs.run(job, channel=channel)
+
+    monkeypatch.setattr(plain.storage, "store", in_a_transaction)
+    await play(plain)
+    assert plain.storage.stored == 0
+    plain_rows = await stored_rows(plain.engine)
+
+    assert writer_rows == plain_rows
+    _, events = writer_rows
+    assert len(events) == len(SCRIPT)  # the import and every line but /gm add (no battle state)
+    assert any(row[-1] is not None for row in events[2:])  # a snapshot stored by the writer
+    statuses = [row[2] for row in events]
+    assert "discarded" in statuses
+
+
+async def test_another_process_wrote_the_battle_the_command_is_decided_again(
+    engine_factory: Callable[[], AsyncEngine],
+) -> None:
+    one, two = await two_processes(engine_factory)
+    await ok(one, "/unit hp unit:u0 delta:-5")  # one holds the battle at version 2
+    await ok(two, "/unit hp unit:u0 delta:-10")  # the other process writes version 3
+    view = await ok(one, "/unit hp unit:u0 delta:-1")  # decided on version 2: not stored so
+    assert isinstance(view, EventsView) and view.seq == 4
+    assert one.storage.returned == 1 and one.conflicts == 1
+    assert await unit_hp(one) == await unit_hp(two) == 500 - 16
+
+
+async def test_a_co_gm_removed_by_another_process_is_a_player_at_once(
+    engine_factory: Callable[[], AsyncEngine],
+) -> None:
+    """#9's rule: the rights a command was decided on are checked when it is stored."""
+    one, two = await two_processes(engine_factory)
+    await ok(one, "/gm add user:co")
+    await ok(one, "/unit hp unit:u0 delta:-1", Actor("co"))  # one keeps co's rights (a co-GM)
+    stored = one.storage.stored
+    await ok(one, "/unit hp unit:u0 delta:-1", Actor("co"))  # decided on them, no read
+    assert one.storage.stored == stored + 1
+    await ok(two, "/gm remove user:co")
+    view = await run(one, "/unit hp unit:u0 delta:-1", Actor("co"))
+    assert isinstance(view, ErrorView) and view.key == "service.gm_only"
+    assert one.storage.returned == 1
+    assert await unit_hp(one) == 498
+
+
+async def test_a_gm_role_given_by_another_process_counts_at_once(
+    engine_factory: Callable[[], AsyncEngine],
+) -> None:
+    one, two = await two_processes(engine_factory)
+    player = Actor("p", roles=frozenset({"gms"}))
+    refused = await run(one, "/unit hp unit:u0 delta:-1", player)  # one keeps p's rights: a player
+    assert isinstance(refused, ErrorView) and refused.key == "service.gm_only"
+    await ok(two, "/gm role role:gms", Actor("owner", manage_guild=True))
+    await ok(one, "/unit hp unit:u0 delta:-1", player)
+    assert await unit_hp(one) == 499
+    await ok(two, "/gm role", Actor("owner", manage_guild=True))  # no GM role again
+    refused = await run(one, "/unit hp unit:u0 delta:-1", player)
+    assert isinstance(refused, ErrorView) and refused.key == "service.gm_only"
+    assert await unit_hp(one) == 499
+
+
+async def test_a_failure_before_the_commit_reaches_the_caller_and_the_writer_recovers(
+    engine_factory: Callable[[], AsyncEngine], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service, dialect = await holding(engine_factory())
+    real = dialect.do_execute
+
+    def failing(cursor: Any, statement: str, parameters: Any, context: Any = None) -> None:
+        raise dialect.loaded_dbapi.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(dialect, "do_execute", failing)
+    with pytest.raises(OperationalError, match="disk I/O error"):  # the driver's error, as it was
+        await run(service, "/unit hp unit:u0 delta:-2")
+    monkeypatch.setattr(dialect, "do_execute", real)
+    assert await unit_hp(service) == 499  # nothing stored
+    view = await ok(service, "/unit hp unit:u0 delta:-2")  # the storage is back: so is the writer
+    assert isinstance(view, EventsView) and view.seq == 3
+    assert await unit_hp(service) == 497
+
+
+@pytest.mark.parametrize("stored", [False, True], ids=["not-committed", "committed"])
+async def test_a_failure_during_the_commit_is_reported_and_never_run_again(
+    engine_factory: Callable[[], AsyncEngine], monkeypatch: pytest.MonkeyPatch, stored: bool
+) -> None:
+    service, dialect = await holding(engine_factory())
+    real = dialect.do_commit
+
+    def lost(dbapi_connection: Any) -> None:
+        if stored:  # the server committed, and the connection broke before it said so
+            real(dbapi_connection)
+        raise dialect.loaded_dbapi.OperationalError("connection lost during COMMIT")
+
+    monkeypatch.setattr(dialect, "do_commit", lost)
+    with pytest.raises(OperationalError, match="during COMMIT"):
+        await run(service, "/unit hp unit:u0 delta:-2")
+    monkeypatch.setattr(dialect, "do_commit", real)
+    assert service.storage.returned == 0 and service.conflicts == 0  # not decided again
+    assert await unit_hp(service) == (497 if stored else 499)  # stored once, or not at all
+    view = await ok(service, "/unit hp unit:u0 delta:-1")
+    assert isinstance(view, EventsView) and view.seq == (4 if stored else 3)
+
+
+async def test_sqlite_a_write_lock_held_elsewhere_is_waited_for_in_the_thread(tmp_path: Path) -> None:
+    from bot.storage import make_engine
+
+    path = tmp_path / "lock.db"
+    service = await new_service(make_engine(f"sqlite+aiosqlite:///{path}"))
+    await service.execute(HERE, GM, Invocation("fort import", {"file": BATTLE}))
+    await ok(service, "/unit hp unit:u0 delta:-1")
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process writing
+    command = asyncio.ensure_future(run(service, "/unit hp unit:u0 delta:-2"))
+    ticks = 0
+    while service.storage.batches < 2 or ticks < 20:  # the event loop goes on meanwhile
+        await asyncio.sleep(0.01)
+        ticks += 1
+    assert not command.done()  # waiting for the lock, in the writer's thread
+    other.execute("COMMIT")
+    view = await command
+    assert isinstance(view, EventsView) and view.seq == 3
+    assert service.storage.returned == 0
+    assert await unit_hp(service) == 497
+    other.close()
+    await service.close()
+    await service.engine.dispose()
+
+
+def test_an_in_memory_sqlite_database_has_no_storage_writer() -> None:
+    from bot.storage import make_engine
+
+    for url in ("sqlite+aiosqlite://", "sqlite+aiosqlite:///:memory:"):
+        with pytest.raises(ValueError, match="in-memory"):
+            writer_engine(make_engine(url))
+
+
+async def test_a_batch_stores_the_plans_that_hold_and_nothing_of_one_that_does_not(
+    engine_factory: Callable[[], AsyncEngine],
+) -> None:
+    engine = engine_factory()
+    service = await new_service(engine)
+    channels = [("g", f"c{i}") for i in range(3)]
+    for guild, channel in channels:
+        await service.execute(Where(guild, channel), GM, Invocation("fort import", {"file": BATTLE}))
+    plans = []
+    async with engine.connect() as conn:
+        for n, (guild, channel) in enumerate(channels):
+            head = await repo.latest_head(conn, guild, channel)
+            assert head is not None
+            if n == 1:  # decided on a version the battle is no longer at
+                head = repo.BattleHead(head.id, head.ruleset, head.status, head.version - 1, head.started_by)
+            row = repo.NewRow("action", "gm", f"/x {n}", {}, [], {"v": {"title": f"t{n}"}})
+            snapshots = await repo.snapshots_of(conn, head.id)
+            state = {**BATTLE, "title": f"t{n}"}
+            plans.append(
+                repo.plan_write(
+                    head, state=state, status="running", row=row, discard_redo=False, snapshots=snapshots
+                )
+            )
+    writer = StorageWriter(engine)
+    held = await asyncio.gather(*(writer.store(p, c) for p, c in zip(plans, channels, strict=True)))
+    assert held == [True, False, True] and writer.batches == 1
+    async with engine.connect() as conn:
+        versions = [(await repo.latest_head(conn, g, c)).version for g, c in channels]  # type: ignore[union-attr]
+        logged = [[r.command_text for r in await repo.log(conn, n + 1, 10)] for n in range(3)]
+    assert versions == [2, 1, 2]
+    assert logged == [["/fort import", "/x 0"], ["/fort import"], ["/fort import", "/x 2"]]
+    await writer.close()
+    await service.close()
+
+
+async def test_postgresql_a_writer_connection_killed_while_idle_is_replaced(
+    engine_factory: Callable[[], AsyncEngine],
+) -> None:
+    """A server restart (here: the writer's backend terminated) between two batches: the next batch
+    finds the kept connection dead before writing anything, and runs on a new one."""
+    engine = engine_factory()
+    if engine.dialect.name != "postgresql":
+        pytest.skip("a PostgreSQL backend to terminate")
+    service, _ = await holding(engine)
+    conn = service.storage._conn
+    assert conn is not None
+    pid = conn.connection.dbapi_connection.info.backend_pid  # type: ignore[union-attr]
+    async with engine.connect() as admin:
+        await admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+    view = await ok(service, "/unit hp unit:u0 delta:-2")
+    assert isinstance(view, EventsView) and view.seq == 3
+    assert service.storage.retries == 1  # found dead, run again once
+    assert await unit_hp(service) == 497
+    await service.close()
