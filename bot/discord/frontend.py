@@ -34,6 +34,7 @@ from bot.i18n import DEFAULT_LANG
 from bot.render.picture.pictures import PictureCache
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.sheet_fetch import FetchPolicy, SheetFetchError, fetch_sheet_options
+from bot.storage.failures import storage_failure
 from bot.views import ErrorView, MapView, OddsView, View
 from engine.limits import IMPORT_MAX_BYTES
 
@@ -179,7 +180,7 @@ class Frontend:
 
         async def answer() -> tuple[View, str]:
             lang = await self.language(interaction)
-            view = await work()
+            view = await self.storage_guarded(work)
             if isinstance(view, MapView):  # drawn off the event loop, within the answer's deadline
                 await status_picture(view.status, lang, self.pictures)
             if isinstance(view, OddsView):
@@ -206,6 +207,19 @@ class Frontend:
         finally:
             entry.write()
         return view
+
+    @staticmethod
+    async def storage_guarded(work: Callable[[], Awaitable[View]]) -> View:
+        """``work``'s view; a storage failure (a full disk, a lost database connection ...) is told as
+        a refusal (nothing was changed) and its details logged."""
+        try:
+            return await work()
+        except Exception as error:
+            key = storage_failure(error)
+            if key is None:
+                raise
+            log.error("the storage failed (%s)", key, exc_info=error)
+            return ErrorView(key=key)
 
     async def in_time(
         self,
@@ -371,6 +385,9 @@ class Frontend:
         elif isinstance(error, app_commands.TransformerError):
             key = "discord.bad_option"
             log.info("option refused by Discord's conversion: %s", error)
+        elif (failure := storage_failure(getattr(error, "original", error))) is not None:
+            key = failure
+            log.error("the storage failed (%s)", failure, exc_info=error)
         else:
             key = "discord.internal_error"
             log.error("command failed", exc_info=error)
