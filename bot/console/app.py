@@ -92,7 +92,7 @@ def _reason(error: BaseException, db: str | None, lang: str) -> str | None:
     key = storage_failure(error)
     if key is not None:
         return t(key, lang)
-    if isinstance(error, SQLAlchemyError | OSError):
+    if isinstance(error, SQLAlchemyError | OSError | ValueError):  # ValueError: a URL that does not parse
         return without_secrets(str(error).splitlines()[0], db)
     return None
 
