@@ -31,7 +31,6 @@ _SQLITE = {
     11: CORRUPT,  # SQLITE_CORRUPT
     26: CORRUPT,  # SQLITE_NOTADB: the file is not a database (any more)
     8: READ_ONLY,  # SQLITE_READONLY
-    14: IO_ERROR,  # SQLITE_CANTOPEN
     5: BUSY,  # SQLITE_BUSY: another process held the write lock past the busy timeout
     6: BUSY,  # SQLITE_LOCKED
 }
@@ -61,7 +60,6 @@ _SQLITE_TEXT = {
     "database disk image is malformed": CORRUPT,
     "file is not a database": CORRUPT,
     "attempt to write a readonly database": READ_ONLY,
-    "unable to open database file": IO_ERROR,
     "database is locked": BUSY,
 }
 
