@@ -24,6 +24,7 @@ from bot.discord.frontend import DEFER_AFTER, DM, Frontend
 from bot.discord.live import LiveStatus
 from bot.discord.pictures import warm_up
 from bot.discord.translator import CatalogueTranslator
+from bot.discord.watchdog import GatewayWatchdog
 from bot.i18n import DEFAULT_LANG
 from bot.service import BattleService
 
@@ -65,6 +66,7 @@ class TorideBot(ext.AutoShardedBot):
         self.frontend = Frontend(service, self.live, defer_after=defer_after)
         self.live.frontend = self.frontend
         self.tree.error(self.frontend.on_tree_error)
+        self.watchdog = GatewayWatchdog(self)
         self._installed = False
         self._refreshed = False
 
@@ -80,6 +82,7 @@ class TorideBot(ext.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         await self.install()
+        self.watchdog.start()
         warm_up()
         if self.shard_count is not None:
             # discord.py connects a fixed shard count to its built-in gateway address; Discord's
@@ -98,15 +101,22 @@ class TorideBot(ext.AutoShardedBot):
             return True
         return shard_of(guild, self.shard_count) in self.shard_ids
 
+    def shard_up(self, shard_id: int) -> bool:
+        """The shard is connected and its heartbeats are acknowledged (``GatewayWatchdog``)."""
+        shard = self.get_shard(shard_id)
+        return shard is not None and not shard.is_closed() and not self.watchdog.missed(shard_id)
+
     def gateway_connected(self) -> bool:
-        """Every shard of this process is connected and has received READY (or RESUMED)."""
+        """Every shard of this process is connected, has received READY (or RESUMED), and has its
+        heartbeats acknowledged."""
         shards = self.shards
-        return (
-            self.is_ready()
-            and not self.is_closed()
-            and bool(shards)
-            and all(not shard.is_closed() for shard in shards.values())
-        )
+        return self.is_ready() and not self.is_closed() and bool(shards) and all(map(self.shard_up, shards))
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        self.watchdog.back(shard_id)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        self.watchdog.back(shard_id)
 
     async def on_ready(self) -> None:
         log.info(
@@ -122,6 +132,10 @@ class TorideBot(ext.AutoShardedBot):
             await self.live.refresh_stale(self.handles)
 
     async def close(self) -> None:
-        """Run the waiting status edits (bounded), then close the gateway and the HTTP session."""
+        """Stop under load (``bot.discord.drain``): turn new interactions away, finish those in flight,
+        run each channel's waiting status edit once (bounded), then close the gateway and the HTTP
+        session."""
+        await self.frontend.drain.close()
+        await self.watchdog.stop()
         await self.coalescer.close()
         await super().close()

@@ -24,6 +24,7 @@ from discord import app_commands
 from bot.commands import CommandSpec, Kind, Option, OptType
 from bot.discord import embeds as render
 from bot.discord.commandlog import CommandLog
+from bot.discord.drain import Drain
 from bot.discord.lang import language_of
 from bot.discord.live import LiveStatus, status_message
 from bot.discord.odds import draw_chart
@@ -95,6 +96,24 @@ class Frontend:
         #: where ``sheet:`` URLs may be fetched from
         self.fetch_policy = fetch_policy if fetch_policy is not None else FetchPolicy.from_env()
         self.pictures = live.pictures if live is not None else PictureCache()
+        #: turns new interactions away once the bot stops, and lets it wait for those in flight
+        self.drain = Drain()
+
+    async def turned_away(self, interaction: discord.Interaction) -> bool:
+        """The bot is stopping: ``interaction`` is answered "restarting, try again in a moment"
+        (ephemerally, in the user's language) and not run. False: it may run."""
+        if not self.drain.closing:
+            return False
+        self.drain.turned_away += 1
+        lang = await self.language(interaction)
+        embeds = render.error_embeds("discord.restarting", {}, lang)
+        try:
+            await interaction.response.send_message(
+                embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
+        except discord.HTTPException:
+            log.info("could not tell a user that the bot is restarting", exc_info=True)
+        return True
 
     async def language(self, interaction: discord.Interaction) -> str:
         lang = language_of(interaction.locale)
@@ -112,6 +131,14 @@ class Frontend:
     # slash commands
 
     async def command(
+        self, interaction: discord.Interaction, spec: CommandSpec, raw: Mapping[str, Any]
+    ) -> None:
+        if await self.turned_away(interaction):
+            return
+        with self.drain.working():
+            await self._command(interaction, spec, raw)
+
+    async def _command(
         self, interaction: discord.Interaction, spec: CommandSpec, raw: Mapping[str, Any]
     ) -> None:
         started = time.monotonic()
@@ -284,6 +311,8 @@ class Frontend:
     async def complete(
         self, interaction: discord.Interaction, spec: CommandSpec, opt: Option, current: str
     ) -> list[app_commands.Choice[str]]:
+        if self.drain.closing:
+            return []
         if opt.type is OptType.CHOICE:
             names = filter_names(opt.choices, current)
         else:
@@ -302,6 +331,12 @@ class Frontend:
     # status buttons
 
     async def button(self, interaction: discord.Interaction, action: str) -> None:
+        if await self.turned_away(interaction):
+            return
+        with self.drain.working():
+            await self._button(interaction, action)
+
+    async def _button(self, interaction: discord.Interaction, action: str) -> None:
         started = time.monotonic()
         where = where_of(interaction)
         if action == "refresh":

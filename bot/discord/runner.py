@@ -1,8 +1,10 @@
 """``toride run`` as a long-running service: signals, the health endpoint, a bounded shutdown.
 
-SIGTERM (``docker stop``, systemd) and SIGINT (Ctrl+C) close the bot the same way: the waiting
-status edits run (bounded, ``coalesce.CLOSE_WITHIN``), the gateway connections close, the database
-is let go, and the process exits with status 0.
+SIGTERM (``docker stop``, systemd) and SIGINT (Ctrl+C) close the bot the same way
+(``TorideBot.close``): new interactions are turned away, those in flight finish (bounded,
+``drain.IN_FLIGHT_WITHIN``), the waiting status edits run once each (bounded,
+``coalesce.CLOSE_WITHIN``), the gateway connections close, the database is let go, and the process
+exits with status 0.
 """
 
 from __future__ import annotations
