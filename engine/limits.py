@@ -47,12 +47,13 @@ _ZWJ = "\u200d"
 
 def _invisible(text: str, i: int) -> bool:
     """Is ``text[i]`` a character that shows nothing: a format character (Unicode category Cf:
-    zero-width space and joiners, word joiner, soft hyphen, BOM, ...) or a filler? A zero-width joiner
+    zero-width space and joiners, word joiner, soft hyphen, BOM, ...; not the direction controls,
+    which ``is_control`` refuses) or a filler? A zero-width joiner
     between two symbols is kept: it joins an emoji sequence (👨‍👩‍👧)."""
     char = text[i]
     if char in _FILLERS:
         return True
-    if unicodedata.category(char) != "Cf":
+    if char in _BIDI or unicodedata.category(char) != "Cf":  # a direction control is refused, not dropped
         return False
     if char == _ZWJ and 0 < i < len(text) - 1:
         before = text[i - 1] if text[i - 1] != "\ufe0f" or i < 2 else text[i - 2]
