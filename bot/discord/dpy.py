@@ -36,7 +36,11 @@ def gateway(client: discord.AutoShardedClient, shard_id: int) -> Any | None:
 
 def heartbeat(client: discord.AutoShardedClient, shard_id: int) -> Heartbeat | None:
     """The shard's heartbeat; None while it has none (before HELLO, between connections)."""
-    ws = gateway(client, shard_id)
+    return heartbeat_of(gateway(client, shard_id))
+
+
+def heartbeat_of(ws: Any) -> Heartbeat | None:
+    """The heartbeat of a gateway connection, as its ``KeepAliveHandler`` keeps it."""
     keep_alive = getattr(ws, "_keep_alive", None)
     if keep_alive is None or not keep_alive.interval:
         return None
