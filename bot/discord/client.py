@@ -8,6 +8,7 @@ channel's live status message is kept by one process.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -29,6 +30,10 @@ from bot.i18n import DEFAULT_LANG
 from bot.service import BattleService
 
 log = logging.getLogger(__name__)
+#: how long discord.py waits, after a shard's READY, for the next GUILD_CREATE before it says ready
+#: (its default: 2 s after the last one). The bot answers interactions by their ids, not from the
+#: guild cache, so a guild that comes later is simply added; the wait only held back the start.
+GUILD_READY_WITHIN = 0.2
 
 
 def shard_of(guild: str, shard_count: int) -> int:
@@ -56,6 +61,7 @@ class TorideBot(ext.AutoShardedBot):
             intents=discord.Intents(guilds=True),
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
+            guild_ready_timeout=GUILD_READY_WITHIN,
             **shards,
         )
         self.service = service
@@ -69,6 +75,8 @@ class TorideBot(ext.AutoShardedBot):
         self.watchdog = GatewayWatchdog(self)
         self._installed = False
         self._refreshed = False
+        #: the commands' registration in the development guild, beside the gateway's connection
+        self.dev_sync: asyncio.Task[None] | None = None
 
     async def install(self) -> None:
         """The translator, one cog per command group, and the status buttons (idempotent)."""
@@ -89,11 +97,19 @@ class TorideBot(ext.AutoShardedBot):
             # documented way is the address GET /gateway/bot gives (the same one, for Discord itself)
             _, url, _ = await self.http.get_bot_gateway()
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
-        if self.dev_guild is not None:
-            guild = discord.Object(id=self.dev_guild)
-            self.tree.copy_global_to(guild=guild)
+        if self.dev_guild is not None and self.dev_sync is None:
+            # not on the way to READY: Discord has the commands of the last start meanwhile
+            self.dev_sync = asyncio.get_running_loop().create_task(self._sync_dev_guild(self.dev_guild))
+
+    async def _sync_dev_guild(self, guild_id: int) -> None:
+        guild = discord.Object(id=guild_id)
+        self.tree.copy_global_to(guild=guild)
+        try:
             synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to the development guild %s", len(synced), self.dev_guild)
+        except discord.HTTPException:
+            log.exception("could not sync the commands to the development guild %s", guild_id)
+            return
+        log.info("synced %d commands to the development guild %s", len(synced), guild_id)
 
     def handles(self, guild: str) -> bool:
         """Do this process's shards receive ``guild``'s interactions?"""
@@ -137,5 +153,7 @@ class TorideBot(ext.AutoShardedBot):
         session."""
         await self.frontend.drain.close()
         await self.watchdog.stop()
+        if self.dev_sync is not None and not self.dev_sync.done():
+            self.dev_sync.cancel()
         await self.coalescer.close()
         await super().close()
