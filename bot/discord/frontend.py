@@ -25,6 +25,7 @@ from bot.commands import CommandSpec, Kind, Option, OptType
 from bot.discord import embeds as render
 from bot.discord.commandlog import CommandLog
 from bot.discord.drain import Drain
+from bot.discord.errors import error_key, storage_guarded, tell
 from bot.discord.lang import language_of
 from bot.discord.live import LiveStatus, status_message
 from bot.discord.odds import draw_chart
@@ -35,7 +36,6 @@ from bot.i18n import DEFAULT_LANG
 from bot.render.picture.pictures import PictureCache
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.sheet_fetch import FetchPolicy, SheetFetchError, fetch_sheet_options
-from bot.storage.failures import storage_failure
 from bot.views import ErrorView, MapView, OddsView, View
 from engine.limits import IMPORT_MAX_BYTES
 
@@ -105,12 +105,8 @@ class Frontend:
         if not self.drain.closing:
             return False
         self.drain.turned_away += 1
-        lang = await self.language(interaction)
-        embeds = render.error_embeds("discord.restarting", {}, lang)
         try:
-            await interaction.response.send_message(
-                embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS
-            )
+            await tell(interaction, "discord.restarting", {}, await self.language(interaction))
         except discord.HTTPException:
             log.info("could not tell a user that the bot is restarting", exc_info=True)
         return True
@@ -207,7 +203,7 @@ class Frontend:
 
         async def answer() -> tuple[View, str]:
             lang = await self.language(interaction)
-            view = await self.storage_guarded(work)
+            view = await storage_guarded(work)
             if isinstance(view, MapView):  # drawn off the event loop, within the answer's deadline
                 await status_picture(view.status, lang, self.pictures)
             if isinstance(view, OddsView):
@@ -234,19 +230,6 @@ class Frontend:
         finally:
             entry.write()
         return view
-
-    @staticmethod
-    async def storage_guarded(work: Callable[[], Awaitable[View]]) -> View:
-        """``work``'s view; a storage failure (a full disk, a lost database connection ...) is told as
-        a refusal (nothing was changed) and its details logged."""
-        try:
-            return await work()
-        except Exception as error:
-            key = storage_failure(error)
-            if key is None:
-                raise
-            log.error("the storage failed (%s)", key, exc_info=error)
-            return ErrorView(key=key)
 
     async def in_time(
         self,
@@ -414,30 +397,13 @@ class Frontend:
 
     async def report_error(self, interaction: discord.Interaction, error: Exception) -> None:
         """Log the failure; tell the user, ephemerally and in their language, without a trace."""
-        if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
-            key = "discord.out_of_date"
-            log.warning("command out of date: %s", error)
-        elif isinstance(error, app_commands.TransformerError):
-            key = "discord.bad_option"
-            log.info("option refused by Discord's conversion: %s", error)
-        elif (failure := storage_failure(getattr(error, "original", error))) is not None:
-            key = failure
-            log.error("the storage failed (%s)", failure, exc_info=error)
-        else:
-            key = "discord.internal_error"
-            log.error("command failed", exc_info=error)
+        key = error_key(error)
         if interaction.type is discord.InteractionType.autocomplete:
             return
         try:
-            lang = await self.language(interaction)
-            values = {"value": md(getattr(error, "value", ""))}
-            embeds = render.error_embeds(key, values, lang)
-            if interaction.response.is_done():
-                await interaction.followup.send(embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS)
-            else:
-                await interaction.response.send_message(
-                    embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS
-                )
+            await tell(
+                interaction, key, {"value": md(getattr(error, "value", ""))}, await self.language(interaction)
+            )
         except discord.HTTPException:
             log.exception("could not report an error to the user")
 
