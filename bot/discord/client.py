@@ -90,7 +90,6 @@ class TorideBot(ext.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         await self.install()
-        self.watchdog.start()
         warm_up()
         if self.shard_count is not None:
             # discord.py connects a fixed shard count to its built-in gateway address; Discord's
@@ -110,6 +109,11 @@ class TorideBot(ext.AutoShardedBot):
             log.exception("could not sync the commands to the development guild %s", guild_id)
             return
         log.info("synced %d commands to the development guild %s", len(synced), guild_id)
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """The gateway connections, watched by the ``GatewayWatchdog`` while they run."""
+        self.watchdog.start()
+        await super().connect(reconnect=reconnect)
 
     def handles(self, guild: str) -> bool:
         """Do this process's shards receive ``guild``'s interactions?"""
