@@ -18,6 +18,7 @@ from bot.commands import JsonRefused, load_json
 from bot.i18n import DEFAULT_LANG, LANGUAGES, t
 from bot.render.common import os_error_text, os_error_word, refusal_text
 from engine.errors import EngineError
+from engine.limits import IMPORT_MAX_BYTES
 
 if TYPE_CHECKING:
     from engine.fort.state import FortState
@@ -49,11 +50,17 @@ def read_battle(path: Path) -> dict[str, object]:
 
 
 def read_state(path: Path) -> FortState:
-    """The battle of ``path`` (an export or a scenario), read as ``/fort import`` reads it."""
+    """The battle of ``path`` (an export or a scenario), read as ``/fort import`` reads it and held to
+    the same limits (COMMANDS.md, Conventions): a file the bot would refuse is refused here, in words."""
     from engine.fort.export import import_state
+    from engine.fort.limits import check_state
 
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        with path.open("rb") as file:
+            data = file.read(IMPORT_MAX_BYTES + 1)
+        if len(data) > IMPORT_MAX_BYTES:
+            raise EngineError("map.file_too_large", path=str(path), max=IMPORT_MAX_BYTES // 1000)
+        text = data.decode("utf-8-sig")
     except FileNotFoundError:
         raise EngineError("map.file_missing", path=str(path)) from None
     except IsADirectoryError:
@@ -70,7 +77,9 @@ def read_state(path: Path) -> FortState:
         raise EngineError(refused.key, option=str(path), **refused.values) from None
     if not isinstance(document, dict):
         raise EngineError("map.not_a_battle", path=str(path))
-    return import_state(document)
+    state = import_state(document)
+    check_state(state)  # as the bot's import: counts, names, title, numbers
+    return state
 
 
 def run_map(args: argparse.Namespace) -> int:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import types
 import typing
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar, Generic, TypeVar, Union
 
 from engine.dice.source import DiceSource, ScriptedDice
+from engine.limits import visible
 from engine.ruleset import Event, Outcome, RuleError
 
 #: refusals raised here, under each rule set's prefix (``fort.name_invalid``, ``sg.command_invalid``)
@@ -26,8 +26,9 @@ NAME_MAX = 64
 
 
 def fold(text: str) -> str:
-    """A name or keyword as compared: NFKC (full width to half width), trimmed, case folded."""
-    return unicodedata.normalize("NFKC", text).strip().casefold()
+    """A name or keyword as compared: NFKC (full width to half width), without the characters that show
+    nothing (``limits.visible``: zero-width, soft hyphen, fillers), trimmed, case folded."""
+    return visible(text).strip().casefold()
 
 
 #: words read as yes / no in option values and overrides (after ``fold``)
@@ -42,11 +43,12 @@ def parse_bool(text: str) -> bool | None:
 
 
 def clean_name(name: str, prefix: str) -> tuple[str, str]:
-    """A new name as stored (NFKC, trimmed) and its key; ``<prefix>.name_invalid`` if empty or too long."""
+    """A new name as stored (NFKC, invisible characters taken out, trimmed) and its key;
+    ``<prefix>.name_invalid`` if that is empty or too long."""
     key = fold(name)
     if not key or len(key) > NAME_MAX:
-        raise RuleError(f"{prefix}.name_invalid", name=name, max=NAME_MAX)
-    return unicodedata.normalize("NFKC", name).strip(), key
+        raise RuleError(f"{prefix}.name_invalid", name=visible(name).strip(), max=NAME_MAX)
+    return visible(name).strip(), key
 
 
 # --- events that carry their dice ------------------------------------------------------------

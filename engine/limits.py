@@ -40,6 +40,36 @@ _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _LINE_BREAKS = frozenset("\u2028\u2029")
 
 
+#: letters that show nothing: Hangul fillers (a name of them looks empty), the blank Braille pattern
+_FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+_ZWJ = "\u200d"
+
+
+def _invisible(text: str, i: int) -> bool:
+    """Is ``text[i]`` a character that shows nothing: a format character (Unicode category Cf:
+    zero-width space and joiners, word joiner, soft hyphen, BOM, ...; not the direction controls,
+    which ``is_control`` refuses) or a filler? A zero-width joiner
+    between two symbols is kept: it joins an emoji sequence (👨‍👩‍👧)."""
+    char = text[i]
+    if char in _FILLERS:
+        return True
+    if char in _BIDI or unicodedata.category(char) != "Cf":  # a direction control is refused, not dropped
+        return False
+    if char == _ZWJ and 0 < i < len(text) - 1:
+        before = text[i - 1] if text[i - 1] != "\ufe0f" or i < 2 else text[i - 2]
+        return not (unicodedata.category(before) == "So" and unicodedata.category(text[i + 1]) == "So")
+    return True
+
+
+def visible(text: str) -> str:
+    """``text`` in NFKC without the characters that show nothing (``_invisible``): so ``Bob`` and
+    ``Bob\u200b`` are one name, and a name made of nothing else is empty (and refused)."""
+    text = unicodedata.normalize("NFKC", text)
+    if text.isascii():
+        return text
+    return "".join(c for i, c in enumerate(text) if not _invisible(text, i))
+
+
 class LimitError(RuleError):
     """A value beyond a limit of COMMANDS.md; the sentence of its key says the limit."""
 
@@ -47,6 +77,7 @@ class LimitError(RuleError):
 #: every refusal raised here, with the values it carries (each rule set's refusals besides its own)
 REFUSALS: dict[str, tuple[str, ...]] = {
     "limits.name": ("name", "max"),
+    "limits.name_invisible": (),
     "limits.text_not_unicode": ("what", "max", "length"),
     "limits.text_control": ("what", "max", "length"),
     "limits.text_too_long": ("what", "max", "length"),
@@ -92,9 +123,13 @@ def text_problem(text: str, max_len: int) -> str | None:
 
 
 def check_name(name: str) -> None:
-    """A new name: 1-32 characters after NFKC and trimming, no control characters (``limits.name``)."""
+    """A new name: 1-32 characters after NFKC, without the characters that show nothing (``visible``)
+    and trimmed; no control characters (``limits.name``); not made of invisible characters only
+    (``limits.name_invisible``)."""
     problem = text_problem(name, len(name))
-    shown = unicodedata.normalize("NFKC", name).strip() if problem != "not_unicode" else ""
+    shown = visible(name).strip() if problem != "not_unicode" else ""
+    if problem is None and not shown and name.strip():
+        raise LimitError("limits.name_invisible")
     if problem is not None or not shown or len(shown) > NAME_MAX:
         raise LimitError("limits.name", name=shown, max=NAME_MAX)
 

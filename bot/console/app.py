@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from bot.console.quit import Quit, is_quit
 from bot.i18n import DEFAULT_LANG, LANGUAGES, t
-from bot.storage import database_url, open_database
+from bot.storage import open_database
+from bot.storage.failures import storage_failure
+from bot.storage.url import shown_url, without_secrets
 from engine import limits
 from engine.dice import DiceSource, ScriptedDice, SeededDice
 from engine.errors import EngineError
@@ -70,9 +72,29 @@ def run_db_upgrade(args: argparse.Namespace) -> int:
         engine = await open_database(args.db)
         await engine.dispose()
 
-    asyncio.run(go())
-    print(database_url(args.db))
+    try:
+        asyncio.run(go())
+    except Exception as error:
+        reason = _reason(error, args.db, DEFAULT_LANG)
+        if reason is None:
+            raise
+        print(t("console.db_error", DEFAULT_LANG, db=shown_url(args.db), error=reason), file=sys.stderr)
+        return 2
+    print(shown_url(args.db))
     return 0
+
+
+def _reason(error: BaseException, db: str | None, lang: str) -> str | None:
+    """Why the database could not be opened, in words and without its password; None: not a
+    database's error (a bug, shown as one)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    key = storage_failure(error)
+    if key is not None:
+        return t(key, lang)
+    if isinstance(error, SQLAlchemyError | OSError | ValueError):  # ValueError: a URL that does not parse
+        return without_secrets(str(error).splitlines()[0], db)
+    return None
 
 
 def dice_source(args: argparse.Namespace) -> DiceSource:
@@ -106,7 +128,8 @@ def run_console(args: argparse.Namespace) -> int:
 
 
 class DatabaseUnavailable(Exception):
-    """The database could not be opened (or its schema upgraded): the first line of the reason."""
+    """The database could not be opened (or its schema upgraded): the reason, in words, without the
+    database's password."""
 
 
 def _import_service(completion: bool) -> None:
@@ -165,12 +188,13 @@ class SessionLoader:
     async def database(self) -> AsyncEngine:
         if self._engine is None:
             with _no_collection():
-                from sqlalchemy.exc import SQLAlchemyError
-
                 try:
                     self._engine = await open_database(self.args.db)
-                except (SQLAlchemyError, OSError) as error:
-                    raise DatabaseUnavailable(str(error).splitlines()[0]) from error
+                except Exception as error:
+                    reason = _reason(error, self.args.db, self.args.lang)
+                    if reason is None:
+                        raise
+                    raise DatabaseUnavailable(reason) from error
         return self._engine
 
     async def _load(self, background: bool) -> ConsoleSession:
@@ -204,7 +228,7 @@ class SessionLoader:
 
 
 def _db_error(args: argparse.Namespace, error: DatabaseUnavailable) -> int:
-    print(t("console.db_error", args.lang, db=database_url(args.db), error=str(error)), file=sys.stderr)
+    print(t("console.db_error", args.lang, db=shown_url(args.db), error=str(error)), file=sys.stderr)
     return 2
 
 
@@ -300,7 +324,7 @@ async def _interactive(loader: SessionLoader, args: argparse.Namespace) -> int:
         ),
         complete_while_typing=True,
     )
-    print(t("console.welcome", args.lang, channel=args.channel, db=database_url(args.db)))
+    print(t("console.welcome", args.lang, channel=args.channel, db=shown_url(args.db)))
     return await play(loader, prompt, f"{args.user}@{args.channel}> ")
 
 

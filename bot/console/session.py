@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +15,7 @@ from bot.i18n import t
 from bot.render.common import echo, os_error_text, os_error_word, refusal_text
 from bot.render.text import render
 from bot.service import Actor, BattleService, Invocation, Where
+from bot.storage.failures import storage_failure
 from bot.views import EventsView, ExportView, MapView, OddsView, View
 from engine.errors import EngineError
 from engine.limits import IMPORT_MAX_BYTES
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
     from bot.sheet_fetch import FetchPolicy
 
 __all__ = ["QUIT_WORDS", "ConsoleSession", "Quit", "Reply"]
+log = logging.getLogger(__name__)
 
 #: the console's guild (a console battle lives beside Discord ones in the same database)
 CONSOLE_GUILD = "console"
@@ -76,9 +79,25 @@ class ConsoleSession:
         return self._pictures
 
     async def refresh(self) -> None:
-        """Read the channel's battle again for completion (what this session's user may read)."""
-        view = await self.service.status(self.where, Actor(id=self.user))
+        """Read the channel's battle again for completion (what this session's user may read); a
+        storage that fails leaves the last one (the next line says what happened)."""
+        try:
+            view = await self.service.status(self.where, Actor(id=self.user))
+        except Exception as error:
+            if storage_failure(error) is None:
+                raise
+            log.info("reading the battle for completion failed", exc_info=error)
+            return
         self.document = None if view is None else view.document
+
+    def storage_failed(self, error: BaseException) -> Reply | None:
+        """The storage failed (a full disk, a lost connection ...): the line saying so, the details to
+        the log; None for an error that is not the storage's."""
+        key = storage_failure(error)
+        if key is None:
+            return None
+        log.info("the storage failed (%s)", key, exc_info=error)
+        return Reply(t("render.refused", self.lang, reason=t(key, self.lang)), False)
 
     async def handle(self, text: str) -> Reply | None:
         """The reply to one line; None for a blank line or a comment. Raises ``Quit``."""
@@ -100,7 +119,13 @@ class ConsoleSession:
             reason = refusal_text(error.key, error.values, self.lang)
             return Reply(t("render.refused", self.lang, reason=reason), False)
         actor = Actor(id=line.user or self.user)
-        view = await self.service.execute(self.where, actor, invocation)
+        try:
+            view = await self.service.execute(self.where, actor, invocation)
+        except Exception as error:
+            failed = self.storage_failed(error)
+            if failed is None:
+                raise
+            return failed
         if write_to is not None and isinstance(view, ExportView):
             return self._write_export(view, write_to)
         if isinstance(view, MapView):

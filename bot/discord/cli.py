@@ -133,14 +133,20 @@ def run_bot(args: argparse.Namespace) -> int:
         return 2
     import discord
 
-    from bot.discord.runner import serve
+    from bot.discord.runner import DatabaseUnavailable, serve
+    from bot.storage.url import SecretFilter
 
     discord.utils.setup_logging(level=logging.INFO)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(SecretFilter(options.db))
     use_api_base()
     try:
         asyncio.run(serve(token, options))
     except discord.LoginFailure:
         print(BAD_TOKEN, file=sys.stderr)
+        return 1
+    except DatabaseUnavailable as error:
+        print(f"toride run: {error}", file=sys.stderr)
         return 1
     return 0
 

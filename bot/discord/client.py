@@ -8,6 +8,7 @@ channel's live status message is kept by one process.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -24,10 +25,15 @@ from bot.discord.frontend import DEFER_AFTER, DM, Frontend
 from bot.discord.live import LiveStatus
 from bot.discord.pictures import warm_up
 from bot.discord.translator import CatalogueTranslator
+from bot.discord.watchdog import GatewayWatchdog
 from bot.i18n import DEFAULT_LANG
 from bot.service import BattleService
 
 log = logging.getLogger(__name__)
+#: how long discord.py waits, after a shard's READY, for the next GUILD_CREATE before it says ready
+#: (its default: 2 s after the last one). The bot answers interactions by their ids, not from the
+#: guild cache, so a guild that comes later is simply added; the wait only held back the start.
+GUILD_READY_WITHIN = 0.2
 
 
 def shard_of(guild: str, shard_count: int) -> int:
@@ -55,6 +61,7 @@ class TorideBot(ext.AutoShardedBot):
             intents=discord.Intents(guilds=True),
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
+            guild_ready_timeout=GUILD_READY_WITHIN,
             **shards,
         )
         self.service = service
@@ -65,8 +72,11 @@ class TorideBot(ext.AutoShardedBot):
         self.frontend = Frontend(service, self.live, defer_after=defer_after)
         self.live.frontend = self.frontend
         self.tree.error(self.frontend.on_tree_error)
+        self.watchdog = GatewayWatchdog(self)
         self._installed = False
         self._refreshed = False
+        #: the commands' registration in the development guild, beside the gateway's connection
+        self.dev_sync: asyncio.Task[None] | None = None
 
     async def install(self) -> None:
         """The translator, one cog per command group, and the status buttons (idempotent)."""
@@ -86,11 +96,24 @@ class TorideBot(ext.AutoShardedBot):
             # documented way is the address GET /gateway/bot gives (the same one, for Discord itself)
             _, url, _ = await self.http.get_bot_gateway()
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
-        if self.dev_guild is not None:
-            guild = discord.Object(id=self.dev_guild)
-            self.tree.copy_global_to(guild=guild)
+        if self.dev_guild is not None and self.dev_sync is None:
+            # not on the way to READY: Discord has the commands of the last start meanwhile
+            self.dev_sync = asyncio.get_running_loop().create_task(self._sync_dev_guild(self.dev_guild))
+
+    async def _sync_dev_guild(self, guild_id: int) -> None:
+        guild = discord.Object(id=guild_id)
+        self.tree.copy_global_to(guild=guild)
+        try:
             synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to the development guild %s", len(synced), self.dev_guild)
+        except discord.HTTPException:
+            log.exception("could not sync the commands to the development guild %s", guild_id)
+            return
+        log.info("synced %d commands to the development guild %s", len(synced), guild_id)
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """The gateway connections, watched by the ``GatewayWatchdog`` while they run."""
+        self.watchdog.start()
+        await super().connect(reconnect=reconnect)
 
     def handles(self, guild: str) -> bool:
         """Do this process's shards receive ``guild``'s interactions?"""
@@ -98,15 +121,22 @@ class TorideBot(ext.AutoShardedBot):
             return True
         return shard_of(guild, self.shard_count) in self.shard_ids
 
+    def shard_up(self, shard_id: int) -> bool:
+        """The shard is connected and its heartbeats are acknowledged (``GatewayWatchdog``)."""
+        shard = self.get_shard(shard_id)
+        return shard is not None and not shard.is_closed() and not self.watchdog.missed(shard_id)
+
     def gateway_connected(self) -> bool:
-        """Every shard of this process is connected and has received READY (or RESUMED)."""
+        """Every shard of this process is connected, has received READY (or RESUMED), and has its
+        heartbeats acknowledged."""
         shards = self.shards
-        return (
-            self.is_ready()
-            and not self.is_closed()
-            and bool(shards)
-            and all(not shard.is_closed() for shard in shards.values())
-        )
+        return self.is_ready() and not self.is_closed() and bool(shards) and all(map(self.shard_up, shards))
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        self.watchdog.back(shard_id)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        self.watchdog.back(shard_id)
 
     async def on_ready(self) -> None:
         log.info(
@@ -122,6 +152,12 @@ class TorideBot(ext.AutoShardedBot):
             await self.live.refresh_stale(self.handles)
 
     async def close(self) -> None:
-        """Run the waiting status edits (bounded), then close the gateway and the HTTP session."""
+        """Stop under load (``bot.discord.drain``): turn new interactions away, finish those in flight,
+        run each channel's waiting status edit once (bounded), then close the gateway and the HTTP
+        session."""
+        await self.frontend.drain.close()
+        await self.watchdog.stop()
+        if self.dev_sync is not None and not self.dev_sync.done():
+            self.dev_sync.cancel()
         await self.coalescer.close()
         await super().close()

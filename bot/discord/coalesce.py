@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 Job = Callable[[], Awaitable[None]]
 #: how long ``close()`` lets the waiting jobs run (a status edit takes well under a second; Discord
 #: slow or rate limiting is not worth holding a shutdown for)
-CLOSE_WITHIN = 3.0
+CLOSE_WITHIN = 1.0
 
 
 class Coalescer:

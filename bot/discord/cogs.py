@@ -1,10 +1,12 @@
 """One cog per command group, generated from the command table (``bot.commands.commands()``).
 
 Every ``CommandSpec`` becomes an ``app_commands.Command`` whose parameters are made from its
-options: Discord option types from ``OptType``, choices for fixed sets, min/max for numbers,
-required or optional, and autocomplete where the rule set's presenter names a list of names
-(units, PCs, edges ...). The callback hands the values to ``Frontend.command``; nothing here
-knows a rule, so a new rule set's group (``/sg``) gets its cog by registering its specs.
+options, through discord.py's public API only (a callback with a signature, the ``describe``,
+``rename``, ``choices`` and ``autocomplete`` decorators, ``guild_only`` on a ``GroupCog``): Discord
+option types from ``OptType``, choices for fixed sets, min/max for numbers, required or optional,
+and autocomplete where the rule set's presenter names a list of names (units, PCs, edges ...). The
+callback hands the values to ``Frontend.command``; nothing here knows a rule, so a new rule set's
+group (``/sg``) gets its cog by registering its specs.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
 
 #: Discord allows at most 25 choices; a longer fixed set is offered by autocomplete
 MAX_CHOICES = 25
-Callback = Callable[..., Coroutine[Any, Any, None]]
+Completer = Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]
 
 
 def py_name(option: str) -> str:
@@ -68,7 +70,7 @@ def make_command(spec: CommandSpec, frontend: Frontend, owner: str) -> app_comma
     descriptions: dict[str, app_commands.locale_str] = {}
     renames: dict[str, app_commands.locale_str] = {}
     choices: dict[str, list[app_commands.Choice[str]]] = {}
-    completers: dict[str, Callback] = {}
+    completers: dict[str, Completer] = {}
     for opt in spec.options:
         name = py_name(opt.name)
         parameters.append(
@@ -89,10 +91,12 @@ def make_command(spec: CommandSpec, frontend: Frontend, owner: str) -> app_comma
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     callback.__name__ = py_name(spec.name)
     callback.__qualname__ = f"{owner}.{py_name(spec.name)}"
-    callback.__discord_app_commands_param_description__ = descriptions  # type: ignore[attr-defined]
-    callback.__discord_app_commands_param_rename__ = renames  # type: ignore[attr-defined]
-    callback.__discord_app_commands_param_choices__ = choices  # type: ignore[attr-defined]
-    callback.__discord_app_commands_param_autocomplete__ = completers  # type: ignore[attr-defined]
+    # discord.py's public decorators, each keyed by parameter name, as ``@app_commands.describe(...)``
+    # would be written over a hand-written callback
+    app_commands.describe(**descriptions)(callback)
+    app_commands.rename(**renames)(callback)
+    app_commands.choices(**choices)(callback)
+    app_commands.autocomplete(**completers)(callback)
     return app_commands.Command(
         name=labels.command_name(spec),
         description=labels.command_desc(spec),
@@ -101,11 +105,11 @@ def make_command(spec: CommandSpec, frontend: Frontend, owner: str) -> app_comma
     )
 
 
-def _completer(frontend: Frontend, spec: CommandSpec, opt: Option) -> Callback:
+def _completer(frontend: Frontend, spec: CommandSpec, opt: Option) -> Completer:
     async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await frontend.complete(interaction, spec, opt, current)
 
-    return complete  # type: ignore[return-value]
+    return complete
 
 
 def _class_name(group: str | None, specs: Iterable[CommandSpec]) -> str:
@@ -125,7 +129,6 @@ def build_cogs(frontend: Frontend, specs: Mapping[str, CommandSpec]) -> list[ext
         if group is None:
             cls = ext.CogMeta(name, (ext.Cog,), attrs)
         else:
-            attrs["__discord_app_commands_guild_only__"] = True
             cls = ext.CogMeta(
                 name,
                 (ext.GroupCog,),
@@ -133,5 +136,6 @@ def build_cogs(frontend: Frontend, specs: Mapping[str, CommandSpec]) -> list[ext
                 group_name=labels.group_name(group),
                 group_description=labels.group_desc(group),
             )
+            cls = app_commands.guild_only()(cls)  # on top of a GroupCog: its group is guild-only
         cogs.append(cls())
     return cogs

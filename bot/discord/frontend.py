@@ -24,6 +24,8 @@ from discord import app_commands
 from bot.commands import CommandSpec, Kind, Option, OptType
 from bot.discord import embeds as render
 from bot.discord.commandlog import CommandLog
+from bot.discord.drain import Drain
+from bot.discord.errors import error_key, storage_guarded, tell
 from bot.discord.lang import language_of
 from bot.discord.live import LiveStatus, status_message
 from bot.discord.odds import draw_chart
@@ -94,6 +96,20 @@ class Frontend:
         #: where ``sheet:`` URLs may be fetched from
         self.fetch_policy = fetch_policy if fetch_policy is not None else FetchPolicy.from_env()
         self.pictures = live.pictures if live is not None else PictureCache()
+        #: turns new interactions away once the bot stops, and lets it wait for those in flight
+        self.drain = Drain()
+
+    async def turned_away(self, interaction: discord.Interaction) -> bool:
+        """The bot is stopping: ``interaction`` is answered "restarting, try again in a moment"
+        (ephemerally, in the user's language) and not run. False: it may run."""
+        if not self.drain.closing:
+            return False
+        self.drain.turned_away += 1
+        try:
+            await tell(interaction, "discord.restarting", {}, await self.language(interaction))
+        except discord.HTTPException:
+            log.info("could not tell a user that the bot is restarting", exc_info=True)
+        return True
 
     async def language(self, interaction: discord.Interaction) -> str:
         lang = language_of(interaction.locale)
@@ -111,6 +127,14 @@ class Frontend:
     # slash commands
 
     async def command(
+        self, interaction: discord.Interaction, spec: CommandSpec, raw: Mapping[str, Any]
+    ) -> None:
+        if await self.turned_away(interaction):
+            return
+        with self.drain.working():
+            await self._command(interaction, spec, raw)
+
+    async def _command(
         self, interaction: discord.Interaction, spec: CommandSpec, raw: Mapping[str, Any]
     ) -> None:
         started = time.monotonic()
@@ -179,7 +203,7 @@ class Frontend:
 
         async def answer() -> tuple[View, str]:
             lang = await self.language(interaction)
-            view = await work()
+            view = await storage_guarded(work)
             if isinstance(view, MapView):  # drawn off the event loop, within the answer's deadline
                 await status_picture(view.status, lang, self.pictures)
             if isinstance(view, OddsView):
@@ -270,6 +294,8 @@ class Frontend:
     async def complete(
         self, interaction: discord.Interaction, spec: CommandSpec, opt: Option, current: str
     ) -> list[app_commands.Choice[str]]:
+        if self.drain.closing:
+            return []
         if opt.type is OptType.CHOICE:
             names = filter_names(opt.choices, current)
         else:
@@ -288,6 +314,12 @@ class Frontend:
     # status buttons
 
     async def button(self, interaction: discord.Interaction, action: str) -> None:
+        if await self.turned_away(interaction):
+            return
+        with self.drain.working():
+            await self._button(interaction, action)
+
+    async def _button(self, interaction: discord.Interaction, action: str) -> None:
         started = time.monotonic()
         where = where_of(interaction)
         if action == "refresh":
@@ -365,27 +397,13 @@ class Frontend:
 
     async def report_error(self, interaction: discord.Interaction, error: Exception) -> None:
         """Log the failure; tell the user, ephemerally and in their language, without a trace."""
-        if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
-            key = "discord.out_of_date"
-            log.warning("command out of date: %s", error)
-        elif isinstance(error, app_commands.TransformerError):
-            key = "discord.bad_option"
-            log.info("option refused by Discord's conversion: %s", error)
-        else:
-            key = "discord.internal_error"
-            log.error("command failed", exc_info=error)
+        key = error_key(error)
         if interaction.type is discord.InteractionType.autocomplete:
             return
         try:
-            lang = await self.language(interaction)
-            values = {"value": md(getattr(error, "value", ""))}
-            embeds = render.error_embeds(key, values, lang)
-            if interaction.response.is_done():
-                await interaction.followup.send(embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS)
-            else:
-                await interaction.response.send_message(
-                    embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS
-                )
+            await tell(
+                interaction, key, {"value": md(getattr(error, "value", ""))}, await self.language(interaction)
+            )
         except discord.HTTPException:
             log.exception("could not report an error to the user")
 

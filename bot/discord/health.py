@@ -1,7 +1,8 @@
 """A small HTTP health endpoint for the bot process (``toride run --health-port``).
 
-``GET /health`` answers 200 when every shard of this process is connected to Discord's gateway and
-the database answers a ``SELECT 1`` within ``DATABASE_WITHIN`` seconds, else 503; the body says
+``GET /health`` answers 200 when every shard of this process is connected to Discord's gateway (its
+heartbeats acknowledged: a shard that missed a HEARTBEAT_ACK is down until it has resumed) and the
+database answers a ``SELECT 1`` within ``DATABASE_WITHIN`` seconds, else 503; the body says
 which part failed, and each shard's state and heartbeat latency. It listens on 127.0.0.1 unless told
 otherwise (a container's healthcheck runs inside the container).
 """
@@ -42,7 +43,7 @@ async def health(bot: TorideBot, engine: AsyncEngine) -> tuple[bool, dict[str, A
     database = await database_reachable(engine)
     shards = {
         str(shard_id): {
-            "connected": not shard.is_closed(),
+            "connected": bot.shard_up(shard_id),
             "latency_ms": None if math.isinf(shard.latency) else round(shard.latency * 1000, 1),
         }
         for shard_id, shard in sorted(bot.shards.items())

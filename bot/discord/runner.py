@@ -1,8 +1,10 @@
 """``toride run`` as a long-running service: signals, the health endpoint, a bounded shutdown.
 
-SIGTERM (``docker stop``, systemd) and SIGINT (Ctrl+C) close the bot the same way: the waiting
-status edits run (bounded, ``coalesce.CLOSE_WITHIN``), the gateway connections close, the database
-is let go, and the process exits with status 0.
+SIGTERM (``docker stop``, systemd) and SIGINT (Ctrl+C) close the bot the same way
+(``TorideBot.close``): new interactions are turned away, those in flight finish (bounded,
+``drain.IN_FLIGHT_WITHIN``), the waiting status edits run once each (bounded,
+``coalesce.CLOSE_WITHIN``), the gateway connections close, the database is let go, and the process
+exits with status 0.
 """
 
 from __future__ import annotations
@@ -15,6 +17,10 @@ from dataclasses import dataclass
 
 log = logging.getLogger(__name__)
 SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+class DatabaseUnavailable(Exception):
+    """The database could not be opened at start: where (without its password) and why, in words."""
 
 
 @dataclass(frozen=True)
@@ -46,7 +52,10 @@ async def serve(token: str, options: RunOptions) -> None:
 
     for sig in SIGNALS:
         loop.add_signal_handler(sig, stop, sig.name)
-    engine = await open_database(options.db)
+    try:
+        engine = await open_database(options.db)
+    except Exception as error:
+        raise DatabaseUnavailable(_unavailable(error, options.db)) from error
     health = None
     service = BattleService(engine)
     try:
@@ -78,3 +87,14 @@ async def serve(token: str, options: RunOptions) -> None:
         await service.close()
         await engine.dispose()
         log.info("stopped")
+
+
+def _unavailable(error: BaseException, db: str | None) -> str:
+    from bot.i18n import t
+    from bot.storage.failures import storage_failure
+    from bot.storage.url import shown_url, without_secrets
+
+    log.error("cannot open the database", exc_info=error)
+    key = storage_failure(error)
+    reason = t(key, "en") if key is not None else without_secrets(str(error).splitlines()[0], db)
+    return f"cannot open the database {shown_url(db)}: {reason}"

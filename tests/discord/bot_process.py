@@ -140,6 +140,8 @@ class BotProcess:
             answer = await self.health()
             if answer is not None and answer[0] == 200:
                 self.ready_after = time.monotonic() - self.started
+                if "--dev-guild" in self.args:  # registered beside the connection: wait for it too
+                    await self.fake.wait_for(lambda: self.fake.commands, "the commands registered", timeout)
                 return
             await asyncio.sleep(0.05)
         raise AssertionError(f"the bot was not ready within {timeout:g} s:\n{self.output()}")

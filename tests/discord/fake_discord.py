@@ -6,7 +6,10 @@ messages, their edits and history) and the gateway websocket: HELLO, IDENTIFY �
 GUILD_CREATE per guild of the shard, HEARTBEAT → HEARTBEAT_ACK, RESUME → the missed events, then
 RESUMED. Tests send INTERACTION_CREATE events to a shard's session, read what the bot sent (every
 REST call is kept, timed), make the next call of a route answer 429 with ``retry_after``, and drop
-a gateway connection. Nothing here waits without a bound.
+a gateway connection, or make one go silent (open, but no HEARTBEAT_ACK: a "zombie" connection, with
+``heartbeat_ms`` short so a test needs not wait Discord's 41 s). Every gateway connection is kept
+(``connections``: its heartbeats, whether each was acknowledged, how it ended). Nothing here waits
+without a bound.
 """
 
 from __future__ import annotations
@@ -119,6 +122,23 @@ class Session:
 
 
 @dataclass
+class Connection:
+    """One gateway websocket: its session (after IDENTIFY or RESUME), what came over it."""
+
+    number: int
+    session: Session | None = None
+    #: the first op after HELLO (IDENTIFY or RESUME)
+    opened_with: int | None = None
+    #: one entry per HEARTBEAT received: was it acknowledged
+    heartbeats: list[bool] = field(default_factory=list)
+    #: no HEARTBEAT_ACK is sent any more (``FakeDiscord.silence``)
+    silent: bool = False
+    #: the close code the bot (or the stand-in) closed it with; None while open
+    close_code: int | None = None
+    closed: bool = False
+
+
+@dataclass
 class Interaction:
     id: int
     token: str
@@ -126,8 +146,23 @@ class Interaction:
 
 
 class FakeDiscord:
-    def __init__(self, guilds: Sequence[int] = (), *, shards: int = 1) -> None:
+    def __init__(
+        self,
+        guilds: Sequence[int] = (),
+        *,
+        shards: int = 1,
+        heartbeat_ms: int = HEARTBEAT_MS,
+        edit_limit: tuple[int, float] | None = None,
+    ) -> None:
         self.guilds = list(guilds)
+        #: (edits, seconds): at most this many message edits per channel in any such window, more
+        #: answer 429 with the wait, as Discord's per-channel bucket does; None: no limit
+        self.edit_limit = edit_limit
+        self._edits: dict[str, list[float]] = {}
+        #: the heartbeat interval HELLO gives
+        self.heartbeat_ms = heartbeat_ms
+        #: every gateway connection, in the order they were opened
+        self.connections: list[Connection] = []
         #: what GET /gateway/bot recommends
         self.recommended_shards = shards
         self.calls: list[Call] = []
@@ -141,6 +176,7 @@ class FakeDiscord:
         #: (method, path) → retry_after: the next such call answers 429 (once)
         self.rate_limits: dict[tuple[str, str], float] = {}
         self._changed = asyncio.Condition()
+        self._sockets: dict[web.WebSocketResponse, Connection] = {}
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -196,6 +232,8 @@ class FakeDiscord:
         call = Call(request.method, path, body, time.monotonic(), files)
         self.calls.append(call)
         limit = self.rate_limits.pop((request.method, path), None)
+        if limit is None:
+            limit = self._over_edit_limit(request.method, path, call.at)
         token_in_url = path.startswith(("/webhooks/", "/interactions/"))
         if limit is not None:
             response = _rate_limited(limit)
@@ -272,6 +310,19 @@ class FakeDiscord:
     def _message(message_id: int, channel: int, body: Mapping[str, Any] | None) -> dict[str, Any]:
         return message_payload(message_id, channel, body, bot_id=BOT_ID)
 
+    def _over_edit_limit(self, method: str, path: str, now: float) -> float | None:
+        """The wait a message edit must keep under ``edit_limit``, or None: it may go now."""
+        words = path.strip("/").split("/")
+        if self.edit_limit is None or method != "PATCH" or words[0] != "channels" or len(words) != 4:
+            return None
+        count, window = self.edit_limit
+        recent = [at for at in self._edits.get(words[1], []) if now - at < window]
+        if len(recent) >= count:
+            self._edits[words[1]] = recent
+            return recent[0] + window - now
+        self._edits[words[1]] = [*recent, now]
+        return None
+
     def rate_limit(self, method: str, path: str, retry_after: float) -> None:
         """The next ``method path`` call answers 429 with ``retry_after`` (Discord's body and headers)."""
         self.rate_limits[(method, path)] = retry_after
@@ -281,7 +332,12 @@ class FakeDiscord:
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
-        await ws.send_json({"op": HELLO, "d": {"heartbeat_interval": HEARTBEAT_MS}, "s": None, "t": None})
+        connection = Connection(number=len(self.connections) + 1)
+        self.connections.append(connection)
+        self._sockets[ws] = connection
+        await ws.send_json(
+            {"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_ms}, "s": None, "t": None}
+        )
         session: Session | None = None
         async for message in ws:
             if message.type is not WSMsgType.TEXT:
@@ -289,12 +345,15 @@ class FakeDiscord:
             frame = json.loads(message.data)
             op, data = frame.get("op"), frame.get("d")
             if op == HEARTBEAT:
-                await ws.send_json({"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None})
-            elif op == IDENTIFY:
-                session = await self._identify(ws, data)
-            elif op == RESUME:
-                session = await self._resume(ws, data)
+                connection.heartbeats.append(not connection.silent)
+                if not connection.silent:
+                    await ws.send_json({"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None})
+            elif op in (IDENTIFY, RESUME):
+                connection.opened_with = connection.opened_with or op
+                session = await (self._identify(ws, data) if op == IDENTIFY else self._resume(ws, data))
+                connection.session = session
             await self._note()
+        connection.closed, connection.close_code = True, ws.close_code
         if session is not None and session.ws is ws:
             session.ws = None
         await self._note()
@@ -354,7 +413,7 @@ class FakeDiscord:
         session.seq += 1
         frame = {"op": DISPATCH, "t": event, "s": session.seq, "d": data}
         session.sent.append(frame)
-        if session.ws is not None and not session.ws.closed:
+        if session.ws is not None and not session.ws.closed and not self._sockets[session.ws].silent:
             await session.ws.send_json(frame)
 
     def session(self, shard: int = 0) -> Session:
@@ -368,6 +427,14 @@ class FakeDiscord:
         may RESUME)."""
         assert session.ws is not None
         await session.ws.close(code=4000, message=b"Unknown error")
+
+    def silence(self, session: Session) -> Connection:
+        """The session's connection stays open but sends nothing any more: no HEARTBEAT_ACK, no event
+        (a zombie; the events are kept for a RESUME)."""
+        assert session.ws is not None
+        connection = self._sockets[session.ws]
+        connection.silent = True
+        return connection
 
     def connected(self, session: Session) -> bool:
         return session.ws is not None and not session.ws.closed

@@ -185,7 +185,7 @@ async def test_a_battle_through_the_gateway_with_a_rate_limit_a_resume_a_stop_an
     await bot.ready()
     print(f"\nstart to ready: {bot.ready_after:.2f} s (health endpoint 200)")
     # at start the commands went to the development guild: within Discord's limits
-    (put,) = [c for c in fake.calls if c.method == "PUT"]
+    (put,) = await fake.wait_for(lambda: [c for c in fake.calls if c.method == "PUT"], "the commands")
     assert put.path.endswith(f"/guilds/{GUILD}/commands")
     assert_within_discords_limits(fake.commands)
     (identify,) = fake.gateway_ops

@@ -23,6 +23,8 @@ def top_level_names() -> set[str]:
 async def test_the_development_guild_gets_every_command_at_start(harness: Harness) -> None:
     harness.bot.dev_guild = DEV_GUILD
     await harness.bot.setup_hook()
+    assert harness.bot.dev_sync is not None  # beside the gateway's connection, not before it
+    await harness.bot.dev_sync
     (put,) = [r for r in harness.recorder.requests if r.method == "PUT"]
     assert put.path == f"/applications/{APPLICATION_ID}/guilds/{DEV_GUILD}/commands"
     sent = {c["name"]: c for c in put.payload}  # type: ignore[union-attr]
