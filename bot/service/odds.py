@@ -21,7 +21,7 @@ from typing import Any
 
 from bot import odds_worker
 from engine.errors import EngineError
-from engine.fort.planner import OddsResult, PlanRequest, parse_pc_damage
+from engine.fort.planner import OddsResult, PlanRequest, parse_focus, parse_pc_damage
 from engine.fort.planner.request import MAX_SEED
 
 log = logging.getLogger(__name__)
@@ -42,6 +42,7 @@ def plan_request(options: Mapping[str, Any]) -> PlanRequest:
         attacks=parse_pc_damage(options.get("pc_damage")),
         equipment=bool(options.get("repair")),
         seed=secrets.randbelow(MAX_SEED + 1) if seed is None else seed,
+        focus=parse_focus(options.get("focus")),
     )
 
 
