@@ -46,7 +46,7 @@ def odds_lines(view: OddsView, lang: str, escape: Callable[[str], str] = str) ->
         else t("odds.pc_damage_none", lang),
         t("odds.policy", lang),
         *([t("odds.policy_focus", lang)] if result.focus is Focus.COMMANDERS else []),
-        t("odds.policy_equipment" if result.equipment else "odds.policy_no_equipment", lang),
+        *([t("odds.policy_equipment", lang)] if result.equipment else []),  # else: in what is not played
         *_not_played(result, lang, escape),
         t("odds.setup", lang, runs=number(result.runs), seed=result.seed, round=result.round,
           rounds=result.rounds),

@@ -89,8 +89,10 @@ class BattleService:
         self.conflicts = 0
 
     async def close(self) -> None:
-        """Close what the service opened besides the engine (the writer's own database connection)."""
+        """Close what the service opened besides the engine (the writer's own database connection, the
+        odds planner's workers)."""
         await self._writer.close()
+        await self.odds.close()
 
     # -----------------------------------------------------------------------------------------
     # entry points

@@ -185,6 +185,9 @@ class OddsRunner:
         """Runs slice ``k`` of ``plan`` on ``worker``; the worker if it is still of use."""
         if plan.over:
             return worker
+        if plan.spent >= self.time_limit:  # its slices so far took all its time
+            _fail(plan, EngineError("odds.timeout", seconds=round(self.time_limit), runs=plan.request.runs))
+            return worker
         payload = None if worker.known.touch(plan.key) else (plan.document, plan.request)
         started = time.monotonic()
         left = self.time_limit - plan.spent
