@@ -40,6 +40,8 @@ RUNS = 10_000
 REPEATS = 5
 BASELINE_RUNS = 300
 MEMORY_RUNS = (1_000, 10_000, 50_000)
+#: how many of each other command are timed with and without plans running
+COMMANDS = 40
 PC_DAMAGE = "Alice=K20+12@10,Bob=2d+10,Carol=K30+8:magic,Dave=2d+6"
 
 
@@ -179,6 +181,59 @@ async def fairness(state: FortState) -> None:
     print(f"  a 1,000-run plan alone:                                   {alone:.2f} s wall")
     print(f"  the same asked while two 100,000-run plans of other channels run: {waited:.2f} s wall")
     print(f"  the big ones had done {done[0]:,} and {done[1]:,} runs of 100,000 each when it was answered")
+    await commands_beside_plans()
+
+
+async def commands_beside_plans() -> None:
+    """The latency of other commands through the service (``/unit hp``, a write, and ``/fort status``)
+    with no plan, and while two 100,000-run plans of other channels run: medians of ``COMMANDS``."""
+    import tempfile
+
+    from bot.service import Actor, BattleService, Invocation, Where
+    from bot.storage import open_database
+
+    gm = Actor("gm")
+    with tempfile.TemporaryDirectory() as folder:
+        engine = await open_database(f"{folder}/battles.db")
+        service = BattleService(engine, SeededDice(3))
+        try:
+            for channel in ("here", "east", "west"):
+                where = Where("g", channel)
+                await service.execute(where, gm, Invocation("fort start", {"rounds": 5, "title": channel}))
+                unit = {"name": "U", "type": "normal", "area": "A2", "hp": 50, "fort_damage": 5}
+                await service.execute(where, gm, Invocation("unit add", unit))
+
+            async def medians() -> tuple[float, float]:
+                here = Where("g", "here")
+                times: tuple[list[float], list[float]] = ([], [])
+                for _ in range(COMMANDS):
+                    for kind, invocation in enumerate(
+                        (Invocation("unit hp", {"unit": "U", "delta": 0}), Invocation("fort status", {}))
+                    ):
+                        started = time.perf_counter()
+                        assert (await service.execute(here, gm, invocation)).ok
+                        times[kind].append(time.perf_counter() - started)
+                return statistics.median(times[0]) * 1e3, statistics.median(times[1]) * 1e3
+
+            quiet = await medians()
+            options = {"runs": 100_000, "pc_damage": "2d+4"}
+            plans = [
+                asyncio.create_task(
+                    service.execute(Where("g", c), gm, Invocation("fort odds", dict(options)))
+                )
+                for c in ("east", "west")
+            ]
+            await asyncio.sleep(1.0)  # the plans under way
+            busy = await medians()
+            for task in plans:
+                task.cancel()
+            await asyncio.gather(*plans, return_exceptions=True)
+        finally:
+            await service.close()
+            await engine.dispose()
+    print(f"\nother commands through the service (SQLite), medians of {COMMANDS}:")
+    print(f"  no plan running:               /unit hp {quiet[0]:.1f} ms, /fort status {quiet[1]:.1f} ms")
+    print(f"  two 100,000-run plans running: /unit hp {busy[0]:.1f} ms, /fort status {busy[1]:.1f} ms")
 
 
 if __name__ == "__main__":
