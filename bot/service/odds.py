@@ -193,16 +193,17 @@ class OddsRunner:
         left = self.time_limit - plan.spent
         try:
             await asyncio.to_thread(worker.connection.send, ("slice", plan.key, k, payload))
+        except OSError:  # the worker ended before it was asked (killed, out of memory)
+            reply: tuple[Any, ...] = ("failed", "the worker ended without an answer")
+        else:
             receiving = asyncio.get_running_loop().run_in_executor(None, _receive, worker.connection)
-            reply = await asyncio.wait_for(asyncio.shield(receiving), left)
-        except (TimeoutError, OSError) as error:
-            await self._kill(worker)
-            if isinstance(error, TimeoutError):
+            try:
+                reply = await asyncio.wait_for(asyncio.shield(receiving), left)
+            except TimeoutError:
+                await self._kill(worker)
                 values = {"seconds": round(self.time_limit), "runs": plan.request.runs}
                 _fail(plan, EngineError("odds.timeout", **values))
-            else:
-                _fail(plan, EngineError("odds.failed"))
-            return None
+                return None
         plan.spent += time.monotonic() - started
         if reply[0] == "ok":
             self._add(plan, reply[1], reply[2])
@@ -212,10 +213,8 @@ class OddsRunner:
             return worker
         log.error("the odds planner failed:\n%s", reply[1])
         _fail(plan, EngineError("odds.failed"))
-        if not worker.process.is_alive():
-            await self._kill(worker)
-            return None
-        return worker
+        await self._kill(worker)  # a worker that failed serves no more slices
+        return None
 
     def _add(self, plan: _Plan, facts: Facts, tally: Tally) -> None:
         if plan.over:
