@@ -1,11 +1,12 @@
-"""``toride odds BATTLE.json [--runs N] [--pc-damage DICE] [--repair] [--seed N] [--json]``: "will the
-fort hold?" for an exported battle (or a scenario), as ``/fort odds`` answers it.
+"""``toride odds BATTLE.json [--runs N] [--pc-damage DICE] [--focus threats|commanders] [--repair]
+[--seed N] [--json]``: "will the fort hold?" for an exported battle (or a scenario), as ``/fort odds``
+answers it.
 
 It reads the file as ``toride map`` does and runs the planner here (a command line waits for it), with
 neither the database nor Discord (``bot.cli`` comes here first). The answer is the text of
 ``/fort odds`` and its chart written as a PNG (``-o``, default ``BATTLE-odds.png``); with ``--json``,
-``{"runs", "hold", "fort_hp": {"p10", "p50", "p90"}, "threats": [...], ...}`` alone (the chart only
-when ``-o`` is given).
+``{"runs", "hold", "fort_hp": {"p10", "p50", "p90"}, "threats": [...], "not_played": [...], ...}``
+alone (the chart only when ``-o`` is given).
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--runs", type=int, default=DEFAULT_RUNS, help=runs)
     damage = 'the PC side\'s damage per round: "2d+8" or "Alice=K20+10:magic,Bob=2d+8"'
     p.add_argument("--pc-damage", default=None, metavar="DICE", help=damage)
-    p.add_argument("--repair", action="store_true", help="use emergency repair and the cannons")
+    focus = "where the PC side's attacks go: the threats (default), or the commanders until none stands"
+    p.add_argument("--focus", choices=("threats", "commanders"), default="threats", help=focus)
+    p.add_argument("--repair", action="store_true", help="use emergency repair, the cannons and the ballista")
     p.add_argument("--seed", type=int, default=None, help="the random seed (default: a new one, printed)")
     p.add_argument("--json", action="store_true", help="print the answer as JSON")
     p.add_argument("-o", "--output", type=Path, default=None, help="the chart (default: BATTLE-odds.png)")
@@ -51,7 +54,7 @@ def main(argv: Sequence[str]) -> int:
 
 
 def run_odds(args: argparse.Namespace) -> int:
-    from engine.fort.planner import PlanRequest, parse_pc_damage, plan
+    from engine.fort.planner import PlanRequest, parse_focus, parse_pc_damage, plan
     from engine.fort.planner.request import MAX_SEED
 
     lang = args.lang
@@ -59,7 +62,11 @@ def run_odds(args: argparse.Namespace) -> int:
         state = read_state(args.battle)
         seed = secrets.randbelow(MAX_SEED + 1) if args.seed is None else args.seed
         request = PlanRequest(
-            runs=args.runs, attacks=parse_pc_damage(args.pc_damage), equipment=args.repair, seed=seed
+            runs=args.runs,
+            attacks=parse_pc_damage(args.pc_damage),
+            equipment=args.repair,
+            seed=seed,
+            focus=parse_focus(args.focus),
         )
         result = plan(state, request)
     except EngineError as error:

@@ -1,5 +1,6 @@
 """``/fort odds`` as text: the chance that the defence holds, the fort's HP at the end, when it falls,
-the units that threaten it most, what the PC side was taken to do (the stated policy), and how.
+the units that threaten it most, the commanders left for the boss fight, what the PC side was taken
+to do (the stated policy), what of this battle was not played, and how.
 
 ``odds_lines`` serves the console and Discord alike; ``escape`` marks user text (unit and PC names,
 the title) for Discord's markdown. Every sentence comes from the catalogues (``odds.toml``).
@@ -11,7 +12,7 @@ from collections.abc import Callable
 
 from bot.i18n import t
 from bot.views import OddsView
-from engine.fort.planner import Attack, OddsResult
+from engine.fort.planner import Attack, Focus, OddsResult
 
 #: the units named in the answer, most fort damage first
 TOP_THREATS = 5
@@ -40,10 +41,13 @@ def odds_lines(view: OddsView, lang: str, escape: Callable[[str], str] = str) ->
           p90=result.hp_percentile(90), max_hp=result.fort_max_hp),
         _falls(result, lang),
         *_threats(result, lang, escape),
+        *_commanders(result, lang, escape),
         t("odds.pc_damage", lang, attacks=_attacks(result.attacks, lang, escape)) if result.attacks
         else t("odds.pc_damage_none", lang),
         t("odds.policy", lang),
-        t("odds.policy_equipment" if result.equipment else "odds.policy_no_equipment", lang),
+        *([t("odds.policy_focus", lang)] if result.focus is Focus.COMMANDERS else []),
+        *([t("odds.policy_equipment", lang)] if result.equipment else []),  # else: in what is not played
+        *_not_played(result, lang, escape),
         t("odds.setup", lang, runs=number(result.runs), seed=result.seed, round=result.round,
           rounds=result.rounds),
     ]  # fmt: skip
@@ -75,6 +79,35 @@ def _threats(result: OddsResult, lang: str, escape: Callable[[str], str]) -> lis
     rest = len(result.threats) - TOP_THREATS
     if rest > 0:
         lines.append(t("odds.threats_more", lang, count=rest))
+    return lines
+
+
+def _commanders(result: OddsResult, lang: str, escape: Callable[[str], str]) -> list[str]:
+    """F-UNIT-12, F-END-2: how often each commander stood at the end, and the boss fights with one."""
+    if not result.commanders:
+        return []
+    shares = [
+        t("odds.commander", lang, commander=escape(c.commander), share=percent(c.standing / result.runs))
+        for c in result.commanders
+    ]
+    lines = [t("odds.commanders", lang, commanders=t("render.list_sep", lang).join(shares))]
+    if result.held_standing:
+        lines.append(
+            t("odds.boss_with_commander", lang, held=number(result.held), count=number(result.held_standing),
+              share=percent(result.held_standing / result.held))
+        )  # fmt: skip
+    return lines
+
+
+def _not_played(result: OddsResult, lang: str, escape: Callable[[str], str]) -> list[str]:
+    """What of this battle the planner leaves out, one line each."""
+    if not result.not_played:
+        return []
+    lines = [t("odds.not_played", lang)]
+    for omission in result.not_played:
+        names = t("render.list_sep", lang).join(t("odds.name", lang, name=escape(n)) for n in omission.names)
+        text = escape(omission.text) if omission.text is not None else ""
+        lines.append(t(f"odds.not_played.{omission.what}", lang, names=names, text=text))
     return lines
 
 

@@ -24,7 +24,7 @@ from engine.fort import commands as fc
 from engine.fort.export import ExportMemo
 from engine.fort.limits import check_state
 from engine.fort.lookup import name_key, resolve_actor
-from engine.fort.planner import DEFAULT_RUNS, MAX_RUNS, MIN_RUNS
+from engine.fort.planner import DEFAULT_RUNS, MAX_RUNS, MIN_RUNS, Focus
 from engine.fort.planner.request import MAX_SEED, PC_DAMAGE_MAX
 from engine.fort.report import RoundReport, round_report
 from engine.fort.restore import restore_state
@@ -153,6 +153,7 @@ ODDS = CommandSpec(
     (
         _o("runs", OptType.INT, default=DEFAULT_RUNS, min=MIN_RUNS, max=MAX_RUNS),
         _o("pc_damage", max_len=PC_DAMAGE_MAX),
+        _o("focus", OptType.CHOICE, choices=tuple(f.value for f in Focus), default=Focus.THREATS.value),
         _o("repair", OptType.BOOL, default=False),
         _o("seed", OptType.INT, min=0, max=MAX_SEED),
     ),

@@ -79,8 +79,10 @@ class BattleService:
         self.conflicts = 0
 
     async def close(self) -> None:
-        """Close what the service opened besides the engine (the storage writer's connection)."""
+        """Close what the service opened besides the engine (the storage writer's connection, the odds
+        planner's workers)."""
         await self.storage.close()
+        await self.odds.close()
 
     def channel_lock(self, where: Where) -> contextlib.AbstractAsyncContextManager[None]:
         return self._locks.hold((where.guild, where.channel))

@@ -103,7 +103,8 @@ async def test_a_long_plan_delays_no_command_here_or_in_another_channel(
     again = await harness.run(BOB, "fort odds")  # one plan per channel at a time
     assert again.response.type == 5
     refused = again.followups[-1]
-    assert refused.ephemeral and "このチャンネルの防衛予測がまだ計算中です。" in refused.text()
+    busy = "このチャンネルの防衛予測がまだ計算中です(1000回中0回まで)。"
+    assert refused.ephemeral and busy in refused.text()
     assert not any(t.done() for t in planning)
     assert next(r for r in harness.recorder.requests[start:] if r.path.endswith("/callback")).type == 5
     assert not [r for r in harness.recorder.requests[start:] if r.method == "PATCH"]

@@ -6,12 +6,9 @@ from __future__ import annotations
 import time
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
-
-from engine.fort.planner import PlanRequest
 
 
-def sleepy(pidfile: str, connection: Connection, document: dict[str, Any], request: PlanRequest) -> None:
+def sleepy(pidfile: str, connection: Connection) -> None:
     """Never answers (a plan far too long): says who it is, then sleeps."""
     import os
 
@@ -19,6 +16,6 @@ def sleepy(pidfile: str, connection: Connection, document: dict[str, Any], reque
     time.sleep(3600)
 
 
-def broken(connection: Connection, document: dict[str, Any], request: PlanRequest) -> None:
+def broken(connection: Connection) -> None:
     """Dies without an answer (as a worker killed for its memory would)."""
     raise SystemExit(3)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.dice import ScriptedDice
 from engine.fort import FORT, FortCommand, FortState, StartBattle
-from engine.fort.planner import OddsResult, PlanRequest, parse_pc_damage, plan
+from engine.fort.planner import Focus, OddsResult, PlanRequest, parse_pc_damage, plan
 
 
 def battle(start: StartBattle, *commands: FortCommand) -> FortState:
@@ -22,9 +22,11 @@ def estimate(
     pc_damage: str | None = None,
     repair: bool = False,
     seed: int = 17,
+    focus: Focus = Focus.THREATS,
 ) -> OddsResult:
     return plan(
-        state, PlanRequest(runs=runs, attacks=parse_pc_damage(pc_damage), equipment=repair, seed=seed)
+        state,
+        PlanRequest(runs=runs, attacks=parse_pc_damage(pc_damage), equipment=repair, seed=seed, focus=focus),
     )
 
 

@@ -1,5 +1,6 @@
 """Random fort battles for the differential tests: every kind of unit, trap, soldier and equipment,
-reinforcements, confusion, and a battle caught mid-turn (units moved, held by barricades)."""
+the ballista, commanders, reinforcements, confusion, and a battle caught mid-turn (units moved, held
+by barricades, units that have attacked)."""
 
 from __future__ import annotations
 
@@ -20,9 +21,11 @@ from engine.fort import (
     SetCommanderHP,
     SetTrap,
     StartBattle,
+    UnitAttack,
 )
 from engine.fort.map import AREAS, EDGES, edge_text
 from engine.fort.planner import PlanRequest, parse_pc_damage
+from engine.fort.planner.request import Focus
 from engine.ruleset import RuleError
 
 #: strikes the fast runs compile (sums, plain rating rolls) and some the engine rolls for them
@@ -56,7 +59,8 @@ def random_battle(rng: random.Random) -> FortState:
         name = f"兵{s}"
         commands.append(
             AddUnit(name=name, type="soldier", area="F0", hp=rng.randint(5, 40), fort_damage=0,
-                    strike="2d", position=rng.choice(("top", "top", "inside", "outside")))
+                    strike=rng.choice(("2d", "2d+3", "K10+2", None)), defense=rng.randint(0, 3),
+                    weakness=rng.choice(WEAKNESSES), position=rng.choice(("top", "top", "inside", "outside")))
         )  # fmt: skip
         if rng.random() < 0.3:
             commands.append(MoveUnit(unit=name, to=rng.choice(("A1", "B1")), force=True))
@@ -85,10 +89,21 @@ def random_battle(rng: random.Random) -> FortState:
         commands.append(GMSet(target="fort.hp", value=str(rng.randint(1, state.fort_max_hp))))
     if rng.random() < 0.2:  # F-UNIT-12: the last commander falls, the enemy's next turn is confused
         commands += [AddCommander(name="隊長", hp=10), SetCommanderHP(name="隊長", set=0)]
+    elif rng.random() < 0.5:  # commanders standing, for focus:commanders
+        for c in range(rng.randint(1, 2)):
+            commands.append(AddCommander(name=f"将{c}", hp=rng.randint(5, 40), horn="全員の命中+1"))
+        if rng.random() < 0.3:
+            commands.append(SetCommanderHP(name="将0", delta=-rng.randint(1, 10)))
+    if rng.random() < 0.3:  # F-BAL-1: loaded, or its one magic bolt already used
+        commands.append(GMSet(target="ballista.loaded", value="true"))
+    if rng.random() < 0.3:
+        commands.append(GMSet(target="ballista.magic_bolt_used", value="true"))
     if rng.random() < 0.2:
         commands.append(GMSet(target="unit.U0.area", value=rng.choice(AREAS).value))
     for _ in range(rng.randint(0, 5)):
-        commands.append(rng.choice((NextTurn(), AdvanceUnits(), MoveUnit(unit="U0", to="F0"))))
+        attack = UnitAttack(attacker="U0", target="兵0")
+        steps = (NextTurn(), AdvanceUnits(), MoveUnit(unit="U0", to="F0"), attack)
+        commands.append(rng.choice(steps))
     for command in commands:
         try:
             outcome = FORT.apply(state, command, dice)
@@ -105,4 +120,5 @@ def random_request(rng: random.Random) -> PlanRequest:
         attacks=parse_pc_damage(rng.choice(PC_DAMAGE)),
         equipment=rng.random() < 0.6,
         seed=rng.randrange(1 << 30),
+        focus=rng.choice((Focus.THREATS, Focus.COMMANDERS, Focus.COMMANDERS)),
     )

@@ -100,3 +100,39 @@ def test_the_readmes_example_is_what_toride_odds_prints(
     assert (code, err) == (0, "")
     assert out.splitlines()[: len(shown)] == shown
     assert Image.open(chart).size == Image.open(ROOT / "docs" / "odds-example.png").size
+
+
+def test_focus_and_what_is_not_played(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """F-UNIT-12: ``--focus commanders`` goes for the commander; ``not_played`` names its war-horn and
+    what else of this battle is left out, in the JSON and the text."""
+    from engine.fort import AddCommander, AddPC
+
+    state = battle(
+        StartBattle(rounds=1, fort_hp=40, first="pc", title="指揮官"),
+        AddPC(name="Alice", position="top", invoker="u1"),
+        AddUnit(name="オーガ", type="normal", area="A1", hp=100, fort_damage=30),
+        AddCommander(name="隊長", hp=7, area="A2", horn="全員の命中+1"),
+    )
+    (tmp_path / "boss.json").write_text(json.dumps(export_state(state), ensure_ascii=False), encoding="utf-8")
+    args = ("odds", "boss.json", "--runs", "2000", "--seed", "3", "--pc-damage", "Alice=2d")
+    code, out, err = toride(*args, "--focus", "commanders", "--json", cwd=tmp_path, capsys=capsys)
+    assert (code, err) == (0, "")
+    answer = json.loads(out)
+    assert answer["focus"] == "commanders" and 0.5 < answer["hold"] < 0.67  # 21/36 within 3σ
+    assert answer["not_played"] == [
+        {"what": "horn", "names": ["隊長"], "text": "全員の命中+1"},
+        {"what": "commander_actions", "names": ["隊長"]},
+        {"what": "pc_hp", "names": ["Alice"]},
+        {"what": "pc_actions", "names": ["Alice"]},
+        {"what": "equipment"},
+    ]
+    assert answer["commanders"] == [{"commander": "隊長", "standing": round(1 - answer["hold"], 6)}]
+    code, out, err = toride(*args, "--lang", "ja", cwd=tmp_path, capsys=capsys)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[lines.index("この戦闘で計算に入れていないもの:") + 1] == (
+        "　指揮官「隊長」の鼓砲「全員の命中+1」: "
+        "効果は計算に入れていません(計算に使う数値は何も変わりません)。"
+    )
+    assert "　指揮官「隊長」への攻撃(「集中先:指揮官」で狙います)。" in lines  # focus: threats, the default
+    assert "最後まで立っていた指揮官: 隊長 100.0%" in lines

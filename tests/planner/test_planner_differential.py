@@ -1,6 +1,7 @@
 """The fast runs against the engine: the dice a fast run used, replayed through the engine's own
-commands (``reference.play``: /unit advance, /fort next, /fort repair, /cannon fire and load, the
-attacks as /unit hp), give the same end state, field by field, and the same fort damage per unit;
+commands (``reference.play``: /unit advance, /unit attack, /fort next, /fort repair, /cannon fire and
+load, /ballista fire and load, the attacks as /commander hp and /unit hp), give the same end state,
+field by field, and the same fort damage per unit;
 every die is used, none is left over. Random battles cover every rule the planner plays."""
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ MUST_HAPPEN = {
     "trap.barricade", "trap.passed", "trap.rammed", "trap.mine", "unit.destroyed", "unit.arrived",
     "cannon.fired", "cannon.loaded", "fort.repaired", "battle.confusion_ended", "unit.hp_changed",
     "fort.damaged:enter", "fort.damaged:turn_start", "fort.damaged:end", "stopped:blocked",
+    "ballista.loaded", "ballista.fired", "magic_bolt", "commander.hp_changed", "battle.confused",
+    "unit.attacked:enemy", "unit.attacked:soldier", "unit.destroyed:soldier",
     "stopped:barricade", "stopped:destroyed", "outcome:success", "outcome:collapse",
 }  # fmt: skip
 
@@ -36,6 +39,12 @@ def _happened(events: tuple) -> set[str]:  # type: ignore[type-arg]
             seen.add(f"fort.damaged:{event.data['source']}")
         if event.kind == "unit.moved" and event.data["stopped"]:
             seen.add(f"stopped:{event.data['stopped']}")
+        if event.kind == "ballista.loaded" and event.data["magic_bolt"]:
+            seen.add("magic_bolt")
+        if event.kind == "unit.attacked":
+            seen.add("unit.attacked:" + ("soldier" if event.data["attacker"].startswith("兵") else "enemy"))
+        if event.kind == "unit.destroyed" and event.data["unit"].startswith("兵"):
+            seen.add("unit.destroyed:soldier")
         if event.kind == "battle.ended":
             seen.add(f"outcome:{event.data['outcome']}")
     return seen

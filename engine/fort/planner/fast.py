@@ -12,8 +12,11 @@ for it (``applied_damage``, ``shortest_path``, ``catch_radius_roll``, the policy
 - the turns of ``rules_turn.next_turn`` (F-TURN-1, F-TURN-3): reinforcements at the enemy turn's end
   (F-MAP-7), confusion ending, allowances renewed, fort damage at the enemy turn's start (F-FORT-4),
   the last round's end (F-END-1, F-END-2), a collapse ending everything at once (F-FORT-6);
-- the PC turn of ``engine.fort.planner.policy``: repair (F-FORT-3), cannon fire with its catch
-  dice and shells (F-CAN-3, F-UNIT-4, F-UNIT-15), the attacks (F-UNIT-6), cannon loads (F-CAN-2).
+- the enemy units' attacks on soldiers outside at F0 after the moves (F-UNIT-7, ``fast_pc``);
+- the PC turn of ``engine.fort.planner.policy`` (``fast_pc``): repair (F-FORT-3), cannon fire with its
+  catch dice and shells (F-CAN-3, F-UNIT-4, F-UNIT-15), the ballista (F-BAL-1), the attacks on
+  commanders (F-UNIT-12, confusion) or units (F-UNIT-6), soldiers' attacks (F-UNIT-7), cannon loads
+  (F-CAN-2).
 
 ``engine.fort.planner.reference`` plays the same policy through ``FORT.apply``; the differential
 tests replay the dice of fast runs there and compare the end states field by field.
@@ -26,22 +29,15 @@ from typing import Any
 
 from engine.fort.context import parse_amount, parse_damage_expression
 from engine.fort.map import AREAS, EDGES, Area, Position, make_edge, shortest_path
+from engine.fort.planner import fast_pc
 from engine.fort.planner.fast_end import end_document
 from engine.fort.planner.policy import moves_to_fort, per_hit, threat_key
-from engine.fort.planner.request import PlanRequest
+from engine.fort.planner.request import Focus, PlanRequest
 from engine.fort.planner.rolls import Dice, Roller, compile_damage
-from engine.fort.rules_damage import (
-    FIRE_MAGIC,
-    Blow,
-    applied_damage,
-    catch_radius_roll,
-    sheltered,
-    weakness_bonus,
-)
-from engine.fort.rules_equipment import CANNON_RADIUS, CANNON_TARGETS, SHELL_DAMAGE, SOLDIER_SHELLS
-from engine.fort.rules_fort import REPAIR_AMOUNT
+from engine.fort.rules_damage import FIRE_MAGIC, Blow, applied_damage, sheltered, weakness_bonus
+from engine.fort.rules_equipment import BALLISTA_EXTRA, BALLISTA_POWER, SHELL_DAMAGE
 from engine.fort.rules_move import MINE_DAMAGE
-from engine.fort.state import MAX_SHELLS, FortState, Side, TrapKind, Turn, UnitTrait
+from engine.fort.state import DamageKind, FortState, Side, TrapKind, Turn, UnitTrait
 from engine.ruleset import RuleError
 
 F0 = AREAS.index(Area.F0)
@@ -57,10 +53,10 @@ PATHS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 )
 #: why a move ended early (F-UNIT-2, F-TRAP-3), as the state writes it
 BLOCKED, BARRICADE = "blocked", "barricade"
-#: F-UNIT-4: a cannon's radius catches another unit on a d6 of this or less
-CANNON_CATCH = catch_radius_roll(CANNON_RADIUS) or 0
 #: F-TRAP-4, F-CAN-3: mines and shells deal fire magic damage (FIRE_MAGIC)
 MAGIC = FIRE_MAGIC.kind
+#: F-BAL-1: the bolt's damage (the shooter's own bonus +0, critical 10)
+BOLT_DAMAGE = parse_damage_expression(f"K{BALLISTA_POWER}{BALLISTA_EXTRA:+d}@10")
 
 
 class FastBattle:
@@ -73,6 +69,8 @@ class FastBattle:
         self.state = state
         self.n = n = len(units)
         self.equipment = request.equipment
+        self.focus_commanders = request.focus is Focus.COMMANDERS
+        self.pc_first = state.first is Side.PC
         self.enemies = [i for i, u in enumerate(units) if u.side is Side.ENEMY]
         self.soldiers = [i for i, u in enumerate(units) if u.side is Side.PC]
         self.soldier = [u.side is Side.PC for u in units]
@@ -85,6 +83,18 @@ class FastBattle:
             else None
             for u in units
         ]
+        #: F-UNIT-7: every unit's strike as a roll (None: it makes no unit attack)
+        self.strike = [
+            compile_damage(parse_damage_expression(u.strike), dice) if u.strike is not None else None
+            for u in units
+        ]
+        self.outside = [
+            u.side is Side.PC and u.area is Area.F0 and u.position is Position.OUTSIDE for u in units
+        ]
+        self.physical_bonus = [weakness_bonus(u, Blow(DamageKind.PHYSICAL)) for u in units]
+        self.commander_max = [c.max_hp for c in state.commanders]
+        self.commander_hp0 = [c.hp for c in state.commanders]
+        self.bolt = compile_damage(BOLT_DAMAGE, dice)
         self.fort_damage = [u.fort_damage for u in units]
         self.defense = [u.defense for u in units]
         self.move = [u.move for u in units]
@@ -139,6 +149,8 @@ class FastBattle:
         self.moved, self.halted, self.acted = self.moved0, self.halted0, self.acted0
         self.held_edge, self.held_to = self.held_edge0, self.held_to0
         self.uses, self.cannons = self.uses0, list(state.cannons)
+        self.commander_hp = self.commander_hp0
+        self.ballista = state.ballista
 
     def run(self) -> None:
         """Plays the rest of the battle once; the end: ``fort``, ``held``, ``round``, the unit lists."""
@@ -151,12 +163,14 @@ class FastBattle:
         strikes, fort_damage, defense, damage = self.strikes, self.fort_damage, self.defense, self.damage
         bars, mines, mine, fire_bonus = self.bars, self.mines, self.mine, self.fire_bonus
         enemies, soldiers, move = self.enemies, self.soldiers, self.move
-        fort, max_hp = state.fort_hp, state.fort_max_hp
+        fort = state.fort_hp
         rnd, rounds, pc_turn = state.round, state.rounds, state.turn is Turn.PC
         pc_first = state.first is Side.PC
         repaired, confused = state.repaired_round, state.confused_round
         ended = False
         pcs_renewed = False
+        self.hp, self.area, self.gone, self.arrived, self.acted = hp, area, gone, arrived, acted
+        self.cannons, self.commander_hp, self.ballista = cannons, list(self.commander_hp0), state.ballista
 
         def hit_fort(i: int) -> None:
             """F-FORT-4, F-UNIT-10, F-FORT-6: fixed fort damage (a ram rolls its strike), never below 0."""
@@ -180,8 +194,7 @@ class FastBattle:
 
         while True:
             if pc_turn:
-                fort, repaired = self._pc_turn(fort, max_hp, rnd, repaired, hp, area, gone, arrived,
-                                               acted, cannons, hurt)  # fmt: skip
+                fort, repaired, confused = fast_pc.pc_turn(self, fort, rnd, repaired, confused, hurt)
             elif confused != rnd:  # F-TURN-2 auto-advance; F-UNIT-12: not while confused
                 for i in [i for i in enemies if arrived[i] and not gone[i]]:
                     if gone[i]:
@@ -234,6 +247,8 @@ class FastBattle:
                             break
                 if ended:
                     break
+            if not pc_turn:  # F-TURN-2: then the units' attacks
+                fast_pc.enemy_attacks(self, hurt)
             # F-TURN-1: the turn ends
             if not pc_turn:
                 for i, due in self.waiting:  # F-MAP-7: this round's reinforcements arrive
@@ -274,82 +289,6 @@ class FastBattle:
         self.hp, self.area, self.gone, self.arrived, self.moved = hp, area, gone, arrived, moved
         self.halted, self.acted, self.held_edge, self.held_to = halted, acted, held_edge, held_to
         self.uses, self.cannons = uses, cannons
-
-    def _pc_turn(
-        self, fort: int, max_hp: int, rnd: int, repaired: int | None, hp: list[int], area: list[int],
-        gone: list[bool], arrived: list[bool], acted: list[str | None], cannons: list[int],
-        hurt: Callable[[int, int], None],
-    ) -> tuple[int, int | None]:  # fmt: skip
-        """The PC side's turn by the policy; returns the fort's HP and the round it was repaired in."""
-        rank = self.rank
-        standing = [(rank[i][area[i]], i) for i in self.enemies if arrived[i] and not gone[i]]
-        order = [i for _, i in sorted(standing)]
-
-        def target() -> int | None:
-            for i in order:
-                if not gone[i]:
-                    return i
-            return None
-
-        def worker() -> int | None:
-            """The soldier that works the equipment (-1: a PC at the top; None: nobody)."""
-            for s in self.soldiers:
-                if self.at_top[s] and arrived[s] and not gone[s] and acted[s] is None:
-                    return s
-            return -1 if self.pc_at_top else None
-
-        if self.equipment:
-            if fort < max_hp and repaired != rnd:  # F-FORT-3
-                who = worker()
-                if who is not None:
-                    fort, repaired = min(max_hp, fort + REPAIR_AMOUNT), rnd
-                    if who >= 0:
-                        acted[who] = "repair"
-            for k, shells in enumerate(cannons):  # F-CAN-3
-                if shells < 1:
-                    continue
-                t, who = target(), worker()
-                if t is None or who is None:
-                    break
-                if who >= 0:
-                    acted[who] = "cannon_fire"
-                self._fire(t, shells, area, gone, arrived, hurt)
-                cannons[k] = 0
-        max_unit_hp, defense = self.max_hp, self.defense
-        for roll, kind, bonus in self.attacks:  # F-UNIT-6, as /unit hp applies it
-            t = target()
-            if t is None:
-                break
-            hp[t] = min(hp[t] - applied_damage(roll(), kind, defense[t], bonus[t]), max_unit_hp[t])
-            if hp[t] <= 0:
-                gone[t] = True
-        if self.equipment:
-            for s in self.soldiers:  # F-CAN-2: a soldier loads 2 shells, no check
-                if self.at_top[s] and arrived[s] and not gone[s] and acted[s] is None:
-                    free = next((c for c, shells in enumerate(cannons) if shells < MAX_SHELLS), None)
-                    if free is None:
-                        break
-                    cannons[free] = min(MAX_SHELLS, cannons[free] + SOLDIER_SHELLS)
-                    acted[s] = "cannon_load"
-        return fort, repaired
-
-    def _fire(
-        self, t: int, shells: int, area: list[int], gone: list[bool], arrived: list[bool],
-        hurt: Callable[[int, int], None],
-    ) -> None:  # fmt: skip
-        """F-CAN-3, F-UNIT-4: the target and the units its area's catch d6s catch (flying and sheltered
-        ones roll nothing), ten at most, each taking every shell rolled for it (F-UNIT-15)."""
-        aim = area[t]
-        caught = [t]
-        d6 = self.d6
-        for j in range(self.n):
-            if j == t or area[j] != aim or not arrived[j] or gone[j]:
-                continue
-            if not self.sheltered[j] and not self.flying[j] and d6() <= CANNON_CATCH:
-                caught.append(j)
-        shell, defense, bonus = self.shell, self.defense, self.fire_bonus
-        for j in caught[:CANNON_TARGETS]:
-            hurt(j, sum(applied_damage(shell(), MAGIC, defense[j], bonus[j]) for _ in range(shells)))
 
     def end_document(self) -> dict[str, Any]:
         """The last run's end as the export document would write it (for the differential tests)."""

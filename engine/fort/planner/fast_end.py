@@ -24,6 +24,14 @@ def end_document(battle: FastBattle) -> dict[str, Any]:
         fort={**document["fort"], "hp": battle.fort, "repaired_round": battle.repaired},
         confused_round=battle.confused,
         cannons=[{"shells": s} for s in battle.cannons],
+        commanders=[
+            {**c, "hp": hp} for c, hp in zip(document["commanders"], battle.commander_hp, strict=True)
+        ],
+        ballista={
+            "loaded": battle.ballista.loaded,
+            "magic_bolt_used": battle.ballista.magic_bolt_used,
+            "bolt": battle.ballista.bolt,
+        },
         traps=[{**t, "uses": u} for t, u in zip(document["traps"], battle.uses, strict=True)],
     )
     if battle.pcs_renewed:

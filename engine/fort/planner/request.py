@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from enum import StrEnum
 
 from engine.common import fold
 from engine.fort.context import parse_amount
@@ -46,21 +47,48 @@ class Attack:
     name: str | None = None
 
 
+class Focus(StrEnum):
+    """``focus:``: where the PC side's attacks go (``engine.fort.planner.policy``)."""
+
+    THREATS = "threats"
+    COMMANDERS = "commanders"
+
+
 @dataclass(frozen=True, slots=True)
 class PlanRequest:
     """``/fort odds``: ``runs`` battles played from the current state with ``seed``; the PC side's
-    ``attacks`` each PC turn; ``equipment`` (``repair:true``): repair and cannons used."""
+    ``attacks`` each PC turn, aimed by ``focus``; ``equipment`` (``repair:true``): repair, cannons and
+    the ballista used."""
 
     runs: int = DEFAULT_RUNS
     attacks: tuple[Attack, ...] = ()
     equipment: bool = False
     seed: int = 0
+    focus: Focus = Focus.THREATS
 
     def __post_init__(self) -> None:
         if not MIN_RUNS <= self.runs <= MAX_RUNS:
             raise RuleError("odds.runs_invalid", runs=self.runs, min=MIN_RUNS, max=MAX_RUNS)
         if not 0 <= self.seed <= MAX_SEED:
             raise RuleError("odds.seed_invalid", seed=self.seed, max=MAX_SEED)
+
+
+#: the words ``focus`` may be written with: its values, and the Japanese words the bot prints for them
+FOCUS_WORDS: dict[str, Focus] = {
+    **{f.value: f for f in Focus},
+    "脅威": Focus.THREATS,
+    "指揮官": Focus.COMMANDERS,
+}
+
+
+def parse_focus(text: str | None) -> Focus:
+    """``threats`` (the default) or ``commanders`` (``脅威``, ``指揮官``); ``odds.focus_invalid`` else."""
+    if text is None:
+        return Focus.THREATS
+    found = FOCUS_WORDS.get(fold(unicodedata.normalize("NFKC", text)).strip())
+    if found is None:
+        raise RuleError("odds.focus_invalid", focus=text, allowed=list(FOCUS_WORDS))
+    return found
 
 
 def parse_pc_damage(text: str | None) -> tuple[Attack, ...]:
