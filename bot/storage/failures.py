@@ -2,11 +2,12 @@
 damaged or read-only database, a lost connection to the database server.
 
 ``storage_failure(error)`` reads an exception as the front-ends receive it from the service (raised by
-SQLAlchemy, the SQLite or PostgreSQL driver, or the operating system) and answers the catalogue key of
-the one line that says what happened and that nothing was changed (``storage.disk_full`` ...), or None
-for an error that is not the storage's. It looks along the whole chain (``__cause__``,
-``__context__``, SQLAlchemy's ``orig``) and at codes, not at the English of messages where a code
-exists: SQLite's result code (``sqlite_errorcode``), PostgreSQL's SQLSTATE (``sqlstate``), ``errno``.
+SQLAlchemy, the SQLite or PostgreSQL drivers — asyncpg, and psycopg in the storage writer — or the
+operating system) and answers the catalogue key of the one line that says what happened and that
+nothing was changed (``storage.disk_full`` ...), or None for an error that is not the storage's. It
+looks along the whole chain (``__cause__``, ``__context__``, SQLAlchemy's ``orig``) and at codes, not
+at the English of messages where a code exists: SQLite's result code (``sqlite_errorcode``),
+PostgreSQL's SQLSTATE (``sqlstate``), ``errno``.
 Nothing is imported here: the console and the bot call it on any error.
 """
 
@@ -113,6 +114,10 @@ def _one(error: BaseException) -> str | None:
         "InternalClientError",
     ):
         return CONNECTION_LOST
+    if module.startswith("psycopg") and type(error).__name__ == "OperationalError" and state is None:
+        # the storage writer's driver on PostgreSQL: an OperationalError with no SQLSTATE is one the
+        # client raised itself (the server refused or closed the connection), not the server's answer
+        return CONNECTION_LOST
     if isinstance(error, ConnectionError | TimeoutError) and _raised_in_storage(error):
         return CONNECTION_LOST
     if isinstance(error, OSError) and error.errno in _ERRNO:
@@ -126,7 +131,7 @@ def _one(error: BaseException) -> str | None:
 
 
 #: the modules whose errors are the storage's (a network error of Discord's HTTP client is not)
-_STORAGE_MODULES = ("sqlalchemy", "asyncpg", "aiosqlite", "sqlite3", "bot.storage")
+_STORAGE_MODULES = ("sqlalchemy", "asyncpg", "psycopg", "aiosqlite", "sqlite3", "bot.storage")
 
 
 def _raised_in_storage(error: BaseException) -> bool:

@@ -93,3 +93,26 @@ def test_every_failure_is_said_in_both_languages() -> None:
         for lang in LANGUAGES:
             text = t(key, lang)
             assert text != key and ("何も変更していません" in text or "Nothing was changed" in text)
+
+
+def test_the_storage_writers_postgresql_driver_losing_its_server() -> None:
+    """psycopg (the storage writer's driver) refused by a server that is gone: a real error, as
+    SQLAlchemy hands it on; a server's own answer (a unique violation) is not a lost connection."""
+    import socket
+
+    import psycopg
+    from sqlalchemy import create_engine
+    from sqlalchemy.exc import OperationalError
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    engine = create_engine(f"postgresql+psycopg://postgres@127.0.0.1:{port}/test")
+    try:
+        with pytest.raises(OperationalError) as refused:
+            engine.connect()
+    finally:
+        engine.dispose()
+    assert isinstance(refused.value.orig, psycopg.OperationalError)
+    assert storage_failure(refused.value) == CONNECTION_LOST
+    assert storage_failure(psycopg.errors.UniqueViolation("duplicate key")) is None
