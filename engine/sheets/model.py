@@ -29,6 +29,8 @@ class Weapon:
     dmg: int | None = None
     category: str = ""
     note: str = ""
+    #: its row in the sheet's table (``weapon{row}...``), which names it in the palette (``{命中1}``)
+    row: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +42,35 @@ class Defence:
     defense: int | None = None
     note: str = ""
     listed: bool = True
+    #: its column in the sheet (``defenseTotal{row}Eva``), which names it in the palette (``{回避1}``)
+    row: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CommonClass:
+    """A 一般技能 with its level and the abilities its palette lines add (``器用``, ``知力`` ...)."""
+
+    name: str
+    level: int | None = None
+    checks: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PaletteData:
+    """What ゆとシート's palette preset takes from a sheet beyond its numbers: the player's own inserts
+    (``chatPaletteInsert{n}`` at ``Position``: ``""`` first, ``general``, ``common``, ``feats``, ``magic``,
+    ``attack``, ``defense``), the 一般技能, the declared feats' lines (``[宣]《全力攻撃Ⅰ》``), the modifiers
+    it writes (``魔力修正`` ...), and the 妖精魔法 rank and learned crafts its magic lines need."""
+
+    inserts: tuple[tuple[str, str], ...] = ()
+    common: tuple[CommonClass, ...] = ()
+    feats: tuple[str, ...] = ()
+    lore_add: int = 0
+    initiative_add: int = 0
+    mods: tuple[tuple[str, int], ...] = ()
+    fairy_rank: int = 0
+    fairy_earth: bool = False
+    crafts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +90,16 @@ class PCSheet:
     weapons: tuple[Weapon, ...] = ()
     values: tuple[tuple[str, int], ...] = ()
     palette_insert: str | None = None
+    #: ゆとシート's own definitions of the values it writes as formulas (``生命抵抗``, ``命中1``,
+    #: ``スカウト技巧``, ``真語魔法`` ...); a value set by the GM loses its formula
+    formulas: tuple[tuple[str, str], ...] = ()
+    data: PaletteData = PaletteData()
+
+    def formula(self, name: str) -> str | None:
+        for key, text in self.formulas:
+            if key == name:
+                return text
+        return None
 
     @property
     def evasion(self) -> int | None:
