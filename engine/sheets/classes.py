@@ -164,6 +164,10 @@ MASTERY = {
 }  # fmt: skip
 
 
+#: the classes whose power is a craft's (呪歌, 賦術, 操気, 占瞳), not magic: 魔力 modifiers do not add to it
+CRAFT_IDS = frozenset({"Bar", "Alc", "Dar", "Mys"})
+
+
 def magic_classes() -> tuple[SwClass, ...]:
     return tuple(c for c in CLASSES if c.magic is not None)
 

@@ -24,8 +24,6 @@ _RUBY = re.compile(r"[|｜]([^|｜]+?)《.+?》")
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 #: the most rows of a table read (ゆとシート's forms stay well below)
 MAX_ROWS = 50
-#: the longest formula or short text a sheet's palette data may hold
-FORMULA_MAX = 200
 
 
 def unescape(value: str) -> str:

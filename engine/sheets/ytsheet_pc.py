@@ -28,6 +28,7 @@ from engine.sheets.classes import (
     ABILITIES,
     CLASSES,
     CRAFT_FIELDS,
+    CRAFT_IDS,
     DECLARED,
     FEAT_LEVELS,
     MASTERY,
@@ -51,9 +52,7 @@ _FAIRY_RANK = {
 }
 _NO_CLASS = "自動計算しない"
 #: the most crafts of one kind read
-MAX_CRAFTS = 30
-#: magic classes (their power adds the 魔力 modifiers); the others with a power are crafts
-_CRAFTS = frozenset({"Bar", "Alc", "Dar", "Mys"})
+MAXCRAFT_IDS = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +177,7 @@ def _values(f: Fields) -> tuple[tuple[str, int], ...]:
             values.append((sw_class.name, level))
     for sw_class in CLASSES:
         power = f.int_(f"magicPower{sw_class.id}", "magic_power")
-        if sw_class.magic is not None and sw_class.id not in _CRAFTS and f.int_(f"lv{sw_class.id}", "class_level"):
+        if sw_class.magic is not None and sw_class.id not in CRAFT_IDS and f.int_(f"lv{sw_class.id}", "class_level"):
             if power is not None:
                 values.append((sw_class.magic, power))
     return tuple(values)
@@ -206,7 +205,7 @@ def _formulas(f: Fields) -> tuple[tuple[str, str], ...]:
             continue
         own = "+2" if f.flag(f"magicPowerOwn{sw_class.id}") else ""
         add = ""
-        if sw_class.id not in _CRAFTS:
+        if sw_class.id not in CRAFT_IDS:
             for key in ("magicPowerEnhance", f"magicPowerAdd{sw_class.id}", "raceAbilityMagicPower",
                         f"raceAbilityMagicPower{sw_class.id}"):  # fmt: skip
                 add += add_num(f.int_(key, "magic_power") or 0)
@@ -316,7 +315,7 @@ def _palette_data(f: Fields) -> PaletteData:
             continue
         level = f.int_(f"lv{sw_class.id}", "class_level", 0, 1000) or 0
         extra = f.int_(f"{field}Addition", "class_level", 0, 100) or 0
-        for n in range(1, min(level + extra, MAX_CRAFTS) + 1):
+        for n in range(1, min(level + extra, MAXCRAFT_IDS) + 1):
             crafts.append(f.text(f"craft{field[0].upper()}{field[1:]}{n}", "craft"))
     mod = {k: f.int_(k, "magic_power") or 0 for k in ("magicPowerAdd", "magicPowerEquip", "magicCastAdd",
                                                         "magicCastEquip", "magicDamageAdd", "magicDamageEquip")}  # fmt: skip
