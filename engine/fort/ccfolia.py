@@ -61,14 +61,16 @@ def _split_palette(text: str) -> tuple[str, list[dict[str, str]]]:
 
 
 def pc_character(pc: PC) -> dict[str, Any]:
-    """A PC as ゆとシート's own ココフォリア output makes it from its sheet (its palette with every definition,
-    the plain ones as params), with the HP, MP and 防護 it has now, its 先制力 as initiative and its
-    place in the battle as memo."""
+    """A PC as ゆとシート's own ココフォリア output makes it from its sheet (its palette with every
+    definition, the plain ones as params), with the HP, MP and 防護 it has now, its 先制力 as initiative
+    and its place in the battle as memo."""
     sheet = pc.sheet
     palette = ytsheet_palette(sheet, pc.palette, pc.max_hp, all_properties=True)
     parse_palette(palette)  # the state holds only palettes within the limits
     commands, defined = _split_palette(palette)
-    casting = sheet is not None and any(sheet.value(c.name) for c in CLASSES if c.magic and c.id not in CRAFT_IDS)
+    casting = sheet is not None and any(
+        sheet.value(c.name) for c in CLASSES if c.magic and c.id not in CRAFT_IDS
+    )
     params = [
         p for p in defined if not _DROPPED.match(p["label"]) and (casting or p["label"] not in _CASTING)
     ]

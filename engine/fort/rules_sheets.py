@@ -159,7 +159,8 @@ def _one(field: str, value: Any) -> dict[str, Any]:
 
 
 def _without_formula(sheet: PCSheet, name: str) -> PCSheet:
-    """The sheet with the palette's definition of ``name`` its number from now on, not ゆとシート's formula."""
+    """The sheet with the palette's definition of ``name`` its number from now on, not ゆとシート's
+    formula."""
     return dataclasses.replace(sheet, formulas=tuple((k, v) for k, v in sheet.formulas if k != name))
 
 

@@ -110,8 +110,8 @@ CRAFT_FIELDS = {"呪歌": "song", "操気": "psychokinesis"}
 
 @dataclass(frozen=True, slots=True)
 class Package:
-    """A 判定パッケージ: its name after the class's (技巧), the ability it adds, its field id (``packScoTec``),
-    whether it is the class's 魔物知識 or 先制 check."""
+    """A 判定パッケージ: its name after the class's (技巧), the ability it adds, its field id
+    (``packScoTec``), whether it is the class's 魔物知識 or 先制 check."""
 
     id: str
     name: str
@@ -124,7 +124,8 @@ class Package:
 PACKAGES: dict[str, tuple[Package, ...]] = {
     "スカウト": (Package("Tec", "技巧", "器用"), Package("Agi", "運動", "敏捷", initiative=True),
                  Package("Obs", "観察", "知力")),
-    "レンジャー": (Package("Tec", "技巧", "器用"), Package("Agi", "運動", "敏捷"), Package("Obs", "観察", "知力")),
+    "レンジャー": (Package("Tec", "技巧", "器用"), Package("Agi", "運動", "敏捷"),
+                   Package("Obs", "観察", "知力")),
     "セージ": (Package("Kno", "知識", "知力", lore=True),),
     "バード": (Package("Kno", "見識", "知力"),),
     "ライダー": (Package("Agi", "運動", "敏捷"), Package("Obs", "観察", "知力"),
@@ -138,21 +139,23 @@ PACKAGES: dict[str, tuple[Package, ...]] = {
                            Package("Int", "魔物知識", "知力", lore=True)),
 }  # fmt: skip
 
-#: the declared combat feats (宣言特技) of SW2.5; the value: also prepared (``[準]``)
-DECLARED: dict[str, bool] = {
-    name: False
-    for name in (
-        "インファイトⅠ インファイトⅡ 囮攻撃Ⅰ 囮攻撃Ⅱ カード軽減 楽素転換 影矢 カニングキャストⅠ カニングキャストⅡ "
-        "斬り返しⅠ 斬り返しⅡ 牙折り クイックキャスト クリティカルキャストⅠ クリティカルキャストⅡ 牽制攻撃Ⅰ "
-        "牽制攻撃Ⅱ 牽制攻撃Ⅲ 高度な柔軟性 シールドバッシュⅠ シールドバッシュⅡ シャドウステップⅠ "
-        "シャドウステップⅡ シュアパフォーマー スキルフルプレイ 捨て身攻撃Ⅰ 捨て身攻撃Ⅱ 捨て身攻撃Ⅲ 先陣の才覚 "
-        "全力攻撃Ⅰ 全力攻撃Ⅱ 全力攻撃Ⅲ ダブルキャスト 挑発攻撃Ⅰ 挑発攻撃Ⅱ 露払い テイルスイングⅠ テイルスイングⅡ "
-        "薙ぎ払いⅠ 薙ぎ払いⅡ バイオレントキャストⅠ バイオレントキャストⅡ 必殺攻撃Ⅰ 必殺攻撃Ⅱ 必殺攻撃Ⅲ "
-        "魔法拡大／威力確実化 魔法拡大／確実化 魔法拡大／数 魔法拡大／距離 魔法拡大／時間 魔法拡大／範囲 "
-        "魔法拡大すべて 魔法収束 魔法制御 魔力撃 マルチアクション 鎧貫きⅠ 鎧貫きⅡ 鎧貫きⅢ 乱撃Ⅰ 乱撃Ⅱ "
-        "双占瞳 痛撃 跳躍攻撃 封印撃 ヒットアンドアウェイ 曲射 デュアルアクション"
-    ).split()
-} | {"かばうⅠ": True, "かばうⅡ": True, "ディフェンススタンス": True}
+#: the declared combat feats (宣言特技) of SW2.5
+_DECLARED_NAMES = (
+    "インファイトⅠ インファイトⅡ 囮攻撃Ⅰ 囮攻撃Ⅱ カード軽減 楽素転換 影矢 カニングキャストⅠ "
+    "カニングキャストⅡ 斬り返しⅠ 斬り返しⅡ 牙折り クイックキャスト クリティカルキャストⅠ "
+    "クリティカルキャストⅡ 牽制攻撃Ⅰ 牽制攻撃Ⅱ 牽制攻撃Ⅲ 高度な柔軟性 シールドバッシュⅠ "
+    "シールドバッシュⅡ シャドウステップⅠ シャドウステップⅡ シュアパフォーマー スキルフルプレイ "
+    "捨て身攻撃Ⅰ 捨て身攻撃Ⅱ 捨て身攻撃Ⅲ 先陣の才覚 全力攻撃Ⅰ 全力攻撃Ⅱ 全力攻撃Ⅲ "
+    "ダブルキャスト 挑発攻撃Ⅰ 挑発攻撃Ⅱ 露払い テイルスイングⅠ テイルスイングⅡ 薙ぎ払いⅠ "
+    "薙ぎ払いⅡ バイオレントキャストⅠ バイオレントキャストⅡ 必殺攻撃Ⅰ 必殺攻撃Ⅱ 必殺攻撃Ⅲ "
+    "魔法拡大／威力確実化 魔法拡大／確実化 魔法拡大／数 魔法拡大／距離 魔法拡大／時間 魔法拡大／範囲 "
+    "魔法拡大すべて 魔法収束 魔法制御 魔力撃 マルチアクション 鎧貫きⅠ 鎧貫きⅡ 鎧貫きⅢ 乱撃Ⅰ "
+    "乱撃Ⅱ 双占瞳 痛撃 跳躍攻撃 封印撃 ヒットアンドアウェイ 曲射 デュアルアクション "
+)  # fmt: skip
+#: each declared feat → whether it is prepared too (``[準]``)
+DECLARED: dict[str, bool] = dict.fromkeys(_DECLARED_NAMES.split(), False) | {
+    "かばうⅠ": True, "かばうⅡ": True, "ディフェンススタンス": True
+}  # fmt: skip
 #: the levels at which combat feats are learned (``combatFeatsLv{n}``; ``1bat``: バトルダンサー's own)
 FEAT_LEVELS = ("1bat", "1", "3", "5", "7", "9", "11", "13", "15", "16", "17")
 

@@ -94,7 +94,9 @@ class Fields:
             text = unicodedata.normalize("NFKC", self.raw(key)).replace("−", "-").replace(" ", "")
             number = limits.parse_int(text) if len(text) < 1000 else limits.HUGE
         if number is not None and not lo <= number <= hi:
-            raise refuse_number(field, value if not isinstance(value, str) or len(value) < 40 else number, lo, hi)
+            raise refuse_number(
+                field, value if not isinstance(value, str) or len(value) < 40 else number, lo, hi
+            )
         return number
 
     def count(self, key: str, probe: str) -> int:

@@ -244,7 +244,8 @@ def _named(d: JsonDoc, key: str, max_len: int) -> list[tuple[str, Any]]:
 
 def _data_from_json(d: JsonDoc) -> PaletteData:
     inserts = tuple(
-        (_text(x, "position", 20), _text(x, "text", MAX_PALETTE_CHARS, lines=True)) for x in d.items("inserts")
+        (_text(x, "position", 20), _text(x, "text", MAX_PALETTE_CHARS, lines=True))
+        for x in d.items("inserts")
     )
     common = tuple(
         CommonClass(_text(x, "name"), _number(x, "level"), _strings(x, "checks")) for x in d.items("common")

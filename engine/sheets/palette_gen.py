@@ -27,7 +27,8 @@ _BULLETS = ((1, 20, "", ""), (2, 20, "-1", ""), (6, 30, "", ""), (7, 10, "", "")
             (12, 40, "", "2H"), (15, 70, "", "2H"))  # fmt: skip
 _GUN_HEALS = ((2, 0, ""), (10, 30, ""), (13, 20, "2H"))
 _DRUID = (("ウルフバイト", "0,3,6", 1), ("ソーンバッシュ", "4,7,13", 3), ("コングスマッシュ", "12,15,18", 7),
-          ("ボアラッシュ", "13,16,19", 9), ("マルサーヴラプレス", "18,21,24", 10), ("ルナアタック", "18,21,36", 13),
+          ("ボアラッシュ", "13,16,19", 9), ("マルサーヴラプレス", "18,21,24", 10),
+          ("ルナアタック", "18,21,36", 13),
           ("ダブルストンプ", "24,27,30", 15))  # fmt: skip
 _ABYSS = "雷 純エネルギー 衝撃 断空 毒 呪い"
 
@@ -76,7 +77,9 @@ def _wanted(sheet: PCSheet, sw_class: SwClass, need: int) -> bool:
         return need <= sheet.data.fairy_rank
     if need > level:
         return False
-    return not (sw_class.id == "Wiz" and need > min(_level(sheet, "ソーサラー"), _level(sheet, "コンジャラー")))
+    return not (
+        sw_class.id == "Wiz" and need > min(_level(sheet, "ソーサラー"), _level(sheet, "コンジャラー"))
+    )
 
 
 def _damage(sheet: PCSheet, sw_class: SwClass, power: str) -> str:
@@ -123,9 +126,9 @@ def _magic(sheet: PCSheet) -> str:
     if (_level(sheet, "ドルイド") or _level(sheet, "ソーサラー") >= 12
             or (_level(sheet, "フェアリーテイマー") and sheet.data.fairy_earth)):  # fmt: skip
         text += f"//物理魔法D修正={_mod(sheet, '物理魔法D修正')}\n"
-    if any(_level(sheet, n) for n in ("コンジャラー", "プリースト", "アビスゲイザー", "グリモワール", "バード")) or (
-        _level(sheet, "マギテック") >= 2
-    ):
+    if any(
+        _level(sheet, n) for n in ("コンジャラー", "プリースト", "アビスゲイザー", "グリモワール", "バード")
+    ) or (_level(sheet, "マギテック") >= 2):
         text += "//回復量修正=0\n"
     for sw_class in casters:
         name = sw_class.magic
@@ -160,7 +163,8 @@ def _weapon_lines(sheet: PCSheet, n: int, weapon: Weapon) -> str:
                 damage += f"k{rate}[13]+{{追加D{n}}}+{{回復量修正}} 回復量\n"
     elif weapon.rate is not None:
         tail = "r5" if _beheads(weapon) else ""
-        damage = f"k{weapon.rate}[({crit}+{{C修正}})]+{{追加D{n}}}+{{追加D修正}}{{出目修正}}{tail} ダメージ／{label}\n"
+        damage = f"k{weapon.rate}[({crit}+{{C修正}})]+{{追加D{n}}}+{{追加D修正}}{{出目修正}}{tail}"
+        damage += f" ダメージ／{label}\n"
     return f"2d+{{命中{n}}}+{{命中修正}} 命中力／{label}\n{damage}\n"
 
 

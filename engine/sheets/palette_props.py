@@ -16,13 +16,15 @@ from engine.sheets.model import PCSheet
 #: the ability scores' names: score (器用度), short (器用), English (DEX)
 ABILITY_NAMES = tuple((score, short, english) for _, _, score, short, english in ABILITIES)
 _SHORT = ("器用", "敏捷", "筋力", "生命", "知力", "精神")
+_ENGLISH = ("DEX", "AGI", "STR", "VIT", "INT", "MND")
 _FIXED = (
     "### ■代入パラメータ",
     "//器用={器用度}", "//敏捷={敏捷度}", "//生命={生命力}", "//精神={精神力}",
-    "//器用増強={器用度増強}", "//敏捷増強={敏捷度増強}", "//生命増強={生命力増強}", "//精神増強={精神力増強}",
+    "//器用増強={器用度増強}", "//敏捷増強={敏捷度増強}",
+    "//生命増強={生命力増強}", "//精神増強={精神力増強}",
     *(f"//{s}B=(({{{s}}}+{{{s}増強}})/6)" for s in _SHORT),
-    *(f"//{e}={{{s}}}+{{{s}増強}}" for e, s in zip(("DEX", "AGI", "STR", "VIT", "INT", "MND"), _SHORT, strict=True)),
-    *(f"//{e}B={{{s}B}}" for e, s in zip(("dex", "agi", "str", "vit", "int", "mnd"), _SHORT, strict=True)),
+    *(f"//{e}={{{s}}}+{{{s}増強}}" for e, s in zip(_ENGLISH, _SHORT, strict=True)),
+    *(f"//{e.lower()}B={{{s}B}}" for e, s in zip(_ENGLISH, _SHORT, strict=True)),
 )  # fmt: skip
 
 

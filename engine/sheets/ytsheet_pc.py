@@ -42,7 +42,14 @@ _INTEGER = re.compile(r"[+-]?\d+")
 #: ゆとシート writes C値 as ⑩ too (its normalizeCrit)
 _CIRCLED = str.maketrans({"⑦": "7", "➆": "7", "⑧": "8", "➇": "8", "⑨": "9", "➈": "9", "⑩": "10", "➉": "10",
                           "⑪": "11", "⑫": "12", "⑬": "13"})  # fmt: skip
-_CHECKS = (("Dex", "器用"), ("Agi", "敏捷"), ("Str", "筋力"), ("Vit", "生命"), ("Int", "知力"), ("Mnd", "精神"))
+_CHECKS = (
+    ("Dex", "器用"),
+    ("Agi", "敏捷"),
+    ("Str", "筋力"),
+    ("Vit", "生命"),
+    ("Int", "知力"),
+    ("Mnd", "精神"),
+)
 _CONTRACTS = ("Earth", "Water", "Fire", "Wind", "Light", "Dark")
 #: 妖精魔法's rank by the number of elements contracted (4, 3 or 6) and the class level (ytsheet's fairyRank)
 _FAIRY_RANK = {
@@ -105,7 +112,9 @@ def read_character(doc: dict[str, object] | object, source: str = "") -> Charact
 
 def _listed(f: Fields, i: int, armours: int) -> bool:
     """ゆとシート gives a defence column a palette line when it uses armour or an evasion class."""
-    return bool(f.raw(f"evasionClass{i}")) or any(f.flag(f"defTotal{i}CheckArmour{j}") for j in range(1, armours + 1))
+    return bool(f.raw(f"evasionClass{i}")) or any(
+        f.flag(f"defTotal{i}CheckArmour{j}") for j in range(1, armours + 1)
+    )
 
 
 def _defences(f: Fields) -> tuple[Defence, ...]:
@@ -115,7 +124,9 @@ def _defences(f: Fields) -> tuple[Defence, ...]:
         evasion, defense = f.int_(f"defenseTotal{i}Eva", "evasion"), f.int_(f"defenseTotal{i}Def", "defense")
         if evasion is None and defense is None:
             continue
-        out.append(Defence(evasion, defense, f.text(f"defenseTotal{i}Note", "note"), _listed(f, i, armours), i))
+        out.append(
+            Defence(evasion, defense, f.text(f"defenseTotal{i}Note", "note"), _listed(f, i, armours), i)
+        )
     return tuple(out)
 
 
@@ -144,7 +155,9 @@ def _weapons(f: Fields) -> tuple[Weapon, ...]:
             continue
         # a row without a name is another way to wield the weapon above (1H and 2H)
         name = f.name(f"weapon{n}Name", "weapon_name") or (out[-1].name if out else "")
-        note = f.text(f"weapon{n}Note", "weapon_note") or (out[-1].note if out and out[-1].name == name else "")
+        note = f.text(f"weapon{n}Note", "weapon_note") or (
+            out[-1].note if out and out[-1].name == name else ""
+        )
         previous = raw
         out.append(
             Weapon(
@@ -177,9 +190,9 @@ def _values(f: Fields) -> tuple[tuple[str, int], ...]:
             values.append((sw_class.name, level))
     for sw_class in CLASSES:
         power = f.int_(f"magicPower{sw_class.id}", "magic_power")
-        if sw_class.magic is not None and sw_class.id not in CRAFT_IDS and f.int_(f"lv{sw_class.id}", "class_level"):
-            if power is not None:
-                values.append((sw_class.magic, power))
+        level = f.int_(f"lv{sw_class.id}", "class_level")
+        if sw_class.magic is not None and sw_class.id not in CRAFT_IDS and level and power is not None:
+            values.append((sw_class.magic, power))
     return tuple(values)
 
 
@@ -204,16 +217,18 @@ def _formulas(f: Fields) -> tuple[tuple[str, str], ...]:
         if sw_class.magic is None or not f.int_(f"lv{sw_class.id}", "class_level"):
             continue
         own = "+2" if f.flag(f"magicPowerOwn{sw_class.id}") else ""
-        add = ""
+        adds = ""
         if sw_class.id not in CRAFT_IDS:
             for key in ("magicPowerEnhance", f"magicPowerAdd{sw_class.id}", "raceAbilityMagicPower",
                         f"raceAbilityMagicPower{sw_class.id}"):  # fmt: skip
-                add += add_num(f.int_(key, "magic_power") or 0)
-            add += "+{魔力修正}"
+                adds += add_num(f.int_(key, "magic_power") or 0)
+            adds += "+{魔力修正}"
         elif sw_class.id == "Alc":
-            add = add_num(f.int_("alchemyEnhance", "magic_power") or 0)
+            adds = add_num(f.int_("alchemyEnhance", "magic_power") or 0)
         stat = sw_class.stat
-        out.append((sw_class.power_name or "", f"({{{sw_class.name}}}+({{{stat}}}+{{{stat}増強}}{own})/6){add}"))
+        out.append(
+            (sw_class.power_name or "", f"({{{sw_class.name}}}+({{{stat}}}+{{{stat}増強}}{own})/6){add}")
+        )
     out += _weapon_formulas(f)
     out += _evasion_formulas(f)
     return tuple(out)
@@ -317,8 +332,9 @@ def _palette_data(f: Fields) -> PaletteData:
         extra = f.int_(f"{field}Addition", "class_level", 0, 100) or 0
         for n in range(1, min(level + extra, MAXCRAFT_IDS) + 1):
             crafts.append(f.text(f"craft{field[0].upper()}{field[1:]}{n}", "craft"))
-    mod = {k: f.int_(k, "magic_power") or 0 for k in ("magicPowerAdd", "magicPowerEquip", "magicCastAdd",
-                                                        "magicCastEquip", "magicDamageAdd", "magicDamageEquip")}  # fmt: skip
+    keys = ("magicPowerAdd", "magicPowerEquip", "magicCastAdd", "magicCastEquip", "magicDamageAdd",
+            "magicDamageEquip")  # fmt: skip
+    mod = {k: f.int_(k, "magic_power") or 0 for k in keys}
     mods = [
         ("魔力修正", mod["magicPowerAdd"] + mod["magicPowerEquip"]),
         ("行使修正", mod["magicCastAdd"] + mod["magicCastEquip"]),
@@ -326,7 +342,9 @@ def _palette_data(f: Fields) -> PaletteData:
         ("物理魔法D修正", mod["magicDamageAdd"]),
         ("終律増強", f.int_("finaleEnhance", "magic_power") or 0),
     ]
-    mods += [(f"魔法D{c.id}", f.int_(f"magicDamageAdd{c.id}", "magic_power") or 0) for c in CLASSES if c.magic]
+    mods += [
+        (f"魔法D{c.id}", f.int_(f"magicDamageAdd{c.id}", "magic_power") or 0) for c in CLASSES if c.magic
+    ]
     return PaletteData(
         inserts=tuple(inserts),
         common=tuple(common),
@@ -338,4 +356,3 @@ def _palette_data(f: Fields) -> PaletteData:
         fairy_earth=f.flag("fairyContractEarth"),
         crafts=tuple(c for c in crafts if c),
     )
-
