@@ -99,7 +99,7 @@ class Fields:
             )
         return number
 
-    def count(self, key: str, probe: str) -> int:
+    def count(self, key: str, *probes: str) -> int:
         """``weaponNum``-style row counts; without one, the rows that have a ``probe.format(n)`` field."""
         value = self.doc.get(key)
         text = self.raw(key) if isinstance(value, str | int) and not isinstance(value, bool) else ""
@@ -107,7 +107,7 @@ class Fields:
         if given is not None:
             return max(0, min(MAX_ROWS, given))
         n = 0
-        while n < MAX_ROWS and probe.format(n + 1) in self.doc:
+        while n < MAX_ROWS and any(probe.format(n + 1) in self.doc for probe in probes):
             n += 1
         return n
 

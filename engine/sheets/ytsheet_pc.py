@@ -147,7 +147,7 @@ _WEAPON_KEYS = ("Name", "Usage", "Acc", "Rate", "Crit", "Dmg", "Class", "Categor
 def _weapons(f: Fields) -> tuple[Weapon, ...]:
     out: list[Weapon] = []
     previous: dict[str, str] = {}
-    for n in range(1, f.count("weaponNum", "weapon{}Name") + 1):
+    for n in range(1, f.count("weaponNum", "weapon{}Name", "weapon{}Rate", "weapon{}Acc") + 1):
         raw = {k: f.text(f"weapon{n}{k}", "weapon_" + k.lower()) for k in _WEAPON_KEYS}
         if not (raw["Acc"] or raw["Rate"] or raw["Crit"] or raw["Dmg"]):
             continue
@@ -226,9 +226,8 @@ def _formulas(f: Fields) -> tuple[tuple[str, str], ...]:
         elif sw_class.id == "Alc":
             adds = add_num(f.int_("alchemyEnhance", "magic_power") or 0)
         stat = sw_class.stat
-        out.append(
-            (sw_class.power_name or "", f"({{{sw_class.name}}}+({{{stat}}}+{{{stat}増強}}{own})/6){add}")
-        )
+        formula = f"({{{sw_class.name}}}+({{{stat}}}+{{{stat}増強}}{own})/6){adds}"
+        out.append((sw_class.power_name or "", formula))
     out += _weapon_formulas(f)
     out += _evasion_formulas(f)
     return tuple(out)
@@ -236,7 +235,7 @@ def _formulas(f: Fields) -> tuple[tuple[str, str], ...]:
 
 def _weapon_formulas(f: Fields) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
-    for n in range(1, f.count("weaponNum", "weapon{}Name") + 1):
+    for n in range(1, f.count("weaponNum", "weapon{}Name", "weapon{}Rate", "weapon{}Acc") + 1):
         sw_class = _class_of(f, f"weapon{n}Class")
         category = f.text(f"weapon{n}Category", "weapon_category")
         acc = f.int_(f"weapon{n}Acc", "weapon_acc")
