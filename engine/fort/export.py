@@ -20,6 +20,7 @@ from engine.fort.lookup import MAIN_ACTIONS, clean_name
 from engine.fort.map import Area, Position, edge_text, parse_area, parse_edge, parse_position
 from engine.fort.rules_roster import POSITION_CHANGE_M
 from engine.fort.rules_turn import MAX_ROUNDS
+from engine.limits import MAX_HP
 from engine.fort.state import (
     MAX_SHELLS,
     PC,
@@ -272,8 +273,8 @@ def _pc(p: JsonDoc, name: str, key: str, round_: int) -> PC:
         position = parse_position(position_text) if position_text is not None else Position.TOP
     elif position_text is not None:
         raise p.bad("position", "only_at_f0")
-    hp = p.int_("hp", None)
-    max_hp = p.int_("max_hp", hp)
+    hp = p.int_("hp", None, -MAX_HP, MAX_HP)
+    max_hp = p.int_("max_hp", hp if hp is None or hp >= 0 else None, 0, MAX_HP)
     if hp is not None and max_hp is not None and hp > max_hp:
         raise p.bad("hp", "above_max_hp")
     return PC(

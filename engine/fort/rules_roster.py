@@ -56,6 +56,7 @@ def add_pc(ctx: Context, state: FortState, cmd: AddPC) -> FortState:
     position = parse_position(cmd.position) if cmd.position is not None else Position.TOP
     _positive("hp", cmd.hp, 0)
     _positive("move", cmd.move, 0)
+    limits.check_number("hp", cmd.hp, 0, limits.MAX_HP)
     owner = cmd.owner if cmd.owner is not None else cmd.invoker
     pc = PC(name, key, owner, Area.F0, position, cmd.hp, cmd.hp, cmd.move)
     if cmd.sheet is not None:

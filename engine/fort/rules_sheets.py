@@ -92,6 +92,8 @@ def with_sheet(pc: PC, sheet: PCSheet, hp: int | None, move: int | None, palette
 def read_pc_sheet(ctx: Context, state: FortState, cmd: ReadPCSheet) -> FortState:
     """``/pc sheet``: the PC's HP, MP, 防護点, 回避力, resistances, 先制力, 移動力, weapons and palette."""
     i = find_pc(state, cmd.name)
+    limits.check_number("hp", cmd.hp, 1, limits.MAX_HP)
+    limits.check_number("move", cmd.move, 0, limits.MAX_NUMBER)
     pc = with_sheet(state.pcs[i], decode_sheet(cmd.sheet), cmd.hp, cmd.move, cmd.palette)
     ctx.emit("pc.sheet_read", sheet_event(pc))
     return set_pc(state, i, pc)
