@@ -20,7 +20,6 @@ from engine.fort.lookup import MAIN_ACTIONS, clean_name
 from engine.fort.map import Area, Position, edge_text, parse_area, parse_edge, parse_position
 from engine.fort.rules_roster import POSITION_CHANGE_M
 from engine.fort.rules_turn import MAX_ROUNDS
-from engine.limits import MAX_HP
 from engine.fort.state import (
     MAX_SHELLS,
     PC,
@@ -36,6 +35,7 @@ from engine.fort.state import (
     UnitType,
 )
 from engine.fort.weakness import clean_weakness
+from engine.limits import MAX_HP
 from engine.palette import parse_palette
 from engine.ruleset import RuleError
 from engine.sheets.model import PCSheet, sheet_from_json, sheet_to_json

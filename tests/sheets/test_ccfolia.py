@@ -5,8 +5,8 @@ The shape checked is ココフォリア's documented Clipboard API (docs.ccfolia
 ``{"kind": "character", "data": Partial<Character>}`` with ``name: string``, ``memo: string``,
 ``initiative: number``, ``externalUrl: string``, ``status: {label: string, value: number, max: number}[]``,
 ``params: {label: string, value: string}[]``, ``commands: string`` (and the other documented fields, which
-this export leaves to ココフォリア's defaults). A PC from a sheet carries its palette and params as ytsheet2's own
-ココフォリア output does for that sheet (``<name>.ccfolia.ytsheet.txt``, made by ytsheet2's
+this export leaves to ココフォリア's defaults). A PC from a sheet carries its palette and params as
+ytsheet2's own ココフォリア output does for that sheet (``<name>.ccfolia.ytsheet.txt``, made by ytsheet2's
 ``generateCcfoliaJson``).
 """
 

@@ -1,7 +1,7 @@
-"""Chat palettes (engine/palette.py): variables, nesting, BCDice's arithmetic, refusals, full width; the palette
-ytsheet2 makes for a sheet, line for line as ytsheet2 itself served it (engine/sheets/palette_gen.py); and the
-lines of real sheets' palettes, the players' own among them, expanded and rolled with scripted dice, against
-BCDice's own result text.
+"""Chat palettes (engine/palette.py): variables, nesting, BCDice's arithmetic, refusals, full width; the
+palette ytsheet2 makes for a sheet, line for line as ytsheet2 itself served it (engine/sheets/palette_gen.py);
+and the lines of real sheets' palettes, the players' own among them, expanded and rolled with scripted dice,
+against BCDice's own result text.
 
 The BCDice texts below are BCDice's output format for the expanded command (the same engine/dice is checked
 against BCDice's SwordWorld2.5 test vectors in tests/dice): a sum echoes its arithmetic as written and
@@ -203,8 +203,8 @@ def test_every_line_of_the_fighters_palette_rolls_as_bcdice() -> None:
 
 
 def test_the_casters_magic_and_a_weapon_without_a_class() -> None:
-    """蒼月: 真語魔法 9 from ytsheet's formula (ソーサラー5 + 知力B 3 + 魔力強化 1); the staff has no class, so
-    ytsheet's ``//命中1=`` is empty and the sheet's 命中 (0) is used."""
+    """蒼月: 真語魔法 9 from ytsheet's formula (ソーサラー5 + 知力B 3 + 魔力強化 1); the staff has no
+    class, so ytsheet's ``//命中1=`` is empty and the sheet's 命中 (0) is used."""
     rolls = {label: (command, text) for label, command, text in _rolls("caster")}
     assert rolls["真語魔法行使"] == (
         "2d+(5+(20+0)/6)+1+0+0",
@@ -247,8 +247,8 @@ def test_the_players_own_palette_is_kept_line_by_line_and_rolled() -> None:
 
 
 def test_inserts_go_where_ytsheet_puts_them() -> None:
-    """リオ: insert 1 (position first) before 非戦闘系, insert 2 (after 武器攻撃系) after its last line, and her
-    own palette after all of ytsheet's (``end``)."""
+    """リオ: insert 1 (position first) before 非戦闘系, insert 2 (after 武器攻撃系) after its last line, and
+    her own palette after all of ytsheet's (``end``)."""
     read = character("ranger_inserts")
     lines = combined_palette(read.sheet, read.palette, read.hp).split("\n")
     assert lines[:3] == ["### ■最初に", "2d6 運試し", "### ■非戦闘系"]

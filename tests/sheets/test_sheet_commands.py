@@ -212,8 +212,8 @@ async def test_units_from_a_monster_sheet(table: Table) -> None:
     # flying: 移動速度 20（飛行40） gives 40; the part's HP, 防護点, strike, 弱点 (命中力+1: shown, no
     # damage), and its レベル, 命中力, 回避力 in the reply
     assert await table.ok("/unit add type:flying area:A2 fort_damage:10 sheet:monster.json part:2") == (
-        "Unit グリフォン(胴体) (flying, enemy side) placed at A2: HP 62, fort damage 10, defense 8, move 40 m, "
-        "strike 2D+8, weakness 命中力+1, level 8, accuracy 10, evasion 9."
+        "Unit グリフォン(胴体) (flying, enemy side) placed at A2: HP 62, fort damage 10, defense 8, "
+        "move 40 m, strike 2D+8, weakness 命中力+1, level 8, accuracy 10, evasion 9."
     )
     # options given win over the sheet's
     await table.ok("/unit add name:嘴 type:normal area:A1 fort_damage:5 file:monster.json part:頭部 hp:30")
@@ -237,8 +237,8 @@ async def test_a_slow_monster_with_a_damage_weakness(table: Table) -> None:
     """トレント: 移動速度 5 is 10 m (the multiple of 10 below, at least 10), and the reply says so; its 弱点
     炎属性ダメージ+3点 is the unit's weakness (F-UNIT-15), as if typed with weakness:."""
     assert await table.ok("/unit add type:normal area:A1 fort_damage:5 sheet:monster_slow.json") == (
-        "Unit トレント (normal, enemy side) placed at A1: HP 52, fort damage 5, defense 6, move 10 m, strike 2D+7, "
-        "weakness 炎属性ダメージ+3点, level 6, accuracy 9, evasion 7.\n"
+        "Unit トレント (normal, enemy side) placed at A1: HP 52, fort damage 5, defense 6, move 10 m, "
+        "strike 2D+7, weakness 炎属性ダメージ+3点, level 6, accuracy 9, evasion 7.\n"
         "トレント: movement 5 → 10 m (moves go in steps of 10 m)."
     )
     unit = (await table.document())["units"][0]

@@ -41,7 +41,8 @@ def test_reading_a_sheet_and_setting_a_palette_replay_exactly() -> None:
     assert event.kind == "pc.sheet_read"
     wanted = ("hp", "max_hp", "mp", "defense", "evasion", "move", "lines", "custom")
     assert {k: event.data[k] for k in wanted} == {
-        "hp": 10, "max_hp": 35, "mp": 12, "defense": 8, "evasion": 7, "move": 15, "lines": 15, "custom": False,
+        "hp": 10, "max_hp": 35, "mp": 12, "defense": 8, "evasion": 7, "move": 15, "lines": 15,
+        "custom": False,
     }  # fmt: skip
     (event,) = run(SetPCPalette(name="ガルド", text="//a=1\n2d+{a} 判定\n\n"))
     assert event.data == {"pc": "ガルド", "lines": 1, "custom": True}

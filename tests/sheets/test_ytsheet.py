@@ -82,8 +82,8 @@ def test_real_escaping_unescape_first_then_new_lines() -> None:
     raw = fixture("fighter_custom")["chatPalette"]
     assert "&lt;br&gt;" in raw and "\n" not in raw
     assert character("fighter_custom").palette == (
-        "### ■ミナの攻撃\n//命中=7\n//追加ダメージ={追加D1}+1\n2d+{命中}+{命中修正} 命中力<バスタードソード>\n"
-        "k17[10]+{追加ダメージ} ダメージ\n2d6/2U 半分切り上げ"
+        "### ■ミナの攻撃\n//命中=7\n//追加ダメージ={追加D1}+1\n"
+        "2d+{命中}+{命中修正} 命中力<バスタードソード>\nk17[10]+{追加ダメージ} ダメージ\n2d6/2U 半分切り上げ"
     )
     read = character("escapes")
     assert read.name == 'ジャック"&<ロ>'
