@@ -5,8 +5,8 @@ a field left empty is absent. Text is stored HTML-escaped, with ``<br>`` for a n
 escaped again, so the JSON carries ``&lt;br&gt;`` (ytsheet2 ``calc-chara.pl``): a text is unescaped
 first and its ``<br>`` become new lines after. A value of another type (a list, a boolean) is absent.
 
-A value beyond a limit is refused (``sheet.value_invalid`` / ``sheet.text_invalid``) with the word of
-its field (``value.field.hp``: HP), so a hostile sheet changes nothing.
+A value beyond a limit is refused (``sheet.value_invalid``, ``sheet.text_too_long``, ``sheet.text_control``)
+with the word of its field (``value.field.hp``: HP), so a hostile sheet changes nothing.
 """
 
 from __future__ import annotations
@@ -37,8 +37,15 @@ def strip_ruby(text: str) -> str:
 
 
 def refuse_number(field: str, value: Any, lo: int, hi: int) -> RuleError:
-    shown = limits.shown_safely(str(value))
-    return RuleError("sheet.value_invalid", field=field, min=lo, max=hi, value=shown[:40])
+    text = str(value)
+    shown = limits.shown_safely(text[:30]) + ("…" if len(text) > 30 else "")
+    return RuleError("sheet.value_invalid", field=field, min=lo, max=hi, value=shown)
+
+
+def refuse_text(field: str, text: str, max_len: int) -> RuleError:
+    """``sheet.text_too_long``, or ``sheet.text_control`` for a text within the length."""
+    key = "sheet.text_too_long" if len(text) > max_len else "sheet.text_control"
+    return RuleError(key, field=field, max=max_len, length=len(text))
 
 
 class Fields:
@@ -63,18 +70,16 @@ class Fields:
     def text(self, key: str, field: str, max_len: int = limits.TEXT_MAX, *, lines: bool = False) -> str:
         """A text of at most ``max_len`` characters; without ``lines``, one line without controls."""
         text = self.raw(key)
-        if not limits.is_unicode(text):
-            raise RuleError("sheet.text_invalid", field=field, max=max_len, length=len(text))
         body = text.replace("\n", "").replace("\t", "") if lines else text
-        if len(text) > max_len or any(limits.is_control(c) for c in body):
-            raise RuleError("sheet.text_invalid", field=field, max=max_len, length=len(text))
+        if len(text) > max_len or not limits.is_unicode(text) or any(limits.is_control(c) for c in body):
+            raise refuse_text(field, text, max_len)
         return text
 
     def name(self, key: str, field: str, max_len: int = limits.TEXT_MAX) -> str:
         """A name without its ruby, at most ``max_len`` characters (its ruby not counted)."""
         name = strip_ruby(self.text(key, field, max_len * 3)).strip()
         if len(name) > max_len:
-            raise RuleError("sheet.text_invalid", field=field, max=max_len, length=len(name))
+            raise refuse_text(field, name, max_len)
         return name
 
     def int_(
@@ -94,9 +99,7 @@ class Fields:
             text = unicodedata.normalize("NFKC", self.raw(key)).replace("−", "-").replace(" ", "")
             number = limits.parse_int(text) if len(text) < 1000 else limits.HUGE
         if number is not None and not lo <= number <= hi:
-            raise refuse_number(
-                field, value if not isinstance(value, str) or len(value) < 40 else number, lo, hi
-            )
+            raise refuse_number(field, value, lo, hi)
         return number
 
     def count(self, key: str, *probes: str) -> int:

@@ -53,7 +53,7 @@ def _damage(f: Fields, key: str) -> str | None:
     if not text:
         return None
     if len(text) > 40 or not _DAMAGE.fullmatch(text):
-        raise RuleError("sheet.text_invalid", field="strike", max=40, length=len(text))
+        raise RuleError("sheet.strike_invalid", value=limits.shown_safely(text[:40]))
     return text
 
 

@@ -35,7 +35,7 @@ from engine.sheets.classes import (
     PACKAGES,
     find_class,
 )
-from engine.sheets.fields import Fields
+from engine.sheets.fields import Fields, refuse_number
 from engine.sheets.model import CommonClass, Defence, PaletteData, PCSheet, Weapon
 
 _INTEGER = re.compile(r"[+-]?\d+")
@@ -136,8 +136,7 @@ def _crit(f: Fields, key: str) -> int | None:
         return None
     number = limits.parse_int(value)
     if number is None or not -limits.MAX_NUMBER <= number <= limits.MAX_NUMBER:
-        raise RuleError("sheet.value_invalid", field="crit", min=-limits.MAX_NUMBER, max=limits.MAX_NUMBER,
-                        value=limits.shown_safely(value)[:40])  # fmt: skip
+        raise refuse_number("weapon_crit", value, -limits.MAX_NUMBER, limits.MAX_NUMBER)
     return number
 
 

@@ -160,10 +160,11 @@ def test_odd_values_a_real_sheet_can_hold() -> None:
         ("mpTotal", "100001", "sheet.value_invalid", {"field": "mp"}),
         ("mobilityTotal", "1" * 4400, "sheet.value_invalid", {"field": "move"}),
         ("weaponNum", "9" * 5000, None, {}),  # a count: at most MAX_ROWS rows are read
-        ("weapon1Name", "剣" * 10_000, "sheet.text_invalid", {"field": "weapon_name", "max": 100}),
-        ("weapon1Name", "剣&lt;br&gt;2d6 注入", "sheet.text_invalid", {"field": "weapon_name"}),
-        ("characterName", "a\u202eb", "sheet.text_invalid", {"field": "name"}),
-        ("chatPalette", "2d6\x1b[31m", "sheet.text_invalid", {"field": "palette"}),
+        ("weapon1Name", "剣" * 10_000, "sheet.text_too_long", {"field": "weapon_name", "max": 100}),
+        # a <br> in a name would add palette lines
+        ("weapon1Name", "剣&lt;br&gt;2d6 注入", "sheet.text_control", {"field": "weapon_name"}),
+        ("characterName", "a\u202eb", "sheet.text_control", {"field": "name"}),
+        ("chatPalette", "2d6\x1b[31m", "sheet.text_control", {"field": "palette"}),
     ],
 )
 def test_values_beyond_the_limits_are_refused_by_field(
@@ -190,7 +191,8 @@ def test_values_beyond_the_limits_are_refused_by_field(
         ({"result": "OK", "type": "m", "monsterName": "スライム", "statusNum": "0"}, "sheet.no_parts"),
         ({"result": "OK", "type": "m"}, "sheet.not_a_monster"),
         (fixture("monster") | {"status1Hp": "0"}, "sheet.value_invalid"),
-        (fixture("monster") | {"status1Damage": "2d+9&lt;br&gt;x"}, "sheet.text_invalid"),
+        (fixture("monster") | {"status1Damage": "2d+9&lt;br&gt;x"}, "sheet.text_control"),
+        (fixture("monster") | {"status1Damage": "2d+9 と噛みつき"}, "sheet.strike_invalid"),
     ],
 )
 def test_refusals(doc: dict[str, str], key: str) -> None:
