@@ -18,7 +18,6 @@ from typing import Any
 
 from engine.fort.map import Area
 from engine.fort.state import PC, Commander, FortState, Unit
-from engine.palette import parse_palette
 from engine.sheets.classes import CLASSES, CRAFT_IDS
 from engine.sheets.palette_gen import sheet_variables, ytsheet_palette
 
@@ -66,7 +65,6 @@ def pc_character(pc: PC) -> dict[str, Any]:
     and its place in the battle as memo."""
     sheet = pc.sheet
     palette = ytsheet_palette(sheet, pc.palette, pc.max_hp, all_properties=True)
-    parse_palette(palette)  # the state holds only palettes within the limits
     commands, defined = _split_palette(palette)
     casting = sheet is not None and any(
         sheet.value(c.name) for c in CLASSES if c.magic and c.id not in CRAFT_IDS
