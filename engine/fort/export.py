@@ -274,7 +274,7 @@ def _pc(p: JsonDoc, name: str, key: str, round_: int) -> PC:
     elif position_text is not None:
         raise p.bad("position", "only_at_f0")
     hp = p.int_("hp", None, -MAX_HP, MAX_HP)
-    max_hp = p.int_("max_hp", hp if hp is None or hp >= 0 else None, 0, MAX_HP)
+    max_hp = p.int_("max_hp", hp, -MAX_HP, MAX_HP)
     if hp is not None and max_hp is not None and hp > max_hp:
         raise p.bad("hp", "above_max_hp")
     return PC(
