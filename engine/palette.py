@@ -130,13 +130,14 @@ class Expanded:
 
 def expand_line(palette: Palette, line: PaletteLine, values: Mapping[str, str]) -> Expanded:
     """``line`` expanded with the palette's own definitions first, then ``values`` (folded names:
-    the sheet's numbers, the PC's HP ...). The command must expand fully; the comment is text, and an
+    the sheet's numbers, the PC's HP ...); an empty definition (ゆとシート's ``//命中1=`` for a weapon
+    without a class) gives way to a value. The command must expand fully; the comment is text, and an
     unknown ``{...}`` in it stays as written."""
     own = palette.definitions()
 
     def lookup(key: str) -> str | None:
         value = own.get(key)
-        return value if value is not None else values.get(key)
+        return value if value else values.get(key, value)
 
     command, comment = split_comment(line.text)
     try:

@@ -417,7 +417,7 @@ async def played(tmp_path: Path, recorded: Recorded) -> tuple[dict[str, list[str
     for name, text in TEXTS.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     (tmp_path / "fighter.json").write_text(
-        (ROOT / "tests" / "sheets" / "fixtures" / "fighter.json").read_text(encoding="utf-8"),
+        (ROOT / "tests" / "sheets" / "fixtures" / "ytsheet2" / "fighter.json").read_text(encoding="utf-8"),
         encoding="utf-8",
     )
     engine = await open_database(str(tmp_path / "b.db"))
@@ -448,7 +448,7 @@ async def test_every_reply_of_played_battles_reads_as_words(
 
 
 #: event kinds the played battle does not provoke (each is rendered with sample values below)
-_EVENTS_NOT_PLAYED = {"trap.passed", "pc.palette_set"}
+_EVENTS_NOT_PLAYED = {"trap.passed", "pc.palette_set", "unit.move_rounded"}
 
 
 # --- every key, with its recorded values or samples ------------------------------------------------

@@ -123,7 +123,9 @@ def _unit_added(data: Mapping[str, Any], lang: str) -> Values:
     extras = [
         _part("fort.event.strike", lang, data.get("strike"), strike=data.get("strike")),
         _part("fort.event.unit_weakness", lang, data.get("weakness"), weakness=data.get("weakness")),
-    ]
+        *(_part(f"fort.event.unit_{k}", lang, data.get(k) is not None, **{k: data.get(k)})
+          for k in ("level", "accuracy", "evasion")),  # a monster sheet's
+    ]  # fmt: skip
     return {"place": place, "extras": "".join(extras)}
 
 

@@ -209,11 +209,32 @@ def pick_part(monster: MonsterSheet, wanted: str | None) -> MonsterPart:
 
 #: what a monster sheet gives a unit, unless the option is given
 _FROM_MONSTER = ("name", "hp", "defense", "strike", "move")
+#: a 弱点 written as none
+_NO_WEAKNESS = frozenset({"なし", "無し", "-", "―", "ー", "－", "none"})
+
+
+def monster_unit(monster: MonsterSheet, part: MonsterPart, unit_type: str | None) -> dict[str, Any]:
+    """What one part of a monster sheet gives ``/unit add``: name, HP, 防護点, strike (打撃点), 移動速度
+    (the fort rounds it to 10 m and says so), 弱点 (F-UNIT-15), and レベル, 命中力, 回避力 to show; a value
+    the sheet does not give is left out. (The sheet → unit conversion the prep page uses too.)"""
+    weakness = monster.weakness.strip()
+    given = {
+        "name": monster.name if len(monster.parts) == 1 else f"{monster.name}（{part.part}）",
+        "hp": part.hp,
+        "defense": part.defense,
+        "strike": part.damage if part.damage and _DIGIT.search(part.damage) else None,
+        "move": mobility_metres(monster.mobility, flying=unit_type == "flying"),
+        "weakness": weakness if weakness and fold(weakness) not in _NO_WEAKNESS else None,
+        "level": monster.level,
+        "accuracy": part.accuracy,
+        "evasion": part.evasion,
+    }
+    return {k: v for k, v in given.items() if v is not None and v != ""}
 
 
 def with_unit_sheet(spec: CommandSpec) -> CommandSpec:
-    """``/unit add ... sheet: [part:]``: name, HP, 防護点, strike (打撃点) and 移動速度 from a monster sheet
-    unless given; fort damage and type stay options (a sheet cannot give them)."""
+    """``/unit add ... sheet: [part:]``: name, HP, 防護点, strike (打撃点), 移動速度 and 弱点 from a monster
+    sheet unless given (``monster_unit``); fort damage and type stay options (a sheet cannot give them)."""
     base = spec.build
     assert base is not None
     # no defaults for what a sheet fills in: a value given (even the default's) is told from none given
@@ -230,14 +251,9 @@ def with_unit_sheet(spec: CommandSpec) -> CommandSpec:
             raise UserError("sheet.character_for_unit", name=read.name or read.sheet.source or "file:")
         if read is not None:
             part = pick_part(read, values.get("part"))
-            given = {
-                "name": read.name if len(read.parts) == 1 else f"{read.name}（{part.part}）",
-                "hp": part.hp,
-                "defense": part.defense,
-                "strike": part.damage if part.damage and _DIGIT.search(part.damage) else None,
-                "move": mobility_metres(read.mobility, flying=values.get("type") == "flying"),
-            }
-            rest.update({k: v for k, v in given.items() if rest.get(k) is None and v})
+            rest.update(
+                {k: v for k, v in monster_unit(read, part, values.get("type")).items() if rest.get(k) is None}
+            )
         elif values.get("part") is not None:
             raise UserError("sheet.required")
         for option in ("name", "hp"):

@@ -5,9 +5,9 @@
 ``{"kind": "character", "data": {...}}`` with ``data`` a partial ``Character``: ``name``, ``memo``,
 ``initiative`` (number), ``externalUrl``, ``status`` (``{label, value, max}``, numbers), ``params``
 (``{label, value}``, text), ``commands`` (the chat palette). Labels are the names palettes use
-(``{HP}``, ``{防護}``, ``{命中1}``), so they are the game's own words, not translated. As ゆとシートⅡ does
-for its ココフォリア output, the palette's ``//変数=数式`` lines of plain arithmetic become params and
-the other lines stay in ``commands``; a PC's sheet values are params too.
+(``{HP}``, ``{防護}``, ``{命中1}``), so they are the game's own words, not translated. A PC's palette and
+params are those of ゆとシートⅡ's own ココフォリア output: its palette with every definition, the
+``//変数=数`` lines of plain arithmetic as params and the others in ``commands``.
 """
 
 from __future__ import annotations
@@ -18,12 +18,15 @@ from typing import Any
 
 from engine.fort.map import Area
 from engine.fort.state import PC, Commander, FortState, Unit
-from engine.palette import parse_palette
-from engine.sheets.palette_gen import combined_palette, sheet_variables
+from engine.sheets.classes import CLASSES, CRAFT_IDS
+from engine.sheets.palette_gen import sheet_variables, ytsheet_palette
 
-#: a definition ココフォリア holds as a param: plain arithmetic (ゆとシート's
+#: a definition ココフォリア holds as a param: plain arithmetic or nothing (ゆとシート's
 #: separateParametersFromChatPalette)
-_PARAM = re.compile(r"^//(.+?)=([0-9+\-*/]*)$")
+_PARAM = re.compile(r"^//(.+)=([0-9+\-/*]+)?$")
+#: the params ゆとシート's ココフォリア output leaves out (generateCcfoliaJsonOfSwordWorld2PC)
+_DROPPED = re.compile(r"^(?:(?:威力|C値|防護)[0-9]|最大[MH]P)$")
+_CASTING = frozenset({"魔力修正", "行使修正", "魔法C", "魔法D修正"})
 #: the values a character's status shows rather than its params
 _STATUS = ("HP", "最大HP", "MP", "最大MP", "防護")
 _PLACE = {"top": "砦上部", "inside": "砦内部", "outside": "砦外部"}
@@ -48,22 +51,33 @@ def _split_palette(text: str) -> tuple[str, list[dict[str, str]]]:
     """The palette without its plain definitions, and those definitions as params."""
     lines, params = [], []
     for line in text.split("\n"):
-        found = _PARAM.match(line.strip())
+        found = _PARAM.match(line)
         if found:
-            params.append({"label": found.group(1), "value": found.group(2)})
+            params.append({"label": found.group(1), "value": found.group(2) or ""})
         else:
             lines.append(line)
-    return "\n".join(lines).strip("\n"), params
+    return "\n".join(lines), params
 
 
 def pc_character(pc: PC) -> dict[str, Any]:
+    """A PC as ゆとシート's own ココフォリア output makes it from its sheet (its palette with every
+    definition, the plain ones as params), with the HP, MP and 防護 it has now, its 先制力 as initiative
+    and its place in the battle as memo."""
     sheet = pc.sheet
-    palette = combined_palette(sheet, pc.palette)
-    parse_palette(palette)  # the state holds only palettes within the limits
+    palette = ytsheet_palette(sheet, pc.palette, pc.max_hp, all_properties=True)
     commands, defined = _split_palette(palette)
+    casting = sheet is not None and any(
+        sheet.value(c.name) for c in CLASSES if c.magic and c.id not in CRAFT_IDS
+    )
+    params = [
+        p for p in defined if not _DROPPED.match(p["label"]) and (casting or p["label"] not in _CASTING)
+    ]
     names = {p["label"] for p in defined}
-    values = sheet_variables(sheet, pc.hp, pc.max_hp, pc.move)
-    params = [{"label": k, "value": v} for k, v in values.items() if k not in _STATUS and k not in names]
+    if sheet is None:
+        extra = sheet_variables(None, pc.hp, pc.max_hp, pc.move)
+    else:
+        extra = {"移動力": str(pc.move)} if pc.move is not None else {}
+    params += [{"label": k, "value": v} for k, v in extra.items() if k not in _STATUS and k not in names]
     memo = [f"PC／{_place(pc.area, pc.position.value if pc.position else None)}"]
     data: dict[str, Any] = {
         "memo": "\n".join(memo),
@@ -73,7 +87,7 @@ def pc_character(pc: PC) -> dict[str, Any]:
             *_status("MP", sheet.mp if sheet else None, sheet.max_mp if sheet else None),
             *_status("防護", sheet.defense if sheet else None),
         ],
-        "params": [*params, *defined],
+        "params": params,
         "commands": commands,
     }
     if sheet is not None and sheet.source.startswith("https://"):

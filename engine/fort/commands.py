@@ -115,7 +115,8 @@ class RemovePC(Command):
 @dataclass(frozen=True, slots=True)
 class AddUnit(Command):
     """``/unit add name: type: area: hp: fort_damage: [strike:] [defense:] [move:] [arrive_round:]
-    [position:] [weakness:]`` (GM)"""
+    [position:] [weakness:]`` (GM); a move that is not a multiple of 10 m is the multiple below (at least
+    10 m), as COMMANDS.md's Conventions say."""
 
     gm_only: ClassVar[bool] = True
     name: str
@@ -129,6 +130,10 @@ class AddUnit(Command):
     arrive_round: int | None = None
     position: str | None = None
     weakness: str | None = None
+    #: a monster sheet's レベル, 命中力 and 回避力 of the part: shown when the unit is added
+    level: int | None = None
+    accuracy: int | None = None
+    evasion: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

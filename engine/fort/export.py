@@ -35,6 +35,7 @@ from engine.fort.state import (
     UnitType,
 )
 from engine.fort.weakness import clean_weakness
+from engine.limits import MAX_HP
 from engine.palette import parse_palette
 from engine.ruleset import RuleError
 from engine.sheets.model import PCSheet, sheet_from_json, sheet_to_json
@@ -272,8 +273,8 @@ def _pc(p: JsonDoc, name: str, key: str, round_: int) -> PC:
         position = parse_position(position_text) if position_text is not None else Position.TOP
     elif position_text is not None:
         raise p.bad("position", "only_at_f0")
-    hp = p.int_("hp", None)
-    max_hp = p.int_("max_hp", hp)
+    hp = p.int_("hp", None, -MAX_HP, MAX_HP)
+    max_hp = p.int_("max_hp", hp, -MAX_HP, MAX_HP)
     if hp is not None and max_hp is not None and hp > max_hp:
         raise p.bad("hp", "above_max_hp")
     return PC(

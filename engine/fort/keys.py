@@ -46,7 +46,8 @@ EVENTS: dict[str, str] = {
     "element? roll? unit?(the barrage's unit)",
     # units
     "unit.added": "unit type side area position(a soldier's at F0) hp fort_damage strike defense move "
-    "weakness arrive_round",
+    "weakness arrive_round level?(a monster sheet's) accuracy? evasion?",
+    "unit.move_rounded": "unit given move (a move not a multiple of 10 m, as COMMANDS.md's Conventions say)",
     "unit.removed": "unit",
     "unit.arrived": "unit area round",
     "unit.moved": "unit from to path distance extra_m(leaving a position at F0 first) "
@@ -165,7 +166,6 @@ REFUSALS: dict[str, str] = {
     "fort.weakness_invalid": "weakness examples",
     "fort.unit_no_strike": "unit",
     "fort.unit_attack_same_side": "attacker target",
-    "fort.move_not_multiple": "move",
     "fort.ram_needs_strike": "unit",
     "fort.enemy_at_f0": "unit",
     "fort.soldier_not_at_f0": "unit area",

@@ -6,6 +6,7 @@ from enum import StrEnum
 from functools import cache
 
 from engine.common import fold
+from engine.limits import shown_safely
 from engine.ruleset import RuleError
 
 
@@ -63,7 +64,7 @@ def parse_area(text: str) -> Area:
     if area is None:
         area = _AREA_BY_TEXT.get(fold(text).upper())
     if area is None:
-        raise RuleError("fort.area_invalid", area=text, allowed=[a.value for a in AREAS])
+        raise RuleError("fort.area_invalid", area=shown_safely(text), allowed=[a.value for a in AREAS])
     return area
 
 
@@ -71,7 +72,8 @@ def parse_position(text: str) -> Position:
     """F-MAP-4: a position at F0 (top, inside, outside)."""
     position = _POSITION_BY_TEXT.get(fold(text))
     if position is None:
-        raise RuleError("fort.position_invalid", position=text, allowed=[p.value for p in Position])
+        allowed = [p.value for p in Position]
+        raise RuleError("fort.position_invalid", position=shown_safely(text), allowed=allowed)
     return position
 
 
@@ -90,7 +92,7 @@ def parse_edge(text: str) -> Edge:
     parts = folded.split("-")
     allowed = [edge_text(e) for e in EDGES]
     if len(parts) != 2 or parts[0] not in _AREA_BY_TEXT or parts[1] not in _AREA_BY_TEXT:
-        raise RuleError("fort.edge_invalid", edge=text, allowed=allowed)
+        raise RuleError("fort.edge_invalid", edge=shown_safely(text), allowed=allowed)
     edge = make_edge(_AREA_BY_TEXT[parts[0]], _AREA_BY_TEXT[parts[1]])
     if edge is None:
         raise RuleError("fort.edge_not_adjacent", edge=text, allowed=allowed)

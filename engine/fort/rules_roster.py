@@ -56,6 +56,7 @@ def add_pc(ctx: Context, state: FortState, cmd: AddPC) -> FortState:
     position = parse_position(cmd.position) if cmd.position is not None else Position.TOP
     _positive("hp", cmd.hp, 0)
     _positive("move", cmd.move, 0)
+    limits.check_number("hp", cmd.hp, 0, limits.MAX_HP)
     owner = cmd.owner if cmd.owner is not None else cmd.invoker
     pc = PC(name, key, owner, Area.F0, position, cmd.hp, cmd.hp, cmd.move)
     if cmd.sheet is not None:
@@ -185,8 +186,7 @@ def add_unit(ctx: Context, state: FortState, cmd: AddUnit) -> FortState:
     _positive("fort_damage", cmd.fort_damage, 0)
     _positive("defense", cmd.defense, 0)
     _positive("move", cmd.move, 0)
-    if cmd.move % 10:
-        raise RuleError("fort.move_not_multiple", move=cmd.move)
+    move = unit_move(cmd.move)
     strike = None
     if cmd.strike is not None:
         strike = parse_damage_expression(cmd.strike).command
@@ -224,7 +224,7 @@ def add_unit(ctx: Context, state: FortState, cmd: AddUnit) -> FortState:
         cmd.fort_damage,
         strike,
         cmd.defense,
-        cmd.move,
+        move,
         cmd.arrive_round,
         arrived,
         position=position,
@@ -242,12 +242,22 @@ def add_unit(ctx: Context, state: FortState, cmd: AddUnit) -> FortState:
             "fort_damage": cmd.fort_damage,
             "strike": strike,
             "defense": cmd.defense,
-            "move": cmd.move,
+            "move": move,
             "weakness": weakness,
             "arrive_round": cmd.arrive_round,
+            **{k: v for k, v in (("level", cmd.level), ("accuracy", cmd.accuracy), ("evasion", cmd.evasion))
+               if v is not None},
         },
-    )
+    )  # fmt: skip
+    if move != cmd.move:
+        ctx.emit("unit.move_rounded", {"unit": name, "given": cmd.move, "move": move})
     return evolve(state, units=(*state.units, unit))
+
+
+def unit_move(metres: int) -> int:
+    """F-MAP-2 moves go in steps of 10 m: a move that is not a multiple of 10 is the multiple below, at least
+    10 m (COMMANDS.md's Conventions; a sheet's 移動速度 5, 12 or 25)."""
+    return metres if metres % 10 == 0 else max(10, metres // 10 * 10)
 
 
 def remove_unit(ctx: Context, state: FortState, cmd: RemoveUnit) -> FortState:

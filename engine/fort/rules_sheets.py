@@ -12,6 +12,7 @@ import re
 import unicodedata
 from typing import Any
 
+from engine import limits
 from engine.common import ImportInvalid, fold
 from engine.dice import DiceSource, RollResult, parse_command
 from engine.fort.commands import ReadPCSheet, SetPCPalette
@@ -77,6 +78,7 @@ def with_sheet(pc: PC, sheet: PCSheet, hp: int | None, move: int | None, palette
         sheet = dataclasses.replace(sheet, mp=min(pc.sheet.mp, sheet.max_mp))
     current = hp if pc.hp is None or hp is None else min(pc.hp, hp)
     own = _clean_palette(palette)
+    parse_palette(combined_palette(sheet, own if own is not None else pc.palette, hp))  # within the limits
     return evolve(
         pc,
         hp=current if hp is not None else pc.hp,
@@ -90,6 +92,8 @@ def with_sheet(pc: PC, sheet: PCSheet, hp: int | None, move: int | None, palette
 def read_pc_sheet(ctx: Context, state: FortState, cmd: ReadPCSheet) -> FortState:
     """``/pc sheet``: the PC's HP, MP, 防護点, 回避力, resistances, 先制力, 移動力, weapons and palette."""
     i = find_pc(state, cmd.name)
+    limits.check_number("hp", cmd.hp, 1, limits.MAX_HP)
+    limits.check_number("move", cmd.move, 0, limits.MAX_NUMBER)
     pc = with_sheet(state.pcs[i], decode_sheet(cmd.sheet), cmd.hp, cmd.move, cmd.palette)
     ctx.emit("pc.sheet_read", sheet_event(pc))
     return set_pc(state, i, pc)
@@ -99,6 +103,7 @@ def set_pc_palette(ctx: Context, state: FortState, cmd: SetPCPalette) -> FortSta
     """``/pc palette text:``: the PC's own palette; an empty text goes back to the generated one."""
     i = find_pc(state, cmd.name)
     pc = evolve(state.pcs[i], palette=_clean_palette(cmd.text))
+    pc_palette(pc)  # the palette it rolls from, with the sheet's, within the limits
     ctx.emit(
         "pc.palette_set",
         {"pc": pc.name, "lines": len(pc_palette(pc).lines), "custom": pc.palette is not None},
@@ -111,7 +116,7 @@ def set_pc_palette(ctx: Context, state: FortState, cmd: SetPCPalette) -> FortSta
 
 def pc_palette(pc: PC) -> Palette:
     """What the PC rolls from: its own palette and/or the one generated from its sheet."""
-    return parse_palette(combined_palette(pc.sheet, pc.palette))
+    return parse_palette(combined_palette(pc.sheet, pc.palette, pc.max_hp))
 
 
 def pc_values(pc: PC) -> dict[str, str]:
@@ -145,11 +150,8 @@ def _number(value: str) -> int | None:
     text = unicodedata.normalize("NFKC", value).strip().replace("−", "-")
     if fold(text) in ("none", "null", "-", ""):
         return None
-    try:
-        number = int(text)
-    except ValueError:
-        raise ValueError("sheet_not_a_number") from None
-    if abs(number) > MAX_VALUE:
+    number = limits.parse_int(text)
+    if number is None or abs(number) > MAX_VALUE:
         raise ValueError("sheet_not_a_number")
     return number
 
@@ -158,10 +160,45 @@ def _one(field: str, value: Any) -> dict[str, Any]:
     return {field: value}
 
 
+def _without_formula(sheet: PCSheet, name: str) -> PCSheet:
+    """The sheet with the palette's definition of ``name`` its number from now on, not ゆとシート's
+    formula."""
+    return dataclasses.replace(sheet, formulas=tuple((k, v) for k, v in sheet.formulas if k != name))
+
+
+_FORMULA_OF = {"vit_resist": "生命抵抗", "mnd_resist": "精神抵抗"}
+
+
 def set_sheet_value(pc: PC, attr: str, value: str) -> tuple[Any, Any, PC]:
     """One sheet value of ``pc`` set: a total (``mp``, ``evasion``, ``生命抵抗`` ...), a weapon's (``命中1``,
     ``weapon1_rate``), or any other value a palette names (``器用度``). Raises ``ValueError(reason)`` for a
-    value that does not fit, ``fort.gm_set_target_unknown`` for a name the sheet does not have."""
+    value that does not fit, ``fort.gm_set_target_unknown`` for a name the sheet does not have. A value
+    ゆとシート writes as a formula is the number set from then on."""
+    old, new, changed = _set_sheet_value(pc, attr, value)
+    sheet = changed.sheet
+    assert sheet is not None and pc.sheet is not None
+    for name, _ in pc.sheet.formulas:
+        if _names_value(pc.sheet, sheet, name):
+            sheet = _without_formula(sheet, name)
+    return old, new, evolve(changed, sheet=sheet)
+
+
+def _names_value(before: PCSheet, after: PCSheet, name: str) -> bool:
+    """Whether the value ``name`` stands for in the palette is one the GM changed."""
+    for field, formula in _FORMULA_OF.items():
+        if formula == name:
+            return bool(getattr(before, field) != getattr(after, field))
+    for n, (old, new) in enumerate(zip(before.weapons, after.weapons, strict=True), 1):
+        row = old.row or n
+        if old != new and name in (f"命中{row}", f"追加D{row}"):
+            return (old.acc != new.acc) if name.startswith("命中") else (old.dmg != new.dmg)
+    for i, (old_d, new_d) in enumerate(zip(before.defences, after.defences, strict=True), 1):
+        if name == f"回避{old_d.row or i}" and old_d.evasion != new_d.evasion:
+            return True
+    return before.value(name) != after.value(name)
+
+
+def _set_sheet_value(pc: PC, attr: str, value: str) -> tuple[Any, Any, PC]:
     key = fold(attr)
     sheet = pc.sheet
     if sheet is None:
@@ -195,6 +232,8 @@ def set_sheet_value(pc: PC, attr: str, value: str) -> tuple[Any, Any, PC]:
             raise ValueError("sheet_no_such_weapon")
         weapon = sheet.weapons[n]
         new_value: Any = unicodedata.normalize("NFKC", value).strip() if field == "name" else _number(value)
+        if field == "name" and limits.text_problem(new_value, limits.TEXT_MAX) is not None:
+            raise ValueError("sheet_bad_text")
         weapons = (
             *sheet.weapons[:n],
             dataclasses.replace(weapon, **_one(field, new_value)),

@@ -38,8 +38,9 @@ _KIND_WORDS: dict[str, DamageKind] = {
     "魔法": DamageKind.MAGIC,
     "magic": DamageKind.MAGIC,
 }
-#: 弱点 that are not damage (命中力+1): kept and shown, the bot has nothing to add them to
-_OTHER_WORDS = ("命中力",)
+#: 弱点 that are not damage the fort deals (命中力+1, 回復効果ダメージ+3点): kept and shown, the bot has
+#: nothing to add them to
+_OTHER_WORDS = ("命中力", "回避力", "生命抵抗力", "精神抵抗力", "先制力", "回復効果")
 _JA = re.compile(r"(?P<what>.+?)(?:属性)?(?:ダメージ)?\+(?P<bonus>\d{1,2})点?")
 _EN = re.compile(r"(?P<what>[a-z]+?)(?:damage)?\+(?P<bonus>\d{1,2})")
 EXAMPLES = ("炎属性ダメージ+3", "物理ダメージ+2", "魔法ダメージ+2")

@@ -11,10 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine import limits
 from engine.common import JsonDoc, JsonStyle
+from engine.palette import MAX_CHARS as MAX_PALETTE_CHARS
 
 #: the largest number a sheet value may hold
-MAX_VALUE = 100_000
+MAX_VALUE = limits.MAX_NUMBER
+#: the most rows of a table and the longest formula a sheet may hold (as engine/sheets/fields.py reads them)
+_ROWS = 50
+FORMULA_MAX = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +34,8 @@ class Weapon:
     dmg: int | None = None
     category: str = ""
     note: str = ""
+    #: its row in the sheet's table (``weapon{row}...``), which names it in the palette (``{命中1}``)
+    row: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +47,35 @@ class Defence:
     defense: int | None = None
     note: str = ""
     listed: bool = True
+    #: its column in the sheet (``defenseTotal{row}Eva``), which names it in the palette (``{回避1}``)
+    row: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CommonClass:
+    """A 一般技能 with its level and the abilities its palette lines add (``器用``, ``知力`` ...)."""
+
+    name: str
+    level: int | None = None
+    checks: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PaletteData:
+    """What ゆとシート's palette preset takes from a sheet beyond its numbers: the player's own inserts
+    (``chatPaletteInsert{n}`` at ``Position``: ``""`` first, ``general``, ``common``, ``feats``, ``magic``,
+    ``attack``, ``defense``), the 一般技能, the declared feats' lines (``[宣]《全力攻撃Ⅰ》``), the modifiers
+    it writes (``魔力修正`` ...), and the 妖精魔法 rank and learned crafts its magic lines need."""
+
+    inserts: tuple[tuple[str, str], ...] = ()
+    common: tuple[CommonClass, ...] = ()
+    feats: tuple[str, ...] = ()
+    lore_add: int = 0
+    initiative_add: int = 0
+    mods: tuple[tuple[str, int], ...] = ()
+    fairy_rank: int = 0
+    fairy_earth: bool = False
+    crafts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +95,16 @@ class PCSheet:
     weapons: tuple[Weapon, ...] = ()
     values: tuple[tuple[str, int], ...] = ()
     palette_insert: str | None = None
+    #: ゆとシート's own definitions of the values it writes as formulas (``生命抵抗``, ``命中1``,
+    #: ``スカウト技巧``, ``真語魔法`` ...); a value set by the GM loses its formula
+    formulas: tuple[tuple[str, str], ...] = ()
+    data: PaletteData = PaletteData()
+
+    def formula(self, name: str) -> str | None:
+        for key, text in self.formulas:
+            if key == name:
+                return text
+        return None
 
     @property
     def evasion(self) -> int | None:
@@ -114,7 +160,7 @@ def sheet_to_json(sheet: PCSheet) -> dict[str, Any]:
         "initiative": sheet.initiative,
         "monster_lore": sheet.monster_lore,
         "defences": [
-            {"evasion": d.evasion, "defense": d.defense, "note": d.note, "listed": d.listed}
+            {"evasion": d.evasion, "defense": d.defense, "note": d.note, "listed": d.listed, "row": d.row}
             for d in sheet.defences
         ],
         "weapons": [
@@ -127,21 +173,95 @@ def sheet_to_json(sheet: PCSheet) -> dict[str, Any]:
                 "dmg": w.dmg,
                 "category": w.category,
                 "note": w.note,
+                "row": w.row,
             }
             for w in sheet.weapons
         ],
         "values": dict(sheet.values),
         "palette_insert": sheet.palette_insert,
+        "formulas": dict(sheet.formulas),
+        "data": _data_to_json(sheet.data),
     }
 
 
-_WRONG = {int: "not_an_integer", str: "not_a_string", bool: "not_a_boolean", list: "not_a_list"}
+def _data_to_json(data: PaletteData) -> dict[str, Any]:
+    return {
+        "inserts": [{"position": p, "text": t} for p, t in data.inserts],
+        "common": [{"name": c.name, "level": c.level, "checks": list(c.checks)} for c in data.common],
+        "feats": list(data.feats),
+        "lore_add": data.lore_add,
+        "initiative_add": data.initiative_add,
+        "mods": dict(data.mods),
+        "fairy_rank": data.fairy_rank,
+        "fairy_earth": data.fairy_earth,
+        "crafts": list(data.crafts),
+    }
+
+
+_WRONG = {int: "not_an_integer", str: "not_a_string", bool: "not_a_boolean", list: "not_a_list",
+          dict: "not_an_object"}  # fmt: skip
 STYLE = JsonStyle(sep=".", end="", item="[{}]", wrong_type=_WRONG.__getitem__, null_is_missing=False)
 _LIMIT = (-MAX_VALUE, MAX_VALUE)
 
 
 def _number(d: JsonDoc, key: str) -> int | None:
     return d.int_(key, None, *_LIMIT)
+
+
+def _text(d: JsonDoc, key: str, max_len: int = limits.TEXT_MAX, *, lines: bool = False) -> str:
+    """A text of at most ``max_len`` characters, without control characters (but new lines, if ``lines``)."""
+    text = d.get(key, str, "")
+    body = text.replace("\n", "").replace("\t", "") if lines else text
+    if len(text) > max_len:
+        raise d.bad(key, "too_long", max=max_len)
+    if limits.text_problem(body, max_len) is not None:
+        raise d.bad(key, "control")
+    return text
+
+
+def _strings(d: JsonDoc, key: str) -> tuple[str, ...]:
+    raw = d.get(key, list, [])
+    if len(raw) > _ROWS or not all(isinstance(x, str) for x in raw):
+        raise d.bad(key, "not_a_list")
+    for x in raw:
+        if limits.text_problem(x, limits.TEXT_MAX) is not None:
+            raise d.bad(key, "control")
+    return tuple(raw)
+
+
+def _named(d: JsonDoc, key: str, max_len: int) -> list[tuple[str, Any]]:
+    """An object of names (each a short text) to values."""
+    doc = d.obj_or_empty(key)
+    if len(doc.raw) > _ROWS * 4:
+        raise d.bad(key, "too_long", max=_ROWS * 4)
+    out = []
+    for name, value in doc.raw.items():
+        if not isinstance(name, str) or not name.strip() or limits.text_problem(name, 40) is not None:
+            raise doc.bad(str(name)[:40], "not_a_name")
+        out.append((name, value))
+    return out
+
+
+def _data_from_json(d: JsonDoc) -> PaletteData:
+    inserts = tuple(
+        (_text(x, "position", 20), _text(x, "text", MAX_PALETTE_CHARS, lines=True))
+        for x in d.items("inserts")
+    )
+    common = tuple(
+        CommonClass(_text(x, "name"), _number(x, "level"), _strings(x, "checks")) for x in d.items("common")
+    )
+    mods = d.obj_or_empty("mods")
+    return PaletteData(
+        inserts=inserts,
+        common=common,
+        feats=_strings(d, "feats"),
+        lore_add=d.int_("lore_add", 0, *_LIMIT),
+        initiative_add=d.int_("initiative_add", 0, *_LIMIT),
+        mods=tuple((name, mods.int_(name, 0, *_LIMIT)) for name, _ in _named(d, "mods", 40)),
+        fairy_rank=d.int_("fairy_rank", 0, 0, 100),
+        fairy_earth=d.get("fairy_earth", bool, False),
+        crafts=_strings(d, "crafts"),
+    )
 
 
 def sheet_from_json(raw: Any, path: str = "$") -> PCSheet:
@@ -153,20 +273,28 @@ def sheet_from_json(raw: Any, path: str = "$") -> PCSheet:
         if not isinstance(name, str) or not name.strip():
             raise values_doc.bad(str(name), "not_a_name")
         values.append((name, values_doc.int_(name, 0, *_LIMIT)))
+    formulas = d.obj_or_empty("formulas")
+    formula_list = [(name, _text(formulas, name, FORMULA_MAX)) for name, _ in _named(d, "formulas", 40)]
+    if len(d.items("weapons")) > _ROWS or len(d.items("defences")) > _ROWS:
+        raise d.bad("weapons", "too_long", max=_ROWS)
     insert = d.get("palette_insert", str, None)
     if insert not in (None, "begin", "end"):
         raise d.bad("palette_insert", "not_one_of", allowed=["begin", "end"])
+    mp, max_mp = d.int_("mp", None, 0, limits.MAX_NUMBER), d.int_("max_mp", None, 0, limits.MAX_NUMBER)
+    if mp is not None and max_mp is not None and mp > max_mp:
+        raise d.bad("mp", "above_max")
     return PCSheet(
-        source=d.get("source", str, ""),
-        level=_number(d, "level"),
-        mp=_number(d, "mp"),
-        max_mp=_number(d, "max_mp"),
+        source=_text(d, "source", 300),
+        level=d.int_("level", None, 0, 1000),
+        mp=mp,
+        max_mp=max_mp,
         defences=tuple(
             Defence(
                 _number(x, "evasion"),
                 _number(x, "defense"),
-                x.get("note", str, ""),
+                _text(x, "note"),
                 x.get("listed", bool, True),
+                x.int_("row", 0, 0, _ROWS),
             )
             for x in d.items("defences")
         ),
@@ -176,17 +304,20 @@ def sheet_from_json(raw: Any, path: str = "$") -> PCSheet:
         monster_lore=_number(d, "monster_lore"),
         weapons=tuple(
             Weapon(
-                w.get("name", str, ""),
-                w.get("usage", str, ""),
+                _text(w, "name"),
+                _text(w, "usage"),
                 _number(w, "acc"),
                 _number(w, "rate"),
                 _number(w, "crit"),
                 _number(w, "dmg"),
-                w.get("category", str, ""),
-                w.get("note", str, ""),
+                _text(w, "category"),
+                _text(w, "note"),
+                w.int_("row", 0, 0, _ROWS),
             )
             for w in d.items("weapons")
         ),
         values=tuple(values),
         palette_insert=insert,
+        formulas=tuple(formula_list),
+        data=_data_from_json(d.obj_or_empty("data")),
     )

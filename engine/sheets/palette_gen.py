@@ -1,52 +1,147 @@
-"""The chat palette ゆとシートⅡ would generate for a sheet, and the sheet's values as palette variables.
+"""The chat palette ゆとシートⅡ makes for a character sheet, for BCDice (``?id=…&mode=palette&tool=bcdice``).
 
-The generated palette follows what ゆとシート writes for BCDice tools (ココフォリア, ユドナリウム) with
-variables on (``paletteUseVar``): its sections 魔法系 (casting, damage and halved damage, healing for
-each magic the PC casts), 武器攻撃系 (命中力 and ダメージ for each weapon row) and 抵抗回避 (生命/精神抵抗力,
-回避力 for each listed defence column), each with its ``//修正=0`` lines, and the same names
-(``{命中1}``, ``{追加D1}``, ``{回避1}``, ``{生命抵抗}``, ``{真語魔法}``). Its 非戦闘系 section, which needs
-the packages of every class, is left out; in its place are 先制力 and 魔物知識 lines from the sheet's
-totals. Not generated either: gun bullets, 部位 of a 魔物化 PC, and the sheet's extra buff rows.
+Line for line what ytsheet2's generator writes (``_core/lib/palette.pl`` and ``sw2/palette-sub.pl``'s
+``palettePreset``) with variables and buffs on (``paletteUseVar``, ``paletteUseBuff``): 非戦闘系 (the
+判定パッケージ of each class, 魔物知識 and 先制 with their bonuses), 一般技能, 宣言特技, 魔法系 (casting,
+damage, halved damage and healing of each magic and craft with a power), 武器攻撃系 (命中力 and ダメージ of
+each weapon row, bullets for guns) and 抵抗回避, with the player's own inserts (``chatPaletteInsert{n}``) at
+their positions; then the sheet's own palette before, after or instead of it (``paletteInsertType``),
+then the definitions (engine/sheets/palette_props.py). Not generated, as ゆとシート's palette-editing rows
+are not read: its extra buff rows (``paletteAttack{n}``, ``paletteMagic{n}``), 部位 of a 魔物化 PC, and
+〈薬草〉〈ポーション〉 lines (its item list is free text).
 
-``sheet_variables`` gives the values those names stand for: where ゆとシート writes a formula
-(``//命中1=({ファイター}+({器用}+{器用増強})/6+1)``) this uses the sheet's own total, which is that
-formula's value, so a ``/gm set`` of one number changes what the palette rolls.
+``sheet_variables`` gives the values a palette may name that its definitions leave out: the PC's HP,
+MP and 移動力 as they are now, and the sheet's numbers for palettes written by hand.
 """
 
 from __future__ import annotations
 
-from engine.sheets.classes import ABILITIES, CLASSES, HEALS, POWERS
+import re
+
+from engine.sheets.classes import CLASSES, CRAFT_HEALS, CRAFT_POWERS, HEALS, PACKAGES, POWERS, SwClass
 from engine.sheets.model import PCSheet, Weapon
+from engine.sheets.palette_props import ABILITY_NAMES, properties, used_only
+
+#: ytsheet's gun bullets: (level of マギテック, 威力, C値 change, usage needed)
+_BULLETS = ((1, 20, "", ""), (2, 20, "-1", ""), (6, 30, "", ""), (7, 10, "", ""), (9, 30, "-1", ""),
+            (12, 40, "", "2H"), (15, 70, "", "2H"))  # fmt: skip
+_GUN_HEALS = ((2, 0, ""), (10, 30, ""), (13, 20, "2H"))
+_DRUID = (("ウルフバイト", "0,3,6", 1), ("ソーンバッシュ", "4,7,13", 3), ("コングスマッシュ", "12,15,18", 7),
+          ("ボアラッシュ", "13,16,19", 9), ("マルサーヴラプレス", "18,21,24", 10),
+          ("ルナアタック", "18,21,36", 13),
+          ("ダブルストンプ", "24,27,30", 15))  # fmt: skip
+_ABYSS = "雷 純エネルギー 衝撃 断空 毒 呪い"
 
 
-def _magic_level(sheet: PCSheet, class_name: str) -> int:
-    if class_name == "ウィザード":  # 深智魔法 spells need both ソーサラー and コンジャラー levels
-        return min(sheet.value("ソーサラー") or 0, sheet.value("コンジャラー") or 0)
+def _level(sheet: PCSheet, class_name: str) -> int:
     return sheet.value(class_name) or 0
 
 
-def _magic(sheet: PCSheet) -> list[str]:
-    casters = [
-        c for c in CLASSES if c.magic is not None and sheet.value(c.name) and sheet.value(c.magic) is not None
-    ]
+def _mod(sheet: PCSheet, name: str) -> int:
+    return next((v for k, v in sheet.data.mods if k == name), 0)
+
+
+def _insert(sheet: PCSheet, position: str) -> str:
+    return "".join(text + "\n" for where, text in sheet.data.inserts if where == position)
+
+
+def _general(sheet: PCSheet) -> str:
+    text = "### ■非戦闘系\n"
+    text += "".join(f"2d+{{冒険者}}+{{{s}B}} 冒険者＋{s}\n" for s in ("器用", "敏捷", "筋力", "知力"))
+    for sw_class in CLASSES:
+        if not _level(sheet, sw_class.name):
+            continue
+        for pack in PACKAGES.get(sw_class.name, ()):
+            name = sw_class.name + pack.name
+            text += f"2d+{{{name}}} {name}\n"
+            if pack.lore and sheet.data.lore_add:
+                text += f"2d+{{{name}}}+{sheet.data.lore_add} 魔物知識\n"
+            if pack.initiative and sheet.data.initiative_add:
+                text += f"2d+{{{name}}}+{sheet.data.initiative_add} 先制\n"
+    text += "\n" + _insert(sheet, "general")
+    for common in sheet.data.common:
+        text += "".join(f"2d+{{{common.name}}}+{{{s}B}} {common.name}＋{s}\n" for s in common.checks)
+    text += "\n" + _insert(sheet, "common")
+    if sheet.data.feats:
+        text += "\n### ■宣言特技\n" + "".join(line + "\n" for line in sheet.data.feats) + "\n"
+    return text + _insert(sheet, "feats")
+
+
+def _powers_learned(sheet: PCSheet, names: str) -> bool:
+    return any(re.fullmatch(f"(?:{names})", craft) for craft in sheet.data.crafts)
+
+
+def _wanted(sheet: PCSheet, sw_class: SwClass, need: int) -> bool:
+    level = _level(sheet, sw_class.name)
+    if sw_class.id == "Fai":
+        return need <= sheet.data.fairy_rank
+    if need > level:
+        return False
+    return not (
+        sw_class.id == "Wiz" and need > min(_level(sheet, "ソーサラー"), _level(sheet, "コンジャラー"))
+    )
+
+
+def _damage(sheet: PCSheet, sw_class: SwClass, power: str) -> str:
+    """The damage, halved and healing lines of one magic (its ``dmgTexts``)."""
+    assert sw_class.magic is not None
+    magic, level, add = sw_class.magic, _level(sheet, sw_class.name), _mod(sheet, f"魔法D{sw_class.id}")
+    add_text = f"+{add}" if add > 0 else str(add) if add < 0 else ""
+    text = half = ""
+    powers: list[int] = []
+    for rate, need in POWERS.get(magic, ()):
+        if _wanted(sheet, sw_class, need) and not (sw_class.id == "Fai" and rate == 80 and level < 15):
+            powers.append(rate)
+    for rate, names in CRAFT_POWERS.get(magic, ()):
+        if _powers_learned(sheet, names):
+            powers.append(rate + (_mod(sheet, "終律増強") if sw_class.id == "Bar" else 0))
+    for rate in sorted(powers):
+        text += f"k{rate}[{{魔法C}}]+{power}{add_text}+{{魔法D修正}} ダメージ\n"
+        if sw_class.id == "Sor" and rate == 30 and level >= 12:
+            text += f"k{rate}[10]+{power}{add_text}+{{物理魔法D修正}} 物理ダメージ\n"
+        if sw_class.id == "Fai" and sheet.data.fairy_earth and rate in (10, 50):
+            text += f"k{rate}[12]+{power}{add_text}+{{物理魔法D修正}} 物理ダメージ\n"
+        half += f"k{rate}[13]+{power}h+({add or ''}+{{魔法D修正}}) 半減\n"
+    text += half
+    if sw_class.id == "Dru":
+        for name, table, need in _DRUID:
+            if level >= need:
+                text += f"Dru[{table}]+{power}+{{物理魔法D修正}} 物理ダメージ／【{name}】\n"
+    if sw_class.id == "Aby" and level >= 7:
+        text += f"choice {_ABYSS}\nx2 choice {_ABYSS}\n"
+    heals = [rate for rate, need in HEALS.get(magic, ()) if level >= need]
+    heals += [rate for rate, names in CRAFT_HEALS.get(magic, ()) if _powers_learned(sheet, names)]
+    for rate in sorted(heals):
+        text += f"k{rate}[13]+{power}+{{回復量修正}} 回復量\n"
+    return re.sub(r"^(k[0-9]+)\[(.+?)\]", r"\1[(\2)]", text, flags=re.MULTILINE)
+
+
+def _magic(sheet: PCSheet) -> str:
+    casters = [c for c in CLASSES if c.magic is not None and _level(sheet, c.name)]
     if not casters:
-        return []
-    lines = ["### ■魔法系", "//魔力修正=0", "//行使修正=0", "//魔法C=10", "//魔法D修正=0"]
-    if any(c.magic in HEALS for c in casters):
-        lines.append("//回復量修正=0")
+        return _insert(sheet, "magic")
+    text = "### ■魔法系\n"
+    text += f"//魔力修正={_mod(sheet, '魔力修正')}\n//行使修正={_mod(sheet, '行使修正')}\n//魔法C=10\n"
+    text += f"//魔法D修正={_mod(sheet, '魔法D修正')}\n"
+    if (_level(sheet, "ドルイド") or _level(sheet, "ソーサラー") >= 12
+            or (_level(sheet, "フェアリーテイマー") and sheet.data.fairy_earth)):  # fmt: skip
+        text += f"//物理魔法D修正={_mod(sheet, '物理魔法D修正')}\n"
+    if any(
+        _level(sheet, n) for n in ("コンジャラー", "プリースト", "アビスゲイザー", "グリモワール", "バード")
+    ) or (_level(sheet, "マギテック") >= 2):
+        text += "//回復量修正=0\n"
     for sw_class in casters:
-        magic = sw_class.magic
-        assert magic is not None
-        level = _magic_level(sheet, sw_class.name)
-        power = f"{{{magic}}}+{{魔力修正}}"
-        lines.append(f"2d+{power}+{{行使修正}} {magic}行使")
-        rates = [rate for rate, need in POWERS.get(magic, ()) if need <= level]
-        lines += [f"k{rate}[({{魔法C}})]+{power}+{{魔法D修正}} ダメージ／{magic}" for rate in sorted(rates)]
-        lines += [f"k{rate}[(13)]+{power}h+(+{{魔法D修正}}) 半減／{magic}" for rate in sorted(rates)]
-        heals = [rate for rate, need in HEALS.get(magic, ()) if need <= level]
-        lines += [f"k{rate}[(13)]+{power}+{{回復量修正}} 回復量" for rate in sorted(heals)]
-        lines.append("")
-    return lines
+        name = sw_class.magic
+        assert name is not None
+        power = f"{{{sw_class.power_name}}}"
+        if "魔" in name:
+            text += f"2d+{power}+{{行使修正}} {name}行使\n"
+        elif "歌" in name:
+            text += f"2d+{power} 呪歌演奏\n"
+        else:
+            text += f"2d+{power} {name}\n"
+        text += re.sub(r"(ダメージ|半減)(\n|／)", rf"\1／{name}\2", _damage(sheet, sw_class, power)) + "\n"
+    return text + _insert(sheet, "magic")
 
 
 def _beheads(weapon: Weapon) -> bool:
@@ -54,58 +149,73 @@ def _beheads(weapon: Weapon) -> bool:
     return "首切" in weapon.name or "首切" in weapon.note
 
 
-def _weapons(sheet: PCSheet) -> list[str]:
-    if not sheet.weapons:
-        return []
-    lines = ["### ■武器攻撃系", "//命中修正=0", "//C修正=0", "//追加D修正=0", "//必殺効果=0", "//クリレイ=0"]
-    for n, weapon in enumerate(sheet.weapons, 1):
-        label = f"{weapon.name}{weapon.usage}"
-        lines.append(f"2d+{{命中{n}}}+{{命中修正}} 命中力／{label}")
-        if weapon.rate is not None and weapon.crit is not None and weapon.category != "ガン":
-            tail = "r5" if _beheads(weapon) else ""
-            damage = f"k{weapon.rate}[({weapon.crit}+{{C修正}})]+{{追加D{n}}}+{{追加D修正}}{{出目修正}}{tail}"
-            lines.append(f"{damage} ダメージ／{label}")
-        lines.append("")
-    lines.append("//出目修正=$+{クリレイ}#{必殺効果}")
-    return lines
+def _weapon_lines(sheet: PCSheet, n: int, weapon: Weapon) -> str:
+    label = f"{weapon.name}{weapon.usage}"
+    crit = "" if weapon.crit is None else str(weapon.crit)
+    damage = ""
+    if weapon.category == "ガン":
+        magitech = _level(sheet, "マギテック")
+        for level, rate, change, usage in sorted(_BULLETS, key=lambda b: b[1]):
+            if magitech >= level and usage in weapon.usage:
+                damage += f"k{rate}[({crit}{change})]+{{追加D{n}}}+{{ガン追加D修正}} ダメージ\n"
+        for level, rate, usage in sorted(_GUN_HEALS, key=lambda b: b[1]):
+            if magitech >= level and usage in weapon.usage:
+                damage += f"k{rate}[13]+{{追加D{n}}}+{{回復量修正}} 回復量\n"
+    elif weapon.rate is not None:
+        tail = "r5" if _beheads(weapon) else ""
+        damage = f"k{weapon.rate}[({crit}+{{C修正}})]+{{追加D{n}}}+{{追加D修正}}{{出目修正}}{tail}"
+        damage += f" ダメージ／{label}\n"
+    return f"2d+{{命中{n}}}+{{命中修正}} 命中力／{label}\n{damage}\n"
 
 
-def _defence(sheet: PCSheet) -> list[str]:
-    lines = ["### ■抵抗回避", "//生命抵抗修正=0", "//精神抵抗修正=0", "//回避修正=0"]
-    if sheet.vit_resist is not None:
-        lines.append("2d+{生命抵抗}+{生命抵抗修正} 生命抵抗力")
-    if sheet.mnd_resist is not None:
-        lines.append("2d+{精神抵抗}+{精神抵抗修正} 精神抵抗力")
+def _weapons(sheet: PCSheet) -> str:
+    text = ""
+    if sheet.weapons:
+        text += "### ■武器攻撃系\n//命中修正=0\n//C修正=0\n//追加D修正=0\n//必殺効果=0\n//クリレイ=0\n"
+        if any(w.category == "ガン" for w in sheet.weapons):
+            text += "//ガン追加D修正=0\n"
+        text += "".join(_weapon_lines(sheet, w.row or n, w) for n, w in enumerate(sheet.weapons, 1))
+        text += "//出目修正=$+{クリレイ}#{必殺効果}\n"
+    return text + _insert(sheet, "attack")
+
+
+def _defence(sheet: PCSheet) -> str:
+    text = "### ■抵抗回避\n//生命抵抗修正=0\n//精神抵抗修正=0\n//回避修正=0\n"
+    text += "2d+{生命抵抗}+{生命抵抗修正} 生命抵抗力\n2d+{精神抵抗}+{精神抵抗修正} 精神抵抗力\n"
     for i, defence in enumerate(sheet.defences, 1):
-        if defence.listed and defence.evasion is not None:
+        if defence.listed:
             note = f"／{defence.note}" if defence.note else ""
-            lines.append(f"2d+{{回避{i}}}+{{回避修正}} 回避力{note}")
-    return lines
-
-
-def _general(sheet: PCSheet) -> list[str]:
-    lines = []
-    if sheet.initiative is not None:
-        lines.append("2d+{先制力} 先制力")
-    if sheet.monster_lore is not None:
-        lines.append("2d+{魔物知識} 魔物知識")
-    return ["### ■非戦闘系", *lines, ""] if lines else []
+            text += f"2d+{{回避{defence.row or i}}}+{{回避修正}} 回避力{note}\n"
+    return text + _insert(sheet, "defense")
 
 
 def generate_palette(sheet: PCSheet) -> str:
-    """The palette ゆとシート would give this sheet (as described above), one line each."""
-    return "\n".join([*_general(sheet), *_magic(sheet), *_weapons(sheet), *_defence(sheet)])
+    """ゆとシート's preset for this sheet (its palette lines, without the definitions)."""
+    return _insert(sheet, "") + _general(sheet) + _magic(sheet) + _weapons(sheet) + _defence(sheet)
 
 
-def combined_palette(sheet: PCSheet | None, custom: str | None) -> str:
-    """What a PC rolls from: its own palette, the generated one, or both as ゆとシート's
-    ``paletteInsertType`` puts them (``begin``: its own first; ``end``: the generated one first)."""
-    generated = generate_palette(sheet) if sheet is not None else ""
-    if not custom:
-        return generated
-    if sheet is None or sheet.palette_insert is None:
-        return custom
-    return f"{custom}\n{generated}" if sheet.palette_insert == "begin" else f"{generated}\n{custom}"
+def ytsheet_palette(
+    sheet: PCSheet | None, custom: str | None, max_hp: int | None = None, *, all_properties: bool = False
+) -> str:
+    """The palette as ゆとシート serves it for BCDice: the sheet's own palette and/or the preset, as
+    ``paletteInsertType`` puts them, then the definitions they use (``all_properties``: every one)."""
+    if sheet is None:
+        return custom or ""
+    preset = generate_palette(sheet)
+    if sheet.palette_insert == "begin":
+        palette = f"{custom or ''}\n{preset}"
+    elif sheet.palette_insert == "end":
+        palette = f"{preset}\n{custom or ''}"
+    else:
+        palette = custom or preset
+    props = properties(sheet, max_hp)
+    lines = props if all_properties else used_only(palette, props)
+    return palette + "\n\n" + "\n".join(lines).rstrip("\n") + "\n"
+
+
+def combined_palette(sheet: PCSheet | None, custom: str | None, max_hp: int | None = None) -> str:
+    """What a PC rolls from: ゆとシート's palette for its sheet and its own palette (``ytsheet_palette``)."""
+    return ytsheet_palette(sheet, custom, max_hp)
 
 
 def _put(out: dict[str, str], name: str, value: int | str | None) -> None:
@@ -129,7 +239,7 @@ def sheet_variables(
     _put(out, "防護", sheet.defense)
     for name in ("冒険者レベル", "冒険者", "LV"):
         _put(out, name, sheet.level)
-    for _, _, score, short, english in ABILITIES:
+    for score, short, english in ABILITY_NAMES:
         number = sheet.value(score)
         if number is None:
             continue
@@ -153,12 +263,13 @@ def sheet_variables(
     _put(out, "先制力", sheet.initiative)
     _put(out, "魔物知識", sheet.monster_lore)
     for n, weapon in enumerate(sheet.weapons, 1):
-        _put(out, f"武器{n}", weapon.name)
-        _put(out, f"命中{n}", weapon.acc)
-        _put(out, f"威力{n}", weapon.rate)
-        _put(out, f"C値{n}", weapon.crit)
-        _put(out, f"追加D{n}", weapon.dmg)
+        row = weapon.row or n
+        _put(out, f"武器{row}", weapon.name)
+        _put(out, f"命中{row}", weapon.acc)
+        _put(out, f"威力{row}", weapon.rate)
+        _put(out, f"C値{row}", weapon.crit)
+        _put(out, f"追加D{row}", weapon.dmg)
     for i, defence in enumerate(sheet.defences, 1):
-        _put(out, f"回避{i}", defence.evasion)
-        _put(out, f"防護{i}", defence.defense)
+        _put(out, f"回避{defence.row or i}", defence.evasion)
+        _put(out, f"防護{defence.row or i}", defence.defense)
     return out

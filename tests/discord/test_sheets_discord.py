@@ -30,12 +30,19 @@ async def test_a_sheet_as_an_attachment_and_the_palette_rolled(harness: Harness,
     h = harness
     await started(h)
     status = json.dumps((await h.run(GM, "fort status")).embeds[0], ensure_ascii=False)
-    assert "ガルド HP 35/35 MP 12/12 防護7 回避7" in status  # GM reads Japanese, Alice English
+    assert "ガルド HP 35/35 MP 12/12 防護8 回避7" in status  # GM reads Japanese, Alice English
     status = json.dumps((await h.run(ALICE, "fort status")).embeds[0], ensure_ascii=False)
-    assert "ガルド HP 35/35 MP 12/12 def 7 eva 7" in status
-    # autocomplete offers the palette's labels (a part typed narrows them)
+    assert "ガルド HP 35/35 MP 12/12 def 8 eva 7" in status
+    # autocomplete offers the palette's labels (a part typed narrows them): ytsheet's palette
     assert await h.complete(ALICE, "pc roll", "line", name="ガルド", line="") == [
-        "先制力",
+        "冒険者＋器用",
+        "冒険者＋敏捷",
+        "冒険者＋筋力",
+        "冒険者＋知力",
+        "スカウト技巧",
+        "スカウト運動",
+        "スカウト観察",
+        "[宣]《全力攻撃Ⅰ》",
         "命中力／バスタードソード1H",
         "ダメージ／バスタードソード1H",
         "命中力／バスタードソード2H",
@@ -54,7 +61,9 @@ async def test_a_sheet_as_an_attachment_and_the_palette_rolled(harness: Harness,
     assert not rolled.ephemeral
     (embed,) = rolled.embeds
     assert embed["title"] == "ガルド: 命中力／バスタードソード1H"
-    assert embed["description"] == "`2d+7+0`\n(2D6+7+0) ＞ 7[3,4]+7+0 ＞ 14"
+    assert embed["description"] == (
+        "`2d+(5+(16+0)/6+0)+0`\n(2D6+(5+(16+0)/6+0)+0) ＞ 7[3,4]+(5+(16+0)/6+0)+0 ＞ 14"
+    )
     assert embed["author"] == {"name": "Alice"}
 
 
@@ -62,9 +71,9 @@ async def test_a_secret_roll_and_refusals(harness: Harness, dice: Dice) -> None:
     h = harness
     await started(h)
     dice.feed(6, 6, 2, 2)
-    rolled = await h.run(ALICE, "pc roll", name="ガルド", line="3", secret=True)
+    rolled = await h.run(ALICE, "pc roll", name="ガルド", line="10", secret=True)
     assert rolled.ephemeral
-    assert rolled.embeds[0]["description"].endswith("＞ 2D:[6,6 2,2]=12,4 ＞ 8,2+8 ＞ 1回転 ＞ 18")
+    assert rolled.embeds[0]["description"].endswith("＞ 2D:[6,6 2,2]=12,4 ＞ 8,2+10 ＞ 1回転 ＞ 20")
     (notice,) = rolled.followups
     assert notice.embeds[0]["description"] == "Alice made a secret roll from ガルド's palette."
     refused = await h.run(BOB, "pc roll", name="ガルド", line="1")
@@ -84,7 +93,10 @@ async def test_a_palette_from_a_file_and_shown(harness: Harness, dice: Dice) -> 
     assert shown.embeds[0]["title"] == "ガルド's chat palette (its own, palette lines: 1):"
     dice.feed(1, 1)
     rolled = await h.run(ALICE, "pc roll", name="ガルド", line="命中")
-    assert rolled.embeds[0]["description"] == "`2d+2+7`\n(2D6+2+7) ＞ 2[1,1]+2+7 ＞ 11"
+    # its own palette instead of ytsheet's (exchange), with the definitions it uses from the sheet
+    assert rolled.embeds[0]["description"] == (
+        "`2d+2+(5+(16+0)/6+0)`\n(2D6+2+(5+(16+0)/6+0)) ＞ 2[1,1]+2+(5+(16+0)/6+0) ＞ 11"
+    )
 
 
 async def test_a_sheet_by_url(harness: Harness) -> None:

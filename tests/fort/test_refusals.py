@@ -79,9 +79,6 @@ def test_names_and_options() -> None:
     run.refused(AddPC(name="Bob", hp=-1), "fort.value_invalid")
     run.refused(AddUnit(name="x", type="normal", area="A1", hp=0, fort_damage=1), "fort.value_invalid")
     run.refused(
-        AddUnit(name="x", type="normal", area="A1", hp=5, fort_damage=1, move=15), "fort.move_not_multiple"
-    )
-    run.refused(
         AddUnit(name="x", type="soldier", area="F0", hp=5, fort_damage=0, arrive_round=2),
         "fort.soldier_reinforcement",
     )

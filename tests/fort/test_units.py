@@ -57,6 +57,20 @@ def test_f_unit_1_a_unit_has_its_own_stats() -> None:
     run.refused(AddUnit(name="ＡＬＩＣＥ", type="normal", area="A2", hp=5, fort_damage=1), "fort.name_taken")
 
 
+def test_f_map_2_a_move_not_a_multiple_of_10_is_the_multiple_below() -> None:
+    """F-MAP-2 and COMMANDS.md's Conventions: ``move:`` 15 is 10 m, 5 is 10 m (at least 10), 25 is 20 m,
+    and the reply says so (``unit.move_rounded``); a multiple of 10 is kept and nothing is said."""
+    run = battle()
+    for name, given, move in (("a", 15, 10), ("b", 5, 10), ("c", 25, 20), ("d", 12, 10)):
+        events = run(AddUnit(name=name, type="normal", area="A2", hp=5, fort_damage=1, move=given))
+        assert [e.kind for e in events] == ["unit.added", "unit.move_rounded"]
+        assert events[0].data["move"] == move
+        assert events[1].data == {"unit": name, "given": given, "move": move}
+        assert run.unit(name).move == move
+    events = run(AddUnit(name="e", type="normal", area="A2", hp=5, fort_damage=1, move=30))
+    assert [e.kind for e in events] == ["unit.added"] and run.unit("e").move == 30
+
+
 def test_f_unit_2_characters_never_block_units_do() -> None:
     """F-UNIT-2: a PC in the way does not stop a unit; a soldier unit does; flying units pass it."""
     run = battle()

@@ -5,7 +5,9 @@ The shape checked is ココフォリア's documented Clipboard API (docs.ccfolia
 ``{"kind": "character", "data": Partial<Character>}`` with ``name: string``, ``memo: string``,
 ``initiative: number``, ``externalUrl: string``, ``status: {label: string, value: number, max: number}[]``,
 ``params: {label: string, value: string}[]``, ``commands: string`` (and the other documented fields, which
-this export leaves to ココフォリア's defaults).
+this export leaves to ココフォリア's defaults). A PC from a sheet carries its palette and params as
+ytsheet2's own ココフォリア output does for that sheet (``<name>.ccfolia.ytsheet.txt``, made by ytsheet2's
+``generateCcfoliaJson``).
 """
 
 from __future__ import annotations
@@ -14,14 +16,14 @@ import dataclasses
 import json
 from typing import Any
 
-from sheet_fixtures import fixture
+import pytest
+from sheet_fixtures import CHARACTERS, character, fixture_text
 
 from engine.dice import ScriptedDice
 from engine.fort import FORT, AddCommander, AddPC, AddUnit, GMSet, SetUnitHP, StartBattle
 from engine.fort.ccfolia import ccfolia_text, commander_character, unit_character
 from engine.fort.state import Commander, FortState, Unit
 from engine.sheets.model import sheet_to_json
-from engine.sheets.ytsheet import CharacterRead, read_sheet
 
 #: the documented Character fields and their JSON types (TypeScript's number is int here)
 CHARACTER: dict[str, Any] = {
@@ -53,8 +55,7 @@ def check_clipboard_character(text: str) -> dict[str, Any]:
 
 
 def sheet_pc(name: str, fixture_name: str, **more: Any) -> AddPC:
-    read = read_sheet(fixture(fixture_name))
-    assert isinstance(read, CharacterRead)
+    read = character(fixture_name)
     sheet = json.dumps(sheet_to_json(read.sheet), ensure_ascii=False)
     return AddPC(name=name, hp=read.hp, move=read.move, sheet=sheet, palette=read.palette, **more)
 
@@ -64,7 +65,8 @@ def battle() -> FortState:
     for command in (
         StartBattle(rounds=4, title="北の砦"),
         sheet_pc("ガルド", "fighter", owner="111"),
-        sheet_pc("ミナ", "custom_palette", position="outside"),
+        sheet_pc("ミナ", "fighter_custom", position="outside"),
+        sheet_pc("蒼月", "caster"),
         AddPC(name="素手", hp=20),
         AddPC(name="見物人"),
         AddUnit(name="ゴブリン隊", type="normal", area="A1", hp=40, fort_damage=10, strike="2d+6", defense=2),
@@ -80,34 +82,52 @@ def battle() -> FortState:
     return state
 
 
+@pytest.mark.parametrize("name", CHARACTERS)
+def test_a_pc_carries_its_palette_as_ytsheets_own_ccfolia_output(name: str) -> None:
+    """Field for field where they should agree: ``commands`` (the palette with every definition but the
+    plain ones), ``params`` (those, in order; after them only what Toride adds: 移動力), ``status`` (HP, MP,
+    防護 with their maxima; numbers here, as ココフォリア's API documents, text in ytsheet's)."""
+    read = character(name)
+    state = FORT.apply(None, StartBattle(rounds=3), ScriptedDice([])).state
+    state = FORT.apply(state, sheet_pc(read.name or name, name), ScriptedDice([])).state
+    ours = check_clipboard_character(ccfolia_text(state))
+    theirs = json.loads(fixture_text(name, "ccfolia.ytsheet.txt"))["data"]
+    assert ours["commands"] == theirs["commands"]
+    assert ours["params"] == [*theirs["params"], {"label": "移動力", "value": str(read.move)}]
+    assert [(s["label"], str(s["value"]), str(s["max"])) for s in ours["status"]] == [
+        (s["label"], s["value"], s.get("max", s["value"])) for s in theirs["status"]
+    ]
+    # Toride's own: the PC's 先制力 as its initiative (ytsheet leaves 0), its place in the battle as memo
+    assert ours["initiative"] == (read.sheet.initiative or 0)
+    assert ours["memo"] == "PC／F0 砦上部"
+
+
 def test_a_whole_battle_pastes_as_documented() -> None:
     lines = ccfolia_text(battle()).split("\n")
     characters = [check_clipboard_character(line) for line in lines]
     assert [c["name"] for c in characters] == [
-        "ガルド", "ミナ", "素手", "見物人", "ゴブリン隊", "兵士隊", "増援", "倒れた隊", "隊長",
+        "ガルド", "ミナ", "蒼月", "素手", "見物人", "ゴブリン隊", "兵士隊", "増援", "倒れた隊", "隊長",
     ]  # fmt: skip
-    garudo, mina, bare, watcher, goblins, soldiers, coming, fallen, boss = characters
+    garudo, mina, _, bare, watcher, goblins, soldiers, coming, fallen, boss = characters
     assert garudo["status"] == [
-        {"label": "HP", "value": 30, "max": 35},
+        {"label": "HP", "value": 30, "max": 35},  # /gm set pc.ガルド.hp 30: as it is now
         {"label": "MP", "value": 12, "max": 12},
-        {"label": "防護", "value": 7, "max": 7},
+        {"label": "防護", "value": 8, "max": 8},
     ]
-    assert garudo["initiative"] == 6
-    assert garudo["externalUrl"] == "https://yutorize.2-d.jp/ytsheet/sw2.5/?id=yt8a3f2c"
+    assert garudo["initiative"] == 5
+    assert "externalUrl" not in garudo  # the sheet's URL is no https one
     assert garudo["memo"] == "PC／F0 砦上部"
     params = {p["label"]: p["value"] for p in garudo["params"]}
-    # the sheet's values, and the palette's plain //変数=数 lines, for ココフォリア to fill {命中1} ...
-    wanted = ("命中1", "威力1", "C値1", "追加D1", "回避1", "生命抵抗", "命中修正")
-    assert {k: params[k] for k in wanted} == {
-        "命中1": "7", "威力1": "17", "C値1": "10", "追加D1": "8", "回避1": "7", "生命抵抗": "8",
-        "命中修正": "0",
+    # the palette's plain //変数=数 lines, for ココフォリア to fill {器用度} ...; formulas stay in commands
+    assert {k: params[k] for k in ("器用度", "ファイター", "命中修正", "移動力")} == {
+        "器用度": "16", "ファイター": "5", "命中修正": "0", "移動力": "15"
     }  # fmt: skip
-    assert "HP" not in params and "MP" not in params  # those are status
+    assert "HP" not in params and "最大HP" not in params and "威力1" not in params
     commands = garudo["commands"].split("\n")
     assert "2d+{命中1}+{命中修正} 命中力／バスタードソード1H" in commands
+    assert "//命中1=({ファイター}+({器用}+{器用増強})/6+0)" in commands  # a formula: stays in the palette
     assert "//命中修正=0" not in commands  # a param now
-    assert "//出目修正=$+{クリレイ}#{必殺効果}" in commands  # not plain arithmetic: stays in the palette
-    assert mina["commands"].endswith("2d+{会心} 未定義の変数")  # its own palette after the generated one
+    assert mina["commands"].startswith("### ■ミナの攻撃\n//追加ダメージ={追加D1}+1\n")  # hers first
     assert mina["memo"] == "PC／F0 砦外部"
     assert bare == {
         "name": "素手", "memo": "PC／F0 砦上部", "initiative": 0,

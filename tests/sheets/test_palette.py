@@ -1,5 +1,7 @@
-"""Chat palettes (engine/palette.py): variables, nesting, BCDice's arithmetic, refusals, full width, and every
-line of the fixtures' palettes expanded and rolled with scripted dice, against BCDice's own result text.
+"""Chat palettes (engine/palette.py): variables, nesting, BCDice's arithmetic, refusals, full width; the
+palette ytsheet2 makes for a sheet, line for line as ytsheet2 itself served it (engine/sheets/palette_gen.py);
+and the lines of real sheets' palettes, the players' own among them, expanded and rolled with scripted dice,
+against BCDice's own result text.
 
 The BCDice texts below are BCDice's output format for the expanded command (the same engine/dice is checked
 against BCDice's SwordWorld2.5 test vectors in tests/dice): a sum echoes its arithmetic as written and
@@ -8,15 +10,16 @@ rounds ``/`` down (``/U`` up, ``/R`` to the nearest); a rating roll shows ``KeyN
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from sheet_fixtures import fixture
+from sheet_fixtures import CHARACTERS, FIXTURES, GENERATED, character, fixture_text
 
 from engine.common import fold
 from engine.dice import ScriptedDice, roll
 from engine.palette import MAX_LINES, choices, expand_line, find_line, parse_palette
 from engine.ruleset import RuleError
-from engine.sheets.palette_gen import combined_palette, sheet_variables
-from engine.sheets.ytsheet import CharacterRead, read_sheet
+from engine.sheets.palette_gen import combined_palette, sheet_variables, ytsheet_palette
 
 
 def expanded(text: str, line: str, values: dict[str, str] | None = None) -> str:
@@ -119,121 +122,161 @@ def test_limits() -> None:
     assert caught.value.key == "palette.expanded_too_long"
 
 
-def _lines(name: str) -> list[tuple[str, str]]:
-    read = read_sheet(fixture(name))
-    assert isinstance(read, CharacterRead)
-    palette = parse_palette(combined_palette(read.sheet, read.palette))
-    values = {fold(k): v for k, v in sheet_variables(read.sheet, read.hp, read.hp, read.move).items()}
-    return [(line.label, expand_line(palette, line, values).command) for line in palette.lines]
+#: the sheets ytsheet2 made for ../shared/reference/ytsheet2 (copied into tests/sheets/fixtures/ytsheet2)
+SHARED = Path(__file__).resolve().parents[2] / ".." / "shared" / "reference" / "ytsheet2"
 
 
-def test_every_line_of_the_fighters_generated_palette_rolls_as_bcdice() -> None:
-    lines = _lines("fighter")
-    assert lines == [
-        ("先制力", "2d+6"),
-        ("命中力／バスタードソード1H", "2d+7+0"),
-        ("ダメージ／バスタードソード1H", "k17[(10+0)]+8+0$+0#0"),
-        ("命中力／バスタードソード2H", "2d+7+0"),
-        ("ダメージ／バスタードソード2H", "k27[(10+0)]+8+0$+0#0"),
-        ("生命抵抗力", "2d+8+0"),
-        ("精神抵抗力", "2d+7+0"),
-        ("回避力", "2d+7+0"),
-    ]
-    bcdice = [
-        "(2D6+6) ＞ 7[3,4]+6 ＞ 13",
-        "(2D6+7+0) ＞ 7[3,4]+7+0 ＞ 14",
-        "KeyNo.17c[10]+8 ＞ 2D:[3,4]=7 ＞ 5+8 ＞ 13",
-        "(2D6+7+0) ＞ 7[3,4]+7+0 ＞ 14",
-        "KeyNo.27c[10]+8 ＞ 2D:[3,4]=7 ＞ 6+8 ＞ 14",
-        "(2D6+8+0) ＞ 7[3,4]+8+0 ＞ 15",
-        "(2D6+7+0) ＞ 7[3,4]+7+0 ＞ 14",
-        "(2D6+7+0) ＞ 7[3,4]+7+0 ＞ 14",
-    ]
-    assert [rolled(command, 3, 4) for _, command in lines] == bcdice
-    # a critical: 6+4 is 10, C値 10, the weapon's key number again
-    assert rolled(lines[2][1], 6, 4, 2, 3) == "KeyNo.17c[10]+8 ＞ 2D:[6,4 2,3]=10,5 ＞ 7,3+8 ＞ 1回転 ＞ 18"
+@pytest.mark.parametrize("name", GENERATED)
+def test_the_generated_palette_is_ytsheets_line_for_line(name: str) -> None:
+    """A sheet without a palette of its own: the palette is the one ytsheet2 serves for BCDice
+    (``mode=palette&tool=bcdice``), every line in its order, and with ``propertiesall=1`` every definition."""
+    read = character(name)
+    assert read.palette is None
+    served = fixture_text(name, "palette.bcdice.txt")
+    assert ytsheet_palette(read.sheet, None, read.hp).split("\n") == served.split("\n")
+    every = fixture_text(name, "palette.bcdice.all.txt")
+    assert ytsheet_palette(read.sheet, None, read.hp, all_properties=True).split("\n") == every.split("\n")
 
 
-def test_every_line_of_the_casters_generated_palette_rolls_as_bcdice() -> None:
-    lines = _lines("caster")
-    assert [label for label, _ in lines] == [
-        "魔物知識",
-        "真語魔法行使",
-        *["ダメージ／真語魔法"] * 3,
-        *["半減／真語魔法"] * 3,
-        "操霊魔法行使",
-        "ダメージ／操霊魔法",
-        "半減／操霊魔法",
-        "回復量",
-        "深智魔法行使",
-        "神聖魔法行使",
-        "回復量",
-        "命中力／メイジスタッフ2H",
-        "ダメージ／メイジスタッフ2H",
-        "生命抵抗力",
-        "精神抵抗力",
-        "回避力",
-    ]
-    commands = [command for _, command in lines]
-    assert commands[1:8] == [
-        "2d+10+0+0",  # {真語魔法}=10 (magicPowerSor), {魔力修正}=0, {行使修正}=0
-        "k10[(10)]+10+0+0",
-        "k20[(10)]+10+0+0",
-        "k30[(10)]+10+0+0",
-        "k10[(13)]+10+0h+(+0)",
-        "k20[(13)]+10+0h+(+0)",
-        "k30[(13)]+10+0h+(+0)",
-    ]
-    assert [rolled(command, 3, 4) for command in commands] == [
-        "(2D6+6) ＞ 7[3,4]+6 ＞ 13",
-        "(2D6+10+0+0) ＞ 7[3,4]+10+0+0 ＞ 17",
-        "KeyNo.10c[10]+10 ＞ 2D:[3,4]=7 ＞ 3+10 ＞ 13",
-        "KeyNo.20c[10]+10 ＞ 2D:[3,4]=7 ＞ 5+10 ＞ 15",
-        "KeyNo.30c[10]+10 ＞ 2D:[3,4]=7 ＞ 7+10 ＞ 17",
-        "KeyNo.10+10 ＞ 2D:[3,4]=7 ＞ (3+10)/2 ＞ 7",  # halved, rounded up
-        "KeyNo.20+10 ＞ 2D:[3,4]=7 ＞ (5+10)/2 ＞ 8",
-        "KeyNo.30+10 ＞ 2D:[3,4]=7 ＞ (7+10)/2 ＞ 9",
-        "(2D6+7+0+0) ＞ 7[3,4]+7+0+0 ＞ 14",
-        "KeyNo.0c[10]+7 ＞ 2D:[3,4]=7 ＞ 2+7 ＞ 9",
-        "KeyNo.0+7 ＞ 2D:[3,4]=7 ＞ (2+7)/2 ＞ 5",
-        "KeyNo.0+7 ＞ 2D:[3,4]=7 ＞ 2+7 ＞ 9",
-        "(2D6+10+0+0) ＞ 7[3,4]+10+0+0 ＞ 17",
-        "(2D6+6+0+0) ＞ 7[3,4]+6+0+0 ＞ 13",
-        "KeyNo.10+6 ＞ 2D:[3,4]=7 ＞ 3+6 ＞ 9",
-        "(2D6+1+0) ＞ 7[3,4]+1+0 ＞ 8",
-        "KeyNo.11c[12] ＞ 2D:[3,4]=7 ＞ 3",
-        "(2D6+7+0) ＞ 7[3,4]+7+0 ＞ 14",
-        "(2D6+9+0) ＞ 7[3,4]+9+0 ＞ 16",
-        "(2D6+0+0) ＞ 7[3,4]+0+0 ＞ 7",
-    ]
-
-
-def test_every_line_of_a_custom_palette_rolls_as_bcdice() -> None:
-    """ミナ's own palette comes after the generated one (``paletteInsertType`` end); its last line names a
-    variable nobody defines."""
-    read = read_sheet(fixture("custom_palette"))
-    assert isinstance(read, CharacterRead)
-    palette = parse_palette(combined_palette(read.sheet, read.palette))
-    values = {fold(k): v for k, v in sheet_variables(read.sheet, read.hp, read.hp, read.move).items()}
-    own = palette.lines[6:]
-    results = [expand_line(palette, line, values) for line in own[:-1]]
-    assert [(e.command, e.comment) for e in results] == [
-        ("2d+7+0", "命中力<レイピア>"),  # {命中} from the palette itself, {命中修正} from the generated part
-        ("k10[9]+5+1", "ダメージ"),  # {追加ダメージ}={追加D1}+1, {Ｃ値}=９ full width
-        ("2d+(19+0)/6", "器用ボーナスつき判定"),
-        ("2d6/2U", "半分切り上げ"),
-        ("k10+5", "全角のダメージ"),
-    ]
-    assert [rolled(e.command, 3, 4) for e in results] == [
-        "(2D6+7+0) ＞ 7[3,4]+7+0 ＞ 14",
-        "KeyNo.10c[9]+6 ＞ 2D:[3,4]=7 ＞ 3+6 ＞ 9",
-        "(2D6+(19+0)/6) ＞ 7[3,4]+(19+0)/6 ＞ 10",
-        "(2D6/2U) ＞ 7[3,4]/2U ＞ 4",
-        "KeyNo.10c[10]+5 ＞ 2D:[3,4]=7 ＞ 3+5 ＞ 8",
-    ]
-    with pytest.raises(RuleError) as caught:
-        expand_line(palette, own[-1], values)
-    assert (caught.value.key, caught.value.values) == (
-        "palette.variable_missing",
-        {"name": "会心", "line": "未定義の変数"},
+@pytest.mark.parametrize("name", [n for n in CHARACTERS if n not in GENERATED])
+def test_a_sheets_own_palette_is_placed_as_ytsheet_places_it(name: str) -> None:
+    """``paletteInsertType`` begin (ミナ), end (リオ, with inserts) and exchange (ジャック): the same text as
+    ytsheet2 serves, line for line."""
+    read = character(name)
+    assert read.palette is not None
+    served = fixture_text(name, "palette.bcdice.txt")
+    assert ytsheet_palette(read.sheet, read.palette, read.hp).split("\n") == served.split("\n")
+    every = fixture_text(name, "palette.bcdice.all.txt")
+    assert ytsheet_palette(read.sheet, read.palette, read.hp, all_properties=True).split("\n") == every.split(
+        "\n"
     )
+
+
+def test_the_shared_sheets_are_the_fixtures() -> None:
+    """The copies in tests/sheets/fixtures/ytsheet2 are the files of ../shared/reference/ytsheet2."""
+    if not SHARED.is_dir():
+        pytest.skip("../shared/reference/ytsheet2 is not here")
+    for path in SHARED.iterdir():
+        if path.suffix in (".json", ".txt"):
+            assert (FIXTURES / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+def _rolls(name: str) -> list[tuple[str, str, str]]:
+    """Each line of the sheet's palette: its label, its command expanded, BCDice's text for 3 and 4."""
+    read = character(name)
+    palette = parse_palette(combined_palette(read.sheet, read.palette, read.hp))
+    values = {fold(k): v for k, v in sheet_variables(read.sheet, read.hp, read.hp, read.move).items()}
+    out = []
+    for line in palette.lines:
+        command = expand_line(palette, line, values).command
+        out.append((line.label, command, rolled(command, 3, 4) if line.label[:1] != "[" else ""))
+    return out
+
+
+def test_every_line_of_the_fighters_palette_rolls_as_bcdice() -> None:
+    """ガルド: ytsheet's formulas, filled in from its own definitions, roll as BCDice rolls them."""
+    assert _rolls("fighter") == [
+        ("冒険者＋器用", "2d+5+((16+0)/6)", "(2D6+5+((16+0)/6)) ＞ 7[3,4]+5+((16+0)/6) ＞ 14"),
+        ("冒険者＋敏捷", "2d+5+((15+0)/6)", "(2D6+5+((15+0)/6)) ＞ 7[3,4]+5+((15+0)/6) ＞ 14"),
+        ("冒険者＋筋力", "2d+5+((21+0)/6)", "(2D6+5+((21+0)/6)) ＞ 7[3,4]+5+((21+0)/6) ＞ 15"),
+        ("冒険者＋知力", "2d+5+((10+0)/6)", "(2D6+5+((10+0)/6)) ＞ 7[3,4]+5+((10+0)/6) ＞ 13"),
+        ("スカウト技巧", "2d+3+((16+0)/6)", "(2D6+3+((16+0)/6)) ＞ 7[3,4]+3+((16+0)/6) ＞ 12"),
+        ("スカウト運動", "2d+3+((15+0)/6)", "(2D6+3+((15+0)/6)) ＞ 7[3,4]+3+((15+0)/6) ＞ 12"),
+        ("スカウト観察", "2d+3+((10+0)/6)", "(2D6+3+((10+0)/6)) ＞ 7[3,4]+3+((10+0)/6) ＞ 11"),
+        ("[宣]《全力攻撃Ⅰ》", "[宣]《全力攻撃I》", ""),  # a declaration, not a roll
+        ("命中力／バスタードソード1H", "2d+(5+(16+0)/6+0)+0",
+         "(2D6+(5+(16+0)/6+0)+0) ＞ 7[3,4]+(5+(16+0)/6+0)+0 ＞ 14"),
+        ("ダメージ／バスタードソード1H", "k17[(10+0)]+(5+(21+0)/6+1+0)+0$+0#0",
+         "KeyNo.17c[10]+10 ＞ 2D:[3,4]=7 ＞ 5+10 ＞ 15"),
+        ("命中力／バスタードソード2H", "2d+(5+(16+0)/6+0)+0",
+         "(2D6+(5+(16+0)/6+0)+0) ＞ 7[3,4]+(5+(16+0)/6+0)+0 ＞ 14"),
+        ("ダメージ／バスタードソード2H", "k27[(10+0)]+(5+(21+0)/6+1+0)+0$+0#0",
+         "KeyNo.27c[10]+10 ＞ 2D:[3,4]=7 ＞ 6+10 ＞ 16"),
+        ("生命抵抗力", "2d+(5+((20+0)/6))+0", "(2D6+(5+((20+0)/6))+0) ＞ 7[3,4]+(5+((20+0)/6))+0 ＞ 15"),
+        ("精神抵抗力", "2d+(5+((12+0)/6))+0", "(2D6+(5+((12+0)/6))+0) ＞ 7[3,4]+(5+((12+0)/6))+0 ＞ 14"),
+        ("回避力", "2d+(5+(15+0)/6+0)+0", "(2D6+(5+(15+0)/6+0)+0) ＞ 7[3,4]+(5+(15+0)/6+0)+0 ＞ 14"),
+    ]  # fmt: skip
+    # a critical: 6+4 is 10, C値 10, the weapon's key number again
+    assert rolled("k17[(10+0)]+(5+(21+0)/6+1+0)+0$+0#0", 6, 4, 2, 3) == (
+        "KeyNo.17c[10]+10 ＞ 2D:[6,4 2,3]=10,5 ＞ 7,3+10 ＞ 1回転 ＞ 20"
+    )
+
+
+def test_the_casters_magic_and_a_weapon_without_a_class() -> None:
+    """蒼月: 真語魔法 9 from ytsheet's formula (ソーサラー5 + 知力B 3 + 魔力強化 1); the staff has no
+    class, so ytsheet's ``//命中1=`` is empty and the sheet's 命中 (0) is used."""
+    rolls = {label: (command, text) for label, command, text in _rolls("caster")}
+    assert rolls["真語魔法行使"] == (
+        "2d+(5+(20+0)/6)+1+0+0",
+        "(2D6+(5+(20+0)/6)+1+0+0) ＞ 7[3,4]+(5+(20+0)/6)+1+0+0 ＞ 16",
+    )
+    assert rolls["半減／神聖魔法"] == (
+        "k10[(13)]+(3+(20+0)/6)+1+0h+(+0)",
+        "KeyNo.10+8 ＞ 2D:[3,4]=7 ＞ (3+8)/2 ＞ 6",
+    )
+    assert rolls["回復量"] == ("k10[(13)]+(3+(20+0)/6)+1+0+0", "KeyNo.10+8 ＞ 2D:[3,4]=7 ＞ 3+8 ＞ 11")
+    assert rolls["命中力／メイジスタッフ2H"] == ("2d+0+0", "(2D6+0+0) ＞ 7[3,4]+0+0 ＞ 7")
+
+
+def test_the_players_own_palette_is_kept_line_by_line_and_rolled() -> None:
+    """ミナ (``begin``): her lines first, as she wrote them, with her ``//`` variables; then ytsheet's."""
+    read = character("fighter_custom")
+    palette = parse_palette(combined_palette(read.sheet, read.palette, read.hp))
+    assert palette.variables[:2] == (("命中", "7"), ("追加ダメージ", "{追加D1}+1"))
+    assert [line.text for line in palette.lines[:3]] == [
+        "2d+{命中}+{命中修正} 命中力<バスタードソード>",
+        "k17[10]+{追加ダメージ} ダメージ",
+        "2d6/2U 半分切り上げ",
+    ]
+    assert [label for label, _, _ in _rolls("fighter_custom")][3] == "冒険者＋器用"  # ytsheet's after hers
+    assert _rolls("fighter_custom")[:3] == [
+        ("命中力<バスタードソード>", "2d+7+0", "(2D6+7+0) ＞ 7[3,4]+7+0 ＞ 14"),
+        ("ダメージ", "k17[10]+(5+(21+0)/6+1+0)+1", "KeyNo.17c[10]+11 ＞ 2D:[3,4]=7 ＞ 5+11 ＞ 16"),
+        ("半分切り上げ", "2d6/2U", "(2D6/2U) ＞ 7[3,4]/2U ＞ 4"),
+    ]
+    # ジャック (``exchange``): his palette alone, its & < " as he typed them
+    assert _rolls("escapes") == [
+        (
+            '殴る <全力> & "叫ぶ"',
+            "2d+(4+(14+0)/6+0)+2",
+            "(2D6+(4+(14+0)/6+0)+2) ＞ 7[3,4]+(4+(14+0)/6+0)+2 ＞ 15",
+        ),
+        ('判定 "A&B"', "2d6>=7", "(2D6>=7) ＞ 7[3,4] ＞ 7 ＞ 成功"),
+        ("ダメージ&<拳>", "k20[10]+(4+(17+0)/6+0)", "KeyNo.20c[10]+7 ＞ 2D:[3,4]=7 ＞ 5+7 ＞ 12"),
+    ]
+
+
+def test_inserts_go_where_ytsheet_puts_them() -> None:
+    """リオ: insert 1 (position first) before 非戦闘系, insert 2 (after 武器攻撃系) after its last line, and
+    her own palette after all of ytsheet's (``end``)."""
+    read = character("ranger_inserts")
+    lines = combined_palette(read.sheet, read.palette, read.hp).split("\n")
+    assert lines[:3] == ["### ■最初に", "2d6 運試し", "### ■非戦闘系"]
+    at = lines.index("//出目修正=$+{クリレイ}#{必殺効果}")
+    assert lines[at + 1 : at + 4] == ["//矢の数=12", "C({矢の数}-1) 矢を使う", "### ■抵抗回避"]
+    mine = lines.index("### ■リオの手札")
+    assert lines[mine - 2 : mine] == ["2d+{回避1}+{回避修正} 回避力", ""]
+    assert lines[mine + 1 : mine + 4] == [
+        "//狙い=2",
+        "2d+{命中1}+{狙い} 狙い撃ち",
+        "choice[右,左] 逃げる方向",
+    ]
+    rolls = {label: (command, text) for label, command, text in _rolls_safe("ranger_inserts")}
+    assert rolls["運試し"] == ("2d6", "(2D6) ＞ 7[3,4] ＞ 7")
+    assert rolls["狙い撃ち"] == (
+        "2d+(5+(17+0)/6+1)+2",
+        "(2D6+(5+(17+0)/6+1)+2) ＞ 7[3,4]+(5+(17+0)/6+1)+2 ＞ 17",
+    )
+
+
+def _rolls_safe(name: str) -> list[tuple[str, str, str]]:
+    """``_rolls`` for lines the dice know (BCDice's ``C()`` and ``choice`` are not among them)."""
+    read = character(name)
+    palette = parse_palette(combined_palette(read.sheet, read.palette, read.hp))
+    values = {fold(k): v for k, v in sheet_variables(read.sheet, read.hp, read.hp, read.move).items()}
+    out = []
+    for line in palette.lines:
+        command = expand_line(palette, line, values).command
+        if command[:1] in "2k":
+            out.append((line.label, command, rolled(command, 3, 4)))
+    return out

@@ -41,12 +41,13 @@ def test_reading_a_sheet_and_setting_a_palette_replay_exactly() -> None:
     assert event.kind == "pc.sheet_read"
     wanted = ("hp", "max_hp", "mp", "defense", "evasion", "move", "lines", "custom")
     assert {k: event.data[k] for k in wanted} == {
-        "hp": 10, "max_hp": 35, "mp": 12, "defense": 7, "evasion": 7, "move": 15, "lines": 8, "custom": False,
+        "hp": 10, "max_hp": 35, "mp": 12, "defense": 8, "evasion": 7, "move": 15, "lines": 15,
+        "custom": False,
     }  # fmt: skip
     (event,) = run(SetPCPalette(name="ガルド", text="//a=1\n2d+{a} 判定\n\n"))
     assert event.data == {"pc": "ガルド", "lines": 1, "custom": True}
     (event,) = run(SetPCPalette(name="ガルド", text="  "))
-    assert event.data == {"pc": "ガルド", "lines": 8, "custom": False}
+    assert event.data == {"pc": "ガルド", "lines": 15, "custom": False}
     for command, _ in run.log:
         assert command_from_json(json.loads(json.dumps(command_to_json(command)))) == command
     assert replay(None, run.log) == run.state
@@ -87,3 +88,27 @@ def test_an_import_refuses_a_bad_sheet_or_palette() -> None:
     with pytest.raises(RuleError) as caught:
         FORT.import_(document)
     assert caught.value.values == {"place": "$.pcs[0].palette", "reason": "too_long", "detail": {}}
+
+
+def test_an_import_refuses_sheet_values_beyond_the_limits() -> None:
+    """A sheet in an exported battle is read under the same limits: HP and MP, lengths, control texts."""
+    run = Run()
+    run(StartBattle(rounds=3))
+    run(AddPC(name="ガルド"))
+    run(sheet_command("ガルド", "fighter"))
+    assert run.state is not None
+    for change, place, reason in (
+        (("max_mp", -100_000), "$.pcs[0].sheet.max_mp", "out_of_range"),
+        (("mp", 13), "$.pcs[0].sheet.mp", "above_max"),
+        (("source", "x" * 301), "$.pcs[0].sheet.source", "too_long"),
+    ):
+        document = json.loads(json.dumps(FORT.export(run.state)))
+        document["pcs"][0]["sheet"][change[0]] = change[1]
+        with pytest.raises(RuleError) as caught:
+            FORT.import_(document)
+        assert (caught.value.values["place"], caught.value.values["reason"]) == (place, reason)
+    document = json.loads(json.dumps(FORT.export(run.state)))
+    document["pcs"][0]["sheet"]["weapons"][0]["name"] = "剣\n2d6 注入"
+    with pytest.raises(RuleError) as caught:
+        FORT.import_(document)
+    assert caught.value.values["place"] == "$.pcs[0].sheet.weapons[0].name"

@@ -48,7 +48,7 @@ async def test_a_sheet_read_by_url(engine: AsyncEngine, server: SheetServer, tmp
     url = server.url("/ytsheet/sw2.5/?id=fighter")
     reply = await session.handle(f"/pc sheet name:ガルド sheet:{url}")
     assert reply is not None and reply.ok, reply.text
-    assert reply.text.startswith("ガルド's sheet read: HP 35/35, MP 12/12, defence 7, evasion 7,")
+    assert reply.text.startswith("ガルド's sheet read: HP 35/35, MP 12/12, defence 8, evasion 7,")
     assert server.requests == ["/ytsheet/sw2.5/?id=fighter&mode=json"]
     pc = (await document(session))["pcs"][0]  # type: ignore[index]
     assert (pc["hp"], pc["max_hp"], pc["move"], pc["sheet"]["source"]) == (35, 35, 15, url)
