@@ -45,7 +45,7 @@ def _join(values: Mapping[str, Any], ctx: BuildContext) -> Command:
         raise UserError("sg.enemy_gm_only", name=values.get("name"))
     if values.get("initiative") is not None and not ctx.is_gm:
         raise UserError("sg.initiative_gm_only", name=values.get("name"))
-    return sc.Join(**{**values, "invoker": ctx.invoker})
+    return sc.Join(**{**values, "invoker": ctx.invoker, "gm": ctx.is_gm})
 
 
 def _optional(spec: CommandSpec, *names: str) -> CommandSpec:
@@ -144,7 +144,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         _o("target"),
         _o("distance", OptType.INT, min=0, max=100000),
         _o("wary", OptType.BOOL),
-        _o("alert", OptType.BOOL),
+        _o("alert", OptType.INT, min=0, max=100000),
         _o("ability", OptType.BOOL),
         _o("disguised", OptType.BOOL),
     ),

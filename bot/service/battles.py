@@ -83,6 +83,8 @@ class BattleService:
         self._live: OrderedDict[tuple[str, str], Live] = OrderedDict()
         self._cache_size = cache_size
         self._grants: OrderedDict[tuple[int, str], repo.Grants] = OrderedDict()
+        #: S-HIDE-1: the numbers public replies show, as the table counts the log
+        self._numbers = audience.TableNumbers()
         #: ``fast_lane``: actions decided on the cached battle are written through the writer's fast lane
         self._writer = Writer(engine, clean=(Refused, EngineError, repo.VersionConflict), fast=fast_lane)
         #: how many commands found their cached battle stale and ran again on the stored one
@@ -228,6 +230,10 @@ class BattleService:
             )
             answer = replace(done, summaries=summaries)
             shown: View = audience.events_view(answer, live.binding, view.viewer, view.secret_text)
+            if live.binding.visible is not None and isinstance(shown, EventsView):
+                # S-HIDE-1: the public reply numbered as the table counts the log
+                number = await self._numbers.number(self.engine, live.head.id, done.seq, not shown.ephemeral)
+                shown = shown if shown.ephemeral else replace(shown, seq=number)
             return shown
         return view
 
@@ -379,8 +385,13 @@ class BattleService:
                 filename = f"{live.binding.name}-map-{where.channel}-{live.head.id}.png"
                 return MapView(status=await self._status_view(conn, live), filename=filename)
             if spec.kind is Kind.LOG:
-                rows = await repo.log(conn, live.head.id, options["last"])
-                logged = audience.entries(tuple(history.entry(r) for r in rows), viewer)
+                if live.binding.visible is None or viewer.gm:
+                    rows = await repo.log(conn, live.head.id, options["last"])
+                    logged = audience.entries(tuple(history.entry(r) for r in rows), viewer)
+                else:  # S-HIDE-1: numbered as the reader sees the log, secret actions left out
+                    whole = await history.whole_log(conn, live.head.id)
+                    numbered = audience.numbers(whole, viewer)
+                    logged = audience.entries(whole, viewer, numbered)[-options["last"] :]
                 return LogView(ephemeral=viewer is not TABLE, entries=logged)
         return self._export(where, live, options, viewer)
 
