@@ -223,6 +223,29 @@ def secret_text(before: SengenshoState, after: SengenshoState, command: Any) -> 
     return False
 
 
+#: own rolls that reveal a hidden character (S-HIDE-1: undiscovered until its attack)
+_REVEALING = frozenset({RollKind.ATTACK.value, RollKind.MELEE.value})
+
+
+def private_reply(state: SengenshoState, path: str, options: Mapping[str, Any], invoker: str) -> bool:
+    """S-HIDE-1: the reply to this command will be secret: it joins or hides a character, or names one
+    hidden now and is no attack (which reveals it) nor a change of whether it hides."""
+    if path == "sg join":
+        return bool(options.get("hidden"))
+    if path == "sg hide":
+        return True
+    if path == "sg roll" and fold(str(options.get("kind") or "")) in _REVEALING:
+        return False
+    names = [options.get(o) for o in CHARACTER_OPTIONS]
+    if path == "gm set":
+        owner, _, field = str(options.get("target") or "").rpartition(".")
+        if fold(field) == "hidden":
+            return False
+        names = [owner]
+    hidden = {c.key for c in state.characters if c.hidden}
+    return any(isinstance(n, str) and fold(n) in hidden for n in names)
+
+
 #: what the final summary lists
 _SUMMARY = frozenset({"sg.damaged", "sg.knocked_out", "sg.revealed", "sg.joined", "sg.ended"})
 
@@ -238,6 +261,7 @@ rulesets.register(
         in_summary=lambda kind: kind in _SUMMARY,
         visible=visible,
         secret_text=secret_text,
+        private_reply=private_reply,
         check_limits=check_state,
     )
 )

@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot import rulesets
 from bot.command_names import topic_specs
-from bot.commands import BuildContext, CommandSpec, Kind, QueryContext, convert, lookup
+from bot.commands import BuildContext, CommandSpec, Kind, QueryContext, UserError, convert, lookup
 from bot.rulesets import RulesetBinding
 from bot.service import audience, history, rights, undo
 from bot.service.audience import TABLE, Viewer
@@ -236,6 +236,20 @@ class BattleService:
                 shown = shown if shown.ephemeral else replace(shown, seq=number)
             return shown
         return view
+
+    def will_be_private(self, where: Where, actor: Actor, invocation: Invocation) -> bool:
+        """S-HIDE-1: will the reply be for its invoker alone? Judged before the command runs, on the
+        battle this process holds (False when it holds none: a front-end then answers as usual)."""
+        try:
+            spec = lookup(invocation.path)
+        except UserError:
+            return False
+        if spec.kind in (Kind.STATUS, Kind.LOG) and invocation.options.get("gm"):
+            return True
+        live = self._live.get((where.guild, where.channel))
+        if live is None or live.binding.private_reply is None or spec.kind is not Kind.ENGINE:
+            return False
+        return live.binding.private_reply(live.state, spec.path, invocation.options, actor.id)
 
     async def _write(
         self,
