@@ -133,6 +133,7 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "sg.no_skills": ("name", "skill"),
     "sg.skill_unknown": ("name", "skill", "skills"),
     "sg.dp_short": ("name", "dice", "dp"),
+    "sg.dp_none": ("name", "dice", "dp"),
     "sg.dice_over_cap": ("name", "dice", "cap", "rule"),
     "sg.evasion_refused": ("name", "case"),
     "sg.evasion_needs_perception": ("name", "case"),
