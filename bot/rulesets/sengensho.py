@@ -189,14 +189,17 @@ def _actor(command: Any) -> str | None:
 def authorize(state: SengenshoState, command: Any, invoker: str, is_gm: bool) -> None:
     """Players act as their own characters (and deal damage); the (GM) commands are the GM's.
 
-    S-HIDE-1: to a player, a hidden character that is not theirs is not there."""
+    S-HIDE-1: to a player, a hidden character that is not theirs is not there: naming it gets what
+    naming no one gets, checked before anything else, so that no other refusal comes first for one."""
     if is_gm:
         return
     if not isinstance(command, sc.Join):
         for option in CHARACTER_OPTIONS:
             name = getattr(command, option, None)
-            i = state.find(fold(name)) if isinstance(name, str) else None
-            if i is not None and state.characters[i].hidden and state.characters[i].owner != invoker:
+            if not isinstance(name, str):
+                continue
+            i = state.find(fold(name))
+            if i is None or (state.characters[i].hidden and state.characters[i].owner != invoker):
                 raise UserError("sg.unknown_character", name=name)
     name = _actor(command)
     if name is None:
