@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from discord_harness import ALICE, GM, Harness, Request, Result
+from discord_harness import ALICE, GM, Dice, Harness, Request, Result
 
 #: the ambusher no public message may name
 AMBUSHER = "ルーミア"
@@ -121,3 +121,28 @@ async def test_s_hide_1_the_live_status_is_not_edited_after_a_secret_action(harn
     await h.run(ALICE, "sg spellcard", name="霊夢", declare="霊符「夢想封印」")  # a public change
     (edit,) = [r for r in await h.flush_live() if r.via == "http"]
     assert edit.method == "PATCH" and "夢想封印" in edit.text() and AMBUSHER not in edit.text()
+
+
+async def test_s_hide_1_a_slow_secret_command_that_turns_out_public_still_reaches_the_channel(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch, dice: Dice
+) -> None:
+    """A hidden searcher's search is deferred for the GM alone; when it finds a hidden PC, that one
+    appears to everyone: the GM's answer fills the deferred message, the channel gets it besides."""
+    h = harness
+    await _battle(h)
+    await h.run(ALICE, "sg join", name="射命丸文", dp_max=15, recovery=3, hidden=True)
+    dice.feed(1)
+    await h.run(ALICE, "sg hide", name="射命丸文", base=2, dice=1)  # 3
+    await h.flush_live()
+    h.bot.frontend.defer_after = 0.0
+    gate = Gate()
+    monkeypatch.setattr(h.bot.service, "execute", gate.hold(h.bot.service.execute))
+    payload = h._base(GM, 2, h.command_data("sg search", {"name": AMBUSHER, "base": 9, "dice": 0}))
+    meanwhile, result = await _held_back(h, gate, payload)
+    (deferral,) = meanwhile
+    assert deferral.type == 5 and deferral.ephemeral
+    webhook = [r for r in result.requests if r.via == "webhook"][1:]
+    edit, shown = webhook[0], webhook[1]
+    assert (edit.method, edit.path.rsplit("/", 1)[-1]) == ("PATCH", "@original")
+    assert shown.method == "POST" and not shown.ephemeral and "射命丸文" in shown.text()
+    assert AMBUSHER not in shown.text()  # the searcher stays hidden
