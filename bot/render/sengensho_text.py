@@ -295,6 +295,8 @@ def _marks(c: Values, lang: str) -> str:
         marks.append(t(f"sg.text.down.{c['down']}", lang))
     if c.get("note"):
         marks.append(t("sg.status.mark.note", lang, note=c["note"]))
+    if c.get("clash"):  # S-HIDE-1: a player's character took its name while it hid
+        marks.append(t("sg.status.mark.clash", lang, name=c["clash"]))
     return "".join(" " + m for m in marks)
 
 

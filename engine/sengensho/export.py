@@ -95,6 +95,7 @@ def _character(state: SengenshoState, c: Character) -> dict[str, Any]:
         "attack_limit": c.attack_limit,
         "spell_cards": [_card(state, k) for k in c.cards],
         "note": c.note,
+        **({"clash": c.clash} if c.clash is not None else {}),
     }
 
 
@@ -190,6 +191,7 @@ def _read_character(r: JsonDoc) -> Character:
         attack_limit=r.get("attack_limit", str, None),
         cards=_cards(r),
         note=r.get("note", str, ""),
+        clash=r.get("clash", str, None),
     )
 
 

@@ -48,7 +48,7 @@ def rename(state: SengenshoState, i: int, name: str) -> SengenshoState:
     if j is not None and j != i:
         raise RuleError("sg.name_taken", name=new_name)
     characters = tuple(
-        _references(replace(c, name=new_name, key=key) if n == i else c, old, key)
+        _references(replace(c, name=new_name, key=key, clash=None) if n == i else c, old, key)
         for n, c in enumerate(state.characters)
     )
     return replace(state, characters=characters)
@@ -78,6 +78,7 @@ def make_room(
         raise RuleError("sg.name_taken", name=name)
     renamed = free_name(state, existing.name)
     new = rename(state, i, renamed)
+    new = new.put(i, replace(new.characters[i], clash=existing.name))
     rec.emit(
         "sg.name_clash",
         {"name": existing.name, "renamed": renamed, "owner": existing.owner},

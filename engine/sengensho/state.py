@@ -165,6 +165,9 @@ class Character:
     cards: tuple[Card, ...] = ()
     #: the GM's note (S-ITEM-1: what a hit did to a fragile or awkward item, and the like)
     note: str = ""
+    #: S-HIDE-1: the name a player's new character took from it while it hid (it was renamed
+    #: ``<name>(2)``); marked for the GM until renamed
+    clash: str | None = None
 
     @property
     def is_item(self) -> bool:

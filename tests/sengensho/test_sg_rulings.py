@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from sg_helpers import battle, enemy, pc
 
+from bot.render.sengensho_text import status
+from bot.views import StatusView
 from engine.sengensho import SENGENSHO
 from engine.sengensho.commands import (
     Declare,
@@ -202,7 +204,10 @@ def test_s_hide_1_a_players_join_under_a_hidden_name_renames_the_hidden_one_priv
     assert run.event("sg.name_clash") == {"name": "ルーミア", "renamed": "ルーミア(2)", "owner": "gm"}
     public, hidden = run.c("ルーミア"), run.c("ルーミア(2)")
     assert (public.owner, public.hidden, public.side) == ("u2", False, Side.PC)
-    assert (hidden.hidden, hidden.searched_by) == (True, ("霊夢",))
+    assert (hidden.hidden, hidden.searched_by, hidden.clash) == (True, ("霊夢",), "ルーミア")
+    gm_view = StatusView(ruleset="sengensho", document=SENGENSHO.export(run.s))
+    assert "[名前が重複: プレイヤーが ルーミア で参加したので呼び替えました。" in status(gm_view, "ja")
+    assert SENGENSHO.import_(SENGENSHO.export(run.s)) == run.s
     # the table reads one ルーミア, the player's
     doc = visible(SENGENSHO.export(run.s), None)
     assert [c["name"] for c in doc["characters"]] == ["霊夢", "ルーミア"]
@@ -211,6 +216,7 @@ def test_s_hide_1_a_players_join_under_a_hidden_name_renames_the_hidden_one_priv
     run(GMSet("ルーミア(2).name", "宵闇の妖怪"))
     assert run.secret() == [("sg.gm_set", ("gm",))]
     assert run.c("宵闇の妖怪").hidden and run.s.find("ルーミア(2)") is None
+    assert run.c("宵闇の妖怪").clash is None  # renamed: no longer marked
     # its owner joining the same name again knows of it: refused as usual
     run.refused(Join("宵闇の妖怪", dp_max=12, recovery=3, invoker="gm"), "sg.name_taken")
 
