@@ -247,7 +247,17 @@ class BattleService:
         if spec.kind in (Kind.STATUS, Kind.LOG) and invocation.options.get("gm"):
             return True
         live = self._live.get((where.guild, where.channel))
-        if live is None or live.binding.private_reply is None or spec.kind is not Kind.ENGINE:
+        if live is None or live.binding.visible is None:
+            return False
+        if spec.kind is Kind.EXPORT and not invocation.options.get("format"):  # more than the table's
+            held = self._grants.get((live.head.id, actor.id))
+            gm = rights.gm_by_itself(actor, live.head) or (
+                held is not None and rights.gm_by_grants(actor, held)
+            )
+            return audience.document(live.binding, live.document, Viewer(actor.id, gm)) != audience.document(
+                live.binding, live.document, TABLE
+            )
+        if live.binding.private_reply is None or spec.kind is not Kind.ENGINE:
             return False
         return live.binding.private_reply(live.state, spec.path, invocation.options, actor.id)
 

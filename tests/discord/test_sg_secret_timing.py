@@ -146,3 +146,24 @@ async def test_s_hide_1_a_slow_secret_command_that_turns_out_public_still_reache
     assert (edit.method, edit.path.rsplit("/", 1)[-1]) == ("PATCH", "@original")
     assert shown.method == "POST" and not shown.ephemeral and "射命丸文" in shown.text()
     assert AMBUSHER not in shown.text()  # the searcher stays hidden
+
+
+async def test_s_hide_1_a_slow_export_with_what_is_hidden_defers_for_the_gm_alone(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = harness
+    await _battle(h)
+    h.bot.frontend.defer_after = 0.0
+    gate = Gate()
+    monkeypatch.setattr(h.bot.service, "execute", gate.hold(h.bot.service.execute))
+    meanwhile, result = await _held_back(h, gate, h._base(GM, 2, h.command_data("sg export", {})))
+    (deferral,) = meanwhile
+    assert deferral.type == 5 and deferral.ephemeral
+    (edit,) = result.requests[1:]
+    assert (edit.method, edit.path.rsplit("/", 1)[-1]) == ("PATCH", "@original")
+    ((_, content),) = edit.files
+    assert AMBUSHER in content.decode("utf-8")  # the GM's whole battle, to the GM
+    gate.held = 0
+    gate.opened.clear()
+    meanwhile, _ = await _held_back(h, gate, h._base(ALICE, 2, h.command_data("sg export", {})))
+    assert [r.ephemeral for r in meanwhile] == [False]  # a player's: the table's battle, in the channel
