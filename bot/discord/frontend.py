@@ -172,6 +172,7 @@ class Frontend:
             new_battle=spec.kind in (Kind.START, Kind.IMPORT),
             defer_first=spec.kind is Kind.ODDS,
             started=started,
+            secret=self.service.will_be_private(where, actor, invocation),
         )
 
     async def _read(self, attachment: discord.Attachment, options: dict[str, Any], name: str) -> View | None:
@@ -195,9 +196,13 @@ class Frontend:
         defer_first: bool = False,
         started: float | None = None,
         via: str = "command",
+        secret: bool = False,
     ) -> View:
         """Answer with what ``work`` (a service call) gives; defer if it is not ready in time, or at
-        once with ``defer_first`` (the odds planner: it takes seconds by design)."""
+        once with ``defer_first`` (the odds planner: it takes seconds by design).
+
+        ``secret``: the reply will be for the invoker alone (S-HIDE-1), so a deferral is ephemeral
+        too: no public "thinking ..." shows that something secret is being done."""
         where = where_of(interaction)
         entry = CommandLog(where, path, via, started)
 
@@ -213,7 +218,7 @@ class Frontend:
         try:
             (view, lang), deferred = await self.in_time(
                 answer(),
-                lambda: interaction.response.defer(thinking=True),
+                lambda: interaction.response.defer(thinking=True, ephemeral=secret),
                 entry.started,
                 at_once=defer_first,
             )
@@ -223,7 +228,7 @@ class Frontend:
             if reply.changed and self.live is not None:
                 # first: the battle changed even if the answer cannot be sent (an expired interaction)
                 self.live.changed(where, new_battle=new_battle and view.ok)
-            await self.send(interaction, reply, deferred=deferred)
+            await self.send(interaction, reply, deferred=deferred, deferred_ephemeral=secret)
         except BaseException as error:
             entry.failed(error)
             raise
@@ -257,13 +262,27 @@ class Frontend:
             raise
         return await call, True
 
-    async def send(self, interaction: discord.Interaction, reply: render.Reply, *, deferred: bool) -> None:
+    async def send(
+        self,
+        interaction: discord.Interaction,
+        reply: render.Reply,
+        *,
+        deferred: bool,
+        deferred_ephemeral: bool = False,
+    ) -> None:
         first, *rest = reply.messages
         extra: dict[str, Any] = {}
         shown_in = _file_message(reply)
         if reply.file is not None and shown_in == 0:
             extra["file"] = reply.file
-        if deferred:
+        if deferred and deferred_ephemeral:
+            # deferred for the invoker alone: the answer is theirs; a public one (the command turned
+            # out to reveal what it named) is sent to the channel besides
+            files: dict[str, Any] = {"attachments": [reply.file]} if extra else {}
+            await interaction.edit_original_response(embeds=first, allowed_mentions=NO_MENTIONS, **files)
+            if not reply.ephemeral:
+                await interaction.followup.send(embeds=first, allowed_mentions=NO_MENTIONS, **extra)
+        elif deferred:
             if reply.ephemeral:
                 # a deferred public "thinking" message cannot turn ephemeral: replace it
                 await interaction.delete_original_response()

@@ -1,5 +1,8 @@
 """One live status message per battle, edited after each change, at most once every 2 s per channel.
 
+Only a change of what the message shows edits it (the table's status: a secret action leaves it as it
+was, S-HIDE-1).
+
 After a command that changed the battle, ``changed(where)`` asks for an edit; the ``Coalescer``
 runs it at most once per interval per channel, reading the battle when it runs (the latest state
 wins). The first edit of a battle posts the message (with its buttons); when the battle ends the
@@ -59,6 +62,9 @@ class LiveStatus:
         self.messages: dict[str, tuple[int, int]] = {}
         #: channels whose status message was looked for in the channel's history (once, after a start-up)
         self._searched: set[str] = set()
+        #: channel id → (message id, what it shows): S-HIDE-1, an edit only when that changed, so that
+        #: a secret action leaves the public message as it was
+        self._shows: dict[str, tuple[int, Any]] = {}
 
     def changed(self, where: Where, *, new_battle: bool = False) -> None:
         """The battle in ``where`` changed: its status message is due an edit (or a new one)."""
@@ -96,6 +102,9 @@ class LiveStatus:
             self.messages.pop(where.channel, None)
             return
         lang = await self.service.language(where.guild)
+        shows = (view.document, view.ended, view.gms, lang)
+        if message_id is not None and self._shows.get(where.channel) == (message_id, shows):
+            return  # the table's status is as the message shows it (the change was secret)
         shown, files = await status_message(view, lang, self.pictures)
         embeds = shown.embeds
         buttons = self.status_buttons(view, lang, shown)
@@ -128,6 +137,7 @@ class LiveStatus:
             await self.service.set_status_message(battle_id, None)
         else:
             self.messages[where.channel] = (battle_id, message_id)
+            self._shows[where.channel] = (message_id, shows)
             # with the version it shows: a restart refreshes it if the battle moved on meanwhile
             await self.service.set_status_message(battle_id, message_id, view.version)
 

@@ -57,7 +57,9 @@ def _order(order: Any, lang: str) -> str:
 
 def _throw(d: Values, lang: str) -> dict[str, str]:
     """Dice paid and DP left, shared by rolls, hiding and searching."""
-    if d.get("fixed"):
+    if not d["dice"]:  # S-CORE-4: 0D, the base alone
+        dice = t("sg.text.no_dice", lang)
+    elif d.get("fixed"):
         dice = t("sg.text.dice_fixed", lang, count=d["dice"], sum=d["dice_total"])
     else:
         dice = t("sg.text.dice", lang, count=d["dice"], values=",".join(str(v) for v in d["values"]))
@@ -240,6 +242,12 @@ _VALUES: dict[str, Callable[[Values, str], dict[str, str]]] = {
         ),
     },
     "sg.gm_set": _set,
+    "sg.resisted_unseen": lambda d, lang: {
+        "won_text": t("sg.text.resisted" if d["won"] else "sg.text.not_resisted", lang)
+    },
+    "sg.resisted_caster": lambda d, lang: {
+        "won_text": t("sg.text.resisted" if d["won"] else "sg.text.not_resisted", lang)
+    },
     "sg.ended": _ended,
 }
 EVENT_VALUES.update(_VALUES)
@@ -287,6 +295,8 @@ def _marks(c: Values, lang: str) -> str:
         marks.append(t(f"sg.text.down.{c['down']}", lang))
     if c.get("note"):
         marks.append(t("sg.status.mark.note", lang, note=c["note"]))
+    if c.get("clash"):  # S-HIDE-1: a player's character took its name while it hid
+        marks.append(t("sg.status.mark.clash", lang, name=c["clash"]))
     return "".join(" " + m for m in marks)
 
 

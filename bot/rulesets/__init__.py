@@ -52,6 +52,9 @@ class RulesetBinding:
     #: does a command's own text name what is secret, in the state before or after it (then the table
     #: reads its events without it)? None: whenever it has a secret event
     secret_text: Callable[[Any, Any, Any], bool] | None = None
+    #: will the reply to a command (its path and options as given, by this invoker) be for its invoker
+    #: alone, judged on the state before it runs (S-HIDE-1: Discord then defers it ephemerally)?
+    private_reply: Callable[[Any, str, Mapping[str, Any], str], bool] | None = None
     #: other export formats (``/fort export format:ccfolia``): name → (the state → the file's text)
     exporters: Mapping[str, Callable[[Any], str]] = field(default_factory=dict)
     #: makes a memo for ``ruleset.export(state, memo)``, which then reuses the documents of what did not

@@ -45,7 +45,7 @@ def _join(values: Mapping[str, Any], ctx: BuildContext) -> Command:
         raise UserError("sg.enemy_gm_only", name=values.get("name"))
     if values.get("initiative") is not None and not ctx.is_gm:
         raise UserError("sg.initiative_gm_only", name=values.get("name"))
-    return sc.Join(**{**values, "invoker": ctx.invoker})
+    return sc.Join(**{**values, "invoker": ctx.invoker, "gm": ctx.is_gm})
 
 
 def _optional(spec: CommandSpec, *names: str) -> CommandSpec:
@@ -144,7 +144,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         _o("target"),
         _o("distance", OptType.INT, min=0, max=100000),
         _o("wary", OptType.BOOL),
-        _o("alert", OptType.BOOL),
+        _o("alert", OptType.INT, min=0, max=100000),
         _o("ability", OptType.BOOL),
         _o("disguised", OptType.BOOL),
     ),
@@ -189,14 +189,17 @@ def _actor(command: Any) -> str | None:
 def authorize(state: SengenshoState, command: Any, invoker: str, is_gm: bool) -> None:
     """Players act as their own characters (and deal damage); the (GM) commands are the GM's.
 
-    S-HIDE-1: to a player, a hidden character that is not theirs is not there."""
+    S-HIDE-1: to a player, a hidden character that is not theirs is not there: naming it gets what
+    naming no one gets, checked before anything else, so that no other refusal comes first for one."""
     if is_gm:
         return
     if not isinstance(command, sc.Join):
         for option in CHARACTER_OPTIONS:
             name = getattr(command, option, None)
-            i = state.find(fold(name)) if isinstance(name, str) else None
-            if i is not None and state.characters[i].hidden and state.characters[i].owner != invoker:
+            if not isinstance(name, str):
+                continue
+            i = state.find(fold(name))
+            if i is None or (state.characters[i].hidden and state.characters[i].owner != invoker):
                 raise UserError("sg.unknown_character", name=name)
     name = _actor(command)
     if name is None:
@@ -223,6 +226,29 @@ def secret_text(before: SengenshoState, after: SengenshoState, command: Any) -> 
     return False
 
 
+#: own rolls that reveal a hidden character (S-HIDE-1: undiscovered until its attack)
+_REVEALING = frozenset({RollKind.ATTACK.value, RollKind.MELEE.value})
+
+
+def private_reply(state: SengenshoState, path: str, options: Mapping[str, Any], invoker: str) -> bool:
+    """S-HIDE-1: the reply to this command will be secret: it joins or hides a character, or names one
+    hidden now and is no attack (which reveals it) nor a change of whether it hides."""
+    if path == "sg join":
+        return bool(options.get("hidden"))
+    if path == "sg hide":
+        return True
+    if path == "sg roll" and fold(str(options.get("kind") or "")) in _REVEALING:
+        return False
+    names = [options.get(o) for o in CHARACTER_OPTIONS]
+    if path == "gm set":
+        owner, _, field = str(options.get("target") or "").rpartition(".")
+        if fold(field) == "hidden":
+            return False
+        names = [owner]
+    hidden = {c.key for c in state.characters if c.hidden}
+    return any(isinstance(n, str) and fold(n) in hidden for n in names)
+
+
 #: what the final summary lists
 _SUMMARY = frozenset({"sg.damaged", "sg.knocked_out", "sg.revealed", "sg.joined", "sg.ended"})
 
@@ -238,6 +264,7 @@ rulesets.register(
         in_summary=lambda kind: kind in _SUMMARY,
         visible=visible,
         secret_text=secret_text,
+        private_reply=private_reply,
         check_limits=check_state,
     )
 )

@@ -194,7 +194,12 @@ async def _reply(svc: BattleService, live: Live, applied: Applied) -> View:
         svc.engine, live.binding, live.head.id, done.seq, done.events, live.document
     )
     answer = replace(done, summaries=summaries)
-    return audience.events_view(answer, live.binding, applied.viewer, applied.secret_text)
+    shown = audience.events_view(answer, live.binding, applied.viewer, applied.secret_text)
+    if live.binding.visible is not None:
+        # S-HIDE-1: the public reply numbered as the table counts the log (a private one counted too)
+        number = await svc.numbers.number(svc.engine, live.head.id, done.seq, not shown.ephemeral)
+        shown = shown if shown.ephemeral else replace(shown, seq=number)
+    return shown
 
 
 def mark_dice(dice: DiceSource) -> int | None:

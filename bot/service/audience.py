@@ -12,7 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncEngine
+
 from bot.rulesets import RulesetBinding
+from bot.service import history
 from bot.views import EventsView, LogEntry, UndoView
 from engine.ruleset import Event
 
@@ -61,19 +64,109 @@ def logged(events: tuple[Event, ...], secret_text: bool) -> tuple[Event, ...]:
     return (*events, Event(SECRET_TEXT, {}, (), tuple(sorted(owners))))
 
 
-def entries(log: tuple[LogEntry, ...], viewer: Viewer) -> tuple[LogEntry, ...]:
+#: the undo and redo notes, whose actions are listed by number
+_NOTES = ("service.undone", "service.redone")
+
+
+def _shown(entry: LogEntry, viewer: Viewer) -> tuple[tuple[Event, ...], bool]:
+    """The events of ``entry`` the reader may see (marks and notes aside), and whether its text is secret."""
+    hidden_text = any(e.kind == SECRET_TEXT and not sees(viewer, e) for e in entry.events)
+    return tuple(e for e in entry.events if e.kind != SECRET_TEXT and sees(viewer, e)), hidden_text
+
+
+def readable(entry: LogEntry, viewer: Viewer) -> bool:
+    """S-HIDE-1: does the reader see anything of this log entry (an action wholly secret leaves no trace)?"""
+    if viewer.gm:
+        return True
+    shown, hidden_text = _shown(entry, viewer)
+    if any(e.kind in _NOTES for e in shown):
+        return True  # a note counts only the actions the reader sees (``_note``), checked apart
+    return bool(shown) or (not entry.events and not hidden_text)
+
+
+def numbers(log: tuple[LogEntry, ...], viewer: Viewer) -> dict[int, int]:
+    """Each log entry's number as ``viewer`` reads it (the table counts only what it sees): seq → number.
+
+    ``log`` is the battle's whole log, oldest first. A note (undo, redo) is read where an action it
+    names is; the GM reads the real numbers."""
+    out: dict[int, int] = {}
+    for entry in log:
+        if viewer.gm:
+            out[entry.seq] = entry.seq
+        elif readable(entry, viewer) and _note(entry, viewer, out) is not False:
+            out[entry.seq] = len(out) + 1
+    return out
+
+
+def _note(entry: LogEntry, viewer: Viewer, numbered: dict[int, int]) -> LogEntry | bool | None:
+    """An undo or redo note as the reader may read it: the actions it names that they see, by their
+    numbers (False: none of them; None: the entry is no note)."""
+    notes = [e for e in entry.events if e.kind in _NOTES]
+    if not notes or viewer.gm:
+        return None
+    events = []
+    for e in entry.events:
+        if e.kind in _NOTES:
+            seqs = [numbered[s] for s in e.data.get("seqs") or [] if s in numbered]
+            if not seqs:
+                continue
+            e = replace(e, data={**e.data, "steps": len(seqs), "seqs": seqs})
+        events.append(e)
+    if not any(e.kind in _NOTES for e in events):
+        return False
+    return replace(entry, events=tuple(events))
+
+
+def entries(
+    log: tuple[LogEntry, ...], viewer: Viewer, numbered: dict[int, int] | None = None
+) -> tuple[LogEntry, ...]:
     """Log entries as ``viewer`` may read them: only the events the reader may see, and the command's
-    text and actor withheld (``redacted``) where they would name what is secret."""
+    text and actor withheld (``redacted``) where they would name what is secret.
+
+    S-HIDE-1: an entry with nothing the reader may see is left out, and (with ``numbered``, the
+    battle's numbers as ``numbers`` gives them) the others carry the reader's numbers, so that no gap
+    tells that a secret action happened."""
     out = []
     for entry in log:
-        hidden_text = any(e.kind == SECRET_TEXT and not sees(viewer, e) for e in entry.events)
-        shown = tuple(e for e in entry.events if e.kind != SECRET_TEXT and sees(viewer, e))
-        out.append(
-            entry
-            if (shown == entry.events and not hidden_text)
-            else replace(entry, events=shown, redacted=hidden_text)
-        )
+        if numbered is not None and entry.seq not in numbered:
+            continue
+        shown, hidden_text = _shown(entry, viewer)
+        if shown == entry.events and not hidden_text:
+            read = entry
+        else:
+            read = replace(entry, events=shown, redacted=hidden_text)
+        if numbered is not None:
+            note = _note(read, viewer, numbered)
+            read = replace(note if isinstance(note, LogEntry) else read, seq=numbered[entry.seq])
+        out.append(read)
     return tuple(out)
+
+
+class TableNumbers:
+    """S-HIDE-1: the number a command's public reply shows, as the table counts the log (``numbers``).
+
+    Counted on from the previous reply of the battle this process gave; read from the whole log when
+    rows came in between that it did not see (another process, an undo)."""
+
+    #: battles remembered at most
+    SIZE = 1000
+
+    def __init__(self) -> None:
+        self._last: dict[int, tuple[int, int]] = {}
+
+    async def number(self, engine: AsyncEngine, battle_id: int, seq: int, public: bool) -> int:
+        """The table's number for the row ``seq`` just stored (its count so far when not ``public``)."""
+        last = self._last.get(battle_id)
+        if last is not None and last[0] == seq - 1:
+            count = last[1] + (1 if public else 0)
+        else:
+            async with engine.connect() as conn:
+                numbered = numbers(await history.whole_log(conn, battle_id), TABLE)
+            count = numbered.get(seq, len(numbered))
+        if len(self._last) >= self.SIZE:
+            self._last.clear()
+        self._last[battle_id] = (seq, count)
+        return count
 
 
 def events_view(view: EventsView, binding: RulesetBinding, invoker: Viewer, secret_text: bool) -> EventsView:
@@ -98,12 +191,18 @@ def events_view(view: EventsView, binding: RulesetBinding, invoker: Viewer, secr
     return replace(view, command=command, events=shown, summaries=summaries, private=private)
 
 
-def undo_view(view: UndoView, binding: RulesetBinding) -> UndoView:
-    """An undo or redo (the GM's): the table reads which actions, secret ones withheld; the GM, all."""
+def undo_view(view: UndoView, binding: RulesetBinding, log: tuple[LogEntry, ...] | None = None) -> UndoView:
+    """An undo or redo (the GM's): the table reads which of its actions, by its numbers (``log``, the
+    battle's whole log, gives them); the GM, all, to them only. Only secret actions: the GM's alone."""
     full = replace(view, entries=entries(view.entries, Viewer(gm=True)))
+    numbered = numbers(log, TABLE) if log is not None else None
     public = replace(
-        full, entries=entries(view.entries, TABLE), document=document(binding, view.document, TABLE)
+        full,
+        entries=entries(view.entries, TABLE, numbered),
+        document=document(binding, view.document, TABLE),
     )
     if public.entries == full.entries:
         return public
-    return replace(public, private=replace(full, ephemeral=True))
+    if not public.entries:
+        return replace(full, ephemeral=True)
+    return replace(public, requested=len(public.entries), private=replace(full, ephemeral=True))

@@ -22,9 +22,9 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.command_names import topic_specs
-from bot.commands import CommandSpec, Kind, convert, lookup
-from bot.service import actions, lifecycle, reads, rights
-from bot.service.audience import TABLE
+from bot.commands import CommandSpec, Kind, UserError, convert, lookup
+from bot.service import actions, audience, lifecycle, reads, rights
+from bot.service.audience import TABLE, Viewer
 from bot.service.cache import CACHE_SIZE, RETRIES, BattleCache
 from bot.service.jobs import ChannelLocks, Jobs
 from bot.service.odds import OddsRunner
@@ -75,6 +75,8 @@ class BattleService:
         #: where actions' write plans are stored, and where the rare commands' jobs run
         self.storage = StorageWriter(engine)
         self.jobs = Jobs(engine)
+        #: S-HIDE-1: the numbers public replies show, as the table counts the log
+        self.numbers = audience.TableNumbers()
         #: how many actions were decided again because their plan did not hold
         self.conflicts = 0
 
@@ -86,6 +88,30 @@ class BattleService:
 
     def channel_lock(self, where: Where) -> contextlib.AbstractAsyncContextManager[None]:
         return self._locks.hold((where.guild, where.channel))
+
+    def will_be_private(self, where: Where, actor: Actor, invocation: Invocation) -> bool:
+        """S-HIDE-1: will the reply be for its invoker alone? Judged before the command runs, on the
+        battle this process holds (False when it holds none: a front-end then answers as usual)."""
+        try:
+            spec = lookup(invocation.path)
+        except UserError:
+            return False
+        if spec.kind in (Kind.STATUS, Kind.LOG) and invocation.options.get("gm"):
+            return True
+        live = self._live.get((where.guild, where.channel))
+        if live is None or live.binding.visible is None:
+            return False
+        if spec.kind is Kind.EXPORT and not invocation.options.get("format"):  # more than the table's
+            held = self.cache.grants.get((live.head.id, actor.id))
+            gm = rights.gm_by_itself(actor, live.head) or (
+                held is not None and rights.gm_by_grants(actor, held)
+            )
+            return audience.document(live.binding, live.document, Viewer(actor.id, gm)) != audience.document(
+                live.binding, live.document, TABLE
+            )
+        if live.binding.private_reply is None or spec.kind is not Kind.ENGINE:
+            return False
+        return live.binding.private_reply(live.state, spec.path, invocation.options, actor.id)
 
     # -----------------------------------------------------------------------------------------
     # entry points

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.rulesets import RulesetBinding
 from bot.service import round_log
@@ -14,6 +14,8 @@ from engine.ruleset import Event
 
 #: how far back a round summary looks for the previous round's end
 _PAGE = 100
+#: a limit no battle's log reaches (``whole_log``)
+_ALL = 1_000_000_000
 
 
 def events_of(row: repo.EventRow) -> tuple[Event, ...]:
@@ -30,6 +32,11 @@ def entry(row: repo.EventRow) -> LogEntry:
         events=events_of(row),
         at=row.created_at,
     )
+
+
+async def whole_log(conn: AsyncConnection, battle_id: int) -> tuple[LogEntry, ...]:
+    """Every row of the battle's log, oldest first (to number what a reader sees, ``audience.numbers``)."""
+    return tuple(entry(r) for r in await repo.log(conn, battle_id, _ALL))
 
 
 async def summaries(

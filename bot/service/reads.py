@@ -65,8 +65,13 @@ async def read(
             filename = f"{live.binding.name}-map-{where.channel}-{live.head.id}.png"
             return MapView(status=await status_view(conn, live), filename=filename)
         if spec.kind is Kind.LOG:
-            rows = await repo.log(conn, live.head.id, options["last"])
-            logged = audience.entries(tuple(history.entry(r) for r in rows), viewer)
+            if live.binding.visible is None or viewer.gm:
+                rows = await repo.log(conn, live.head.id, options["last"])
+                logged = audience.entries(tuple(history.entry(r) for r in rows), viewer)
+            else:  # S-HIDE-1: numbered as the reader sees the log, secret actions left out
+                whole = await history.whole_log(conn, live.head.id)
+                numbered = audience.numbers(whole, viewer)
+                logged = audience.entries(whole, viewer, numbered)[-options["last"] :]
             return LogView(ephemeral=viewer is not TABLE, entries=logged)
     return export(where, live, options, viewer)
 

@@ -16,7 +16,7 @@ from engine.common import EventRecorder, fold
 from engine.ruleset import RuleError
 from engine.sengensho.commands import SpellCard
 from engine.sengensho.lookup import able, locate
-from engine.sengensho.state import Card, Character, SengenshoState, Side
+from engine.sengensho.state import Card, Character, SengenshoState, Side, secret_of
 
 #: what separates several card names in one ``declare:``
 _SEPARATORS = re.compile(r"[,、，]")
@@ -29,12 +29,15 @@ def card_names(text: str) -> list[str]:
     names = [unicodedata.normalize("NFKC", n).strip() for n in _SEPARATORS.split(text)]
     if not all(names) or any(len(n) > CARD_MAX for n in names):
         raise RuleError("sg.card_name_invalid", card=text)
+    digits = next((n for n in names if n.isdigit()), None)
+    if digits is not None:  # the earlier ``declare:2`` (a count): a card is named
+        raise RuleError("sg.card_name_digits", card=digits)
     return names
 
 
 def balance_warning(state: SengenshoState, rec: EventRecorder) -> None:
     """S-CARD-1: warn when the sides' counts differ (at the start, or after a late entrant's cards)."""
-    pc, enemy = state.side_cards(Side.PC), state.side_cards(Side.ENEMY)
+    pc, enemy = state.public_side_cards(Side.PC), state.public_side_cards(Side.ENEMY)
     if pc != enemy:
         rec.emit(
             "sg.cards_unbalanced",
@@ -92,7 +95,8 @@ def take_over(
     if find_card(c, card.name) is not None:
         raise RuleError("sg.card_duplicate", name=c.name, card=card.name)
     state = state.put(j, replace(ally, cards=tuple(k for k in ally.cards if k is not card)))
-    state = state.put(i, replace(c, cards=(*c.cards, card)))
+    state = state.put(i, replace(c, cards=(*c.cards, replace(card, taken_from=ally.key))))
+    # S-HIDE-1: taken by or from a hidden character, it is for the GM and the owners only
     rec.emit(
         "sg.cards_taken",
         {
@@ -102,6 +106,7 @@ def take_over(
             "side": c.side.value,
             "side_total": state.side_cards(c.side),
         },
+        secret_of(c, ally),
     )
     return state
 
@@ -133,7 +138,7 @@ def declare_cards(state: SengenshoState, i: int, text: str, rec: EventRecorder) 
             "cards": names,
             "count": count,
             "side": c.side.value,
-            "side_total": state.side_cards(c.side),
+            "side_total": state.public_side_cards(c.side),
             "answer": answer,
             "other_side": c.side.other.value,
         },

@@ -22,7 +22,7 @@ from engine.sengensho.state import (
     SengenshoState,
     Surprise,
 )
-from engine.sengensho.steps import own_step
+from engine.sengensho.steps import own_step, spend
 from engine.sengensho.throws import contest_won, throw, throw_record
 
 #: S-CORE-4: a resistance check takes at most 3D; S-SUR-1/2: so do surprised evasions and far attacks
@@ -85,16 +85,20 @@ def may_answer(state: SengenshoState, c: Character, kind: RollKind, other: Chara
         )
 
 
-def restriction(c: Character, other: Character | None) -> Surprise | None:
+def restriction(state: SengenshoState, c: Character, other: Character | None) -> Surprise | None:
     """S-SUR-5: the surprise that restricts this defence, if any."""
     # The one of the surprising attack, and while the target was unaware the other actions taken at
-    # that initiative value; no others.
+    # that initiative value (the attack's, or the attacker's while it is still to come); no others.
     s = c.surprise
     if s is None:
         return None
     if other is None or s.attacker is None or other.key == s.attacker:
         return s
-    if s.unaware and other.declared == s.at:
+    at = s.at
+    if not s.spent:
+        i = state.find(s.attacker)
+        at = state.characters[i].declared if i is not None else None
+    if s.unaware and at is not None and other.declared == at:
         return s
     return None
 
@@ -110,7 +114,7 @@ def dice_cap(
         caps.append((THREE_DICE, "S-CORE-4"))
     if kind in (RollKind.ATTACK, RollKind.MELEE) and c.attack_limit is not None:
         caps.append((THREE_DICE, c.attack_limit))
-    if kind in DEFENCES and s is not None and s.evasion is not Evasion.MINUS5:
+    if kind in DEFENCES and s is not None and s.evasion not in (Evasion.MINUS5, Evasion.AUTO):
         caps.append((THREE_DICE, s.case))
     if not caps:
         return None, None
@@ -179,8 +183,9 @@ def roll(state: SengenshoState, command: Roll, rec: EventRecorder) -> SengenshoS
     non_negative("cap", command.cap)
     base = base_of(c, command.base, command.check)
     other = _opponent(state, c, kind, command.against)
+    unseen = unseen_caster(state, c) if kind is RollKind.RESIST and command.against is None else None
     aim = _aim(state, kind, command.at)
-    s = restriction(c, other) if kind in DEFENCES else None
+    s = restriction(state, c, other) if kind in DEFENCES else None
     cap, why = dice_cap(c, command, kind, s)
     if cap is not None and command.dice > cap:
         raise RuleError("sg.dice_over_cap", name=c.name, dice=command.dice, cap=cap, rule=why)
@@ -190,6 +195,8 @@ def roll(state: SengenshoState, command: Roll, rec: EventRecorder) -> SengenshoS
     out_of_step = None
     if kind in OWN_ROLLS:
         state, out_of_step = own_step(state, i, command.gm, rec)
+    if kind in ACTIONS_ON_OTHERS:  # S-SUR-5: the surprising attack is made
+        state = spend(state, state.characters[i], aim)
     c = state.characters[i]
     t = throw(state, c, command.dice, kind, rec)
     total = base + t.dice_total + modifier
@@ -197,11 +204,17 @@ def roll(state: SengenshoState, command: Roll, rec: EventRecorder) -> SengenshoS
     if other is not None:
         assert other.last_roll is not None
         won = contest_won(total, other.last_roll.total, roller_defends(kind, other.last_roll.kind))
+        if s is not None and s.evasion is Evasion.AUTO and kind is RollKind.EVASION:
+            won = True  # S-SUR-2: evaded automatically
+    if unseen is not None:
+        assert unseen.last_roll is not None
+        won = contest_won(total, unseen.last_roll.total, roller_defends=True)
+    answered = other if other is not None else unseen
     changed = replace(
         c,
         dp=c.dp - t.paid,
         last_roll=LastRoll(
-            total, kind, state.turn, other.key if other else None, won, aim.key if aim else None
+            total, kind, state.turn, answered.key if answered else None, won, aim.key if aim else None
         ),
         attack_limit=None if kind in (RollKind.ATTACK, RollKind.MELEE) else c.attack_limit,
     )
@@ -219,13 +232,57 @@ def roll(state: SengenshoState, command: Roll, rec: EventRecorder) -> SengenshoS
             "success": None if command.target is None else total >= command.target,
             "against": other.name if other else None,
             "against_total": other.last_roll.total if other and other.last_roll else None,
-            "won": won,
+            "won": won if unseen is None else None,
             "aim": aim.name if aim else None,
             "out_of_step": out_of_step,
         },
         c.secret,
     )
+    if unseen is not None:
+        resisted_unseen(c, unseen, total, bool(won), rec)
     return _after_roll(new, i, kind, other, won, rec)
+
+
+def unseen_caster(state: SengenshoState, c: Character) -> Character | None:
+    """S-SUR-6: the hidden caster whose ability, aimed at ``c`` this turn, ``c`` has not resisted yet."""
+    last = c.last_roll
+    for x in state.characters:
+        r = x.last_roll
+        if (
+            not x.hidden
+            or r is None
+            or r.kind is not RollKind.ABILITY
+            or r.aim != c.key
+            or r.turn != state.turn
+        ):
+            continue
+        if (
+            last is not None
+            and last.kind is RollKind.RESIST
+            and last.against == x.key
+            and last.turn == r.turn
+        ):
+            continue
+        return x
+    return None
+
+
+def resisted_unseen(c: Character, caster: Character, total: int, won: bool, rec: EventRecorder) -> None:
+    """S-SUR-6: a resistance to a hidden caster's ability: the outcome for all, the caster for the GM."""
+    # The caster and its total are read by the GM and the caster's owner only.
+    assert caster.last_roll is not None
+    rec.emit("sg.resisted_unseen", {"name": c.name, "total": total, "won": won}, c.secret)
+    rec.emit(
+        "sg.resisted_caster",
+        {
+            "name": c.name,
+            "caster": caster.name,
+            "total": total,
+            "caster_total": caster.last_roll.total,
+            "won": won,
+        },
+        caster.secret,
+    )
 
 
 def _after_roll(

@@ -34,7 +34,8 @@ class Join(Command):
 
     The owner defaults to ``invoker``, the invoking user's id. ``skills`` is the sheet's text
     (``隠密3 感知2 射撃4``); ``initiative`` the value a reinforcement joins at (S-REIN-1); ``hidden``
-    joins it unseen by the table (S-HIDE-1).
+    joins it unseen by the table (S-HIDE-1). ``gm`` is set by the bot, never typed: a player's name
+    that a hidden character has is no refusal (S-HIDE-1, ``engine.sengensho.names``).
     """
 
     name: str
@@ -52,6 +53,7 @@ class Join(Command):
     skills: str | None = None
     initiative: int | None = None
     hidden: bool = False
+    gm: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,13 +103,15 @@ class Roll(Command):
 
 @dataclass(frozen=True, slots=True)
 class Surprise(Command):
-    """``/sg surprise attacker target distance [wary] [alert] [ability] [disguised]`` (flags false)"""
+    """``/sg surprise attacker target distance [wary] [alert:<range m>] [ability] [disguised]``"""
 
     attacker: str
     target: str
     distance: int
     wary: bool = False
-    alert: bool = False
+    #: the range in metres of the [アラート]/[識閾結界] the target is in (0: none; ``true``, an earlier
+    #: command's word: one the attacker is inside, of a range not given)
+    alert: bool | int = False
     ability: bool = False
     disguised: bool = False
 

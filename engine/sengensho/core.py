@@ -13,9 +13,10 @@ from engine.sengensho.cards import balance_warning
 from engine.sengensho.commands import Declare, End, Join, NextTurn, SetState, Start
 from engine.sengensho.hiding import contests_due
 from engine.sengensho.lookup import able, locate, non_negative
+from engine.sengensho.names import make_room
 from engine.sengensho.sheet import parse_skills
-from engine.sengensho.state import Character, GMFixed, Opening, SengenshoState, Side
-from engine.sengensho.steps import order_record, waiting_below
+from engine.sengensho.state import Character, GMFixed, Opening, SengenshoState, Side, Surprise
+from engine.sengensho.steps import lapsed, order_record, waiting_below
 
 E = TypeVar("E", bound=StrEnum)
 
@@ -134,8 +135,7 @@ def join(state: SengenshoState, command: Join, rec: EventRecorder) -> SengenshoS
     limits.check_name(command.name)
     limits.check_count("characters", len(state.characters) + 1, limits.MAX_CHARACTERS)
     name, key = clean_name(command.name, "sg")
-    if state.find(key) is not None:
-        raise RuleError("sg.name_taken", name=name)
+    state = make_room(state, command, key, name, rec)
     side = parse_side(command.side)
     attributes, dp_max, recovery = pool_of(command)
     skills = parse_skills(command.skills) if command.skills else ()
@@ -220,15 +220,18 @@ def next_turn(state: SengenshoState, command: NextTurn, rec: EventRecorder) -> S
         dp, reason = turn_start_dp(state, c, turn)
         record = {"name": c.name, "before": c.dp, "after": dp, "reason": reason}
         (hidden.append((c, record)) if c.hidden else recovered.append(record))
+        surprise = c.surprise if c.surprise is not None and surprise_carries(state, c.surprise) else None
+        if c.surprise is not None and surprise is None and not c.surprise.spent:
+            lapsed(state, c, c.surprise, rec)
         characters.append(
             replace(
                 c,
                 dp=dp,
                 declared=dp if c.acts else None,
                 acted=False,
-                surprise=None,
+                surprise=surprise,
                 unaware_at=None,
-                attack_limit=None,
+                attack_limit=c.attack_limit if state.turn == 0 or c.hidden else None,
                 searched_by=(),
             )
         )
@@ -247,6 +250,15 @@ def next_turn(state: SengenshoState, command: NextTurn, rec: EventRecorder) -> S
     if turn == 1:
         balance_warning(new, rec)
     return new
+
+
+def surprise_carries(state: SengenshoState, s: Surprise) -> bool:
+    """S-SUR-5: a surprise not yet made carries on if named before the turns or its attacker hides."""
+    # A hidden attacker strikes wherever it acts; any other surprise has ended with the turn.
+    if s.spent or s.attacker is None:
+        return False
+    i = state.find(s.attacker)
+    return i is not None and state.characters[i].acts and (state.turn == 0 or state.characters[i].hidden)
 
 
 def declare(state: SengenshoState, command: Declare, rec: EventRecorder) -> SengenshoState:

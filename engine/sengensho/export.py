@@ -50,6 +50,14 @@ def _last_roll(state: SengenshoState, r: LastRoll | None) -> dict[str, Any] | No
     }
 
 
+def _card(state: SengenshoState, k: Card) -> dict[str, Any]:
+    """A spell card; ``taken_from`` only for one taken over (S-REIN-1)."""
+    out: dict[str, Any] = {"name": k.name, "used": k.used}
+    if k.taken_from is not None:
+        out["taken_from"] = _name_of(state, k.taken_from)
+    return out
+
+
 def _character(state: SengenshoState, c: Character) -> dict[str, Any]:
     s = c.surprise
     return {
@@ -81,11 +89,13 @@ def _character(state: SengenshoState, c: Character) -> dict[str, Any]:
             "evasion": s.evasion.value,
             "at": s.at,
             "unaware": s.unaware,
+            "spent": s.spent,
         },
         "unaware_at": c.unaware_at,
         "attack_limit": c.attack_limit,
-        "spell_cards": [{"name": k.name, "used": k.used} for k in c.cards],
+        "spell_cards": [_card(state, k) for k in c.cards],
         "note": c.note,
+        **({"clash": c.clash} if c.clash is not None else {}),
     }
 
 
@@ -175,11 +185,13 @@ def _read_character(r: JsonDoc) -> Character:
             evasion=surprise.enum("evasion", Evasion, Evasion.REFUSED),
             at=surprise.int_("at", None, 0),
             unaware=surprise.get("unaware", bool, False),
+            spent=surprise.get("spent", bool, True),
         ),
         unaware_at=r.int_("unaware_at", None, 0),
         attack_limit=r.get("attack_limit", str, None),
         cards=_cards(r),
         note=r.get("note", str, ""),
+        clash=r.get("clash", str, None),
     )
 
 
@@ -201,10 +213,13 @@ def _cards(r: JsonDoc) -> tuple[Card, ...]:
         counted = r.obj_or_empty("spell_cards")
         declared, used = counted.int_("declared", 0, 0), counted.int_("used", 0, 0)
         return tuple(Card(f"#{n}", n <= used) for n in range(1, declared + 1))
-    cards = [(c.get("name", str), c.get("used", bool, False)) for c in r.items("spell_cards")]
-    if any(not name.strip() for name, _ in cards):
+    cards = [
+        (c.get("name", str), c.get("used", bool, False), c.get("taken_from", str, None))
+        for c in r.items("spell_cards")
+    ]
+    if any(not name.strip() for name, _, _ in cards):
         raise r.bad("spell_cards", "empty_name")
-    return tuple(Card(name.strip(), used) for name, used in cards)
+    return tuple(Card(name.strip(), used, fold(giver) if giver else None) for name, used, giver in cards)
 
 
 def _check(state: SengenshoState) -> SengenshoState:

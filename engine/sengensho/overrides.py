@@ -13,6 +13,7 @@ from engine.sengensho.cards import card_names, find_card
 from engine.sengensho.commands import GMSet
 from engine.sengensho.core import parse_gm_fixed
 from engine.sengensho.lookup import locate
+from engine.sengensho.names import rename
 from engine.sengensho.sheet import parse_skills, skills_text
 from engine.sengensho.state import (
     Card,
@@ -197,6 +198,11 @@ def gm_set(state: SengenshoState, command: GMSet, rec: EventRecorder) -> Sengens
             side = Side(field)
             before, value = state.allowance(side), _int(command.value)
             new = state.with_allowance(side, value)
+        elif owner and field == "name":  # everywhere its key is kept (S-HIDE-1: a clash resolved)
+            i, c = locate(state, owner)
+            before, value = c.name, command.value.strip()
+            new = rename(state, i, value)
+            audience = secret_of(c)
         elif owner and field in _FIELDS:
             i, c = locate(state, owner)
             read, write, current = _FIELDS[field]
@@ -207,7 +213,7 @@ def gm_set(state: SengenshoState, command: GMSet, rec: EventRecorder) -> Sengens
             new = state.put(i, changed)
             audience = secret_of(c, changed)
         else:
-            fields = ", ".join(_FIELDS)
+            fields = ", ".join(("name", *_FIELDS))
             raise RuleError("sg.set_target_invalid", target=command.target, fields=fields)
     except ValueError:
         raise RuleError("sg.set_value_invalid", target=command.target, value=command.value) from None

@@ -53,6 +53,9 @@ class Evasion(StrEnum):
     #: S-SUR-2 inside [アラート]/[識閾結界]: perception succeeds by itself; at most 3D
     MAX3 = "max3"
     MINUS5 = "minus5"
+    #: S-SUR-2: inside an [アラート]/[識閾結界] reaching past 30 m, an attack from outside the effective
+    #: range is evaded automatically
+    AUTO = "auto"
 
 
 class RollKind(StrEnum):
@@ -95,8 +98,9 @@ class LastRoll:
 class Surprise:
     """A restriction on a character's defence from ``attacker`` (a key), case ``case`` (S-SUR-1..5).
 
-    ``at`` is the initiative value it happened at (None before the turns); ``unaware`` whether the
-    target was caught unaware there, so that the other actions at that value are restricted too.
+    Named before its attack (S-SUR-5), it is pending until the attacker's attack ``spent`` it; ``at``
+    is then the initiative value the attack was made at (None before the turns); ``unaware`` whether
+    the target was caught unaware there, so that the other actions at that value are restricted too.
     """
 
     case: str
@@ -104,6 +108,7 @@ class Surprise:
     evasion: Evasion
     at: int | None = None
     unaware: bool = False
+    spent: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +117,9 @@ class Card:
 
     name: str
     used: bool = False
+    #: the key of the character it was taken over from (S-REIN-1), so that the table, which did not
+    #: see a hidden character take it, still sees it where it was (S-HIDE-1)
+    taken_from: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +165,9 @@ class Character:
     cards: tuple[Card, ...] = ()
     #: the GM's note (S-ITEM-1: what a hit did to a fragile or awkward item, and the like)
     note: str = ""
+    #: S-HIDE-1: the name a player's new character took from it while it hid (it was renamed
+    #: ``<name>(2)``); marked for the GM until renamed
+    clash: str | None = None
 
     @property
     def is_item(self) -> bool:
@@ -216,6 +227,23 @@ class SengenshoState:
     def side_cards(self, side: Side) -> int:
         """S-CARD-1: the spell cards a side has declared (a card taken over stays counted once)."""
         return sum(len(c.cards) for c in self.characters if c.side is side)
+
+    def shown_holder(self, holder: Character, card: Card) -> Character | None:
+        """S-HIDE-1: where the table sees a card (one a hidden character took: with its giver)."""
+        i = self.find(card.taken_from) if card.taken_from is not None else None
+        giver = self.characters[i] if i is not None else None
+        if giver is not None and giver.hidden != holder.hidden:
+            return None if giver.hidden else giver
+        return None if holder.hidden else holder
+
+    def public_side_cards(self, side: Side) -> int:
+        """S-CARD-1, S-HIDE-1: a side's declared cards as the table sees them."""
+        return sum(
+            1
+            for c in self.characters
+            for k in c.cards
+            if (shown := self.shown_holder(c, k)) is not None and shown.side is side
+        )
 
     def side_unused(self, side: Side) -> int:
         """S-CARD-1: how many of them remain."""

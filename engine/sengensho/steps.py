@@ -15,7 +15,7 @@ from typing import Any
 from engine.common import EventRecorder
 from engine.ruleset import RuleError
 from engine.sengensho.commands import NextStep
-from engine.sengensho.state import Character, SengenshoState
+from engine.sengensho.state import Character, SengenshoState, Surprise, secret_of
 
 
 def in_order(c: Character) -> bool:
@@ -60,20 +60,71 @@ def whose_step(state: SengenshoState) -> int | None:
     return waiting_below(state, step)
 
 
-def _clear(c: Character, value: int) -> Character:
-    """S-SUR-5: once the turn moves past a value, what a surprise there restricted ends."""
+def _holds(state: SengenshoState, s: Surprise, value: int) -> bool:
+    """S-SUR-5: does a surprise still hold once the turn moves to ``value``?"""
+    # Spent, it holds at the value its attack was made at; pending, until the turn moves past the
+    # attacker's value (a hidden attacker acts wherever it strikes).
+    if s.spent:
+        return s.at == value
+    i = state.find(s.attacker) if s.attacker is not None else None
+    if i is None:
+        return False
+    attacker = state.characters[i]
+    if not attacker.acts:
+        return False
+    return attacker.hidden or attacker.declared is None or value >= attacker.declared
+
+
+def _clear(state: SengenshoState, c: Character, value: int, rec: EventRecorder) -> Character:
+    """S-SUR-5: once the turn moves past a value, what a surprise there restricted ends (never silently)."""
+    s = c.surprise
+    if s is not None and not _holds(state, s, value):
+        if not s.spent:
+            lapsed(state, c, s, rec)
+        s = None
     return replace(
         c,
-        surprise=c.surprise if c.surprise is not None and c.surprise.at == value else None,
+        surprise=s,
         unaware_at=c.unaware_at if c.unaware_at == value else None,
-        attack_limit=c.attack_limit if c.declared == value else None,
+        attack_limit=c.attack_limit if c.hidden or c.declared is None or value >= c.declared else None,
     )
+
+
+def lapsed(state: SengenshoState, c: Character, s: Surprise, rec: EventRecorder) -> None:
+    """S-SUR-5: a surprise named but not made ends, and those who may read of the attacker are told."""
+    i = state.find(s.attacker) if s.attacker is not None else None
+    attacker = state.characters[i] if i is not None else None
+    rec.emit(
+        "sg.surprise_lapsed",
+        {"name": c.name, "attacker": attacker.name if attacker else None, "case": s.case},
+        secret_of(attacker) if attacker is not None else None,
+    )
+
+
+def spend(state: SengenshoState, attacker: Character, aim: Character | None) -> SengenshoState:
+    """S-SUR-5: an attack (on ``aim``, or on anyone) spends the attacker's pending surprises at its value."""
+    # From then on they hold at the value it attacked at, where the target was caught unaware.
+    at = attacker.declared if state.turn >= 1 else None
+    aimed = None if aim is None else {aim.key, aim.held_by}
+    for i, c in enumerate(state.characters):
+        s = c.surprise
+        if s is None or s.spent or s.attacker != attacker.key or (aimed is not None and c.key not in aimed):
+            continue
+        state = state.put(
+            i,
+            replace(
+                c,
+                surprise=replace(s, spent=True, at=at),
+                unaware_at=at if s.unaware and at is not None else c.unaware_at,
+            ),
+        )
+    return state
 
 
 def move_to(state: SengenshoState, value: int, by: str, rec: EventRecorder) -> SengenshoState:
     """The turn moves to ``value``; who had not acted at the step left is listed (``by`` the GM)."""
     skipped = [c.name for c in at_step(state, state.step) if not c.acted]
-    new = replace(state, step=value, characters=tuple(_clear(c, value) for c in state.characters))
+    new = replace(state, step=value, characters=tuple(_clear(state, c, value, rec) for c in state.characters))
     rec.emit(
         "sg.step",
         {

@@ -8,9 +8,8 @@ from engine.common import EventRecorder
 from engine.ruleset import RuleError
 from engine.sengensho.checks import THREE_DICE
 from engine.sengensho.commands import Surprise as SurpriseCommand
-from engine.sengensho.hiding import reveal
 from engine.sengensho.lookup import able, locate, non_negative
-from engine.sengensho.state import Character, Evasion, SengenshoState, Surprise
+from engine.sengensho.state import Character, Evasion, RollKind, SengenshoState, Surprise
 
 #: S-SUR-1..4: the effective range of an attack, in metres
 EFFECTIVE_RANGE = 30
@@ -38,6 +37,11 @@ def wary_far(alert: bool) -> Case:
     return Case("S-SUR-2", Evasion.MAX3 if alert else Evasion.PERCEIVE_MAX3, THREE_DICE, False)
 
 
+def auto_evaded() -> Case:
+    """S-SUR-2: inside an alert reaching past 30 m, an attack from outside the effective range is evaded."""
+    return Case("S-SUR-2", Evasion.AUTO, THREE_DICE, False)
+
+
 def complete_near(found: bool) -> Case:
     """S-SUR-3: inside 30 m, unaware: a target that lost 感知 against 隠密 cannot evade."""
     return Case("S-SUR-3", None if found else Evasion.REFUSED, None, not found)
@@ -48,9 +52,19 @@ def wary_near(found: bool) -> Case:
     return Case("S-SUR-4", None if found else Evasion.MINUS5, None, False)
 
 
-def same_initiative(target: Character, attacker: Character) -> bool:
-    """S-SUR-5: an action at the initiative at which the target was caught unaware also finds it unaware."""
-    return target.unaware_at is not None and attacker.declared == target.unaware_at
+def same_initiative(state: SengenshoState, target: Character, attacker: Character) -> bool:
+    """S-SUR-5: an action at the initiative at which the target is caught unaware also finds it unaware."""
+    # That value is the one the surprising attack was made at, or, named and not yet made, the
+    # surprising attacker's.
+    if target.unaware_at is not None:
+        return attacker.declared == target.unaware_at
+    s = target.surprise
+    if s is None or s.spent or not s.unaware or s.attacker is None or s.attacker == attacker.key:
+        return False
+    i = state.find(s.attacker)
+    return (
+        i is not None and attacker.declared is not None and state.characters[i].declared == attacker.declared
+    )
 
 
 def ability_case(disguised: bool) -> dict[str, bool]:
@@ -69,40 +83,52 @@ def defender_of(state: SengenshoState, target: Character) -> Character:
 
 def found_attacker(defender: Character, attacker: Character) -> bool | None:
     """S-SUR-3, S-HIDE-1: found by a won contest, never while the attacker hides; None: no contest."""
+    # The contest of 身体+〈隠密〉 against 感覚+〈感知〉 counts whichever of the two rolled first: the
+    # target's perception against the attacker, or the attacker's stealth against the target (a tie
+    # goes to the one hiding either way, ``checks.roller_defends``).
     if attacker.hidden:
         return False
     last = defender.last_roll
-    if last is None or last.against != attacker.key:
-        return None
-    return bool(last.won)
+    if last is not None and last.against == attacker.key:
+        return bool(last.won)
+    mine = attacker.last_roll
+    if mine is not None and mine.kind is RollKind.STEALTH and mine.against == defender.key:
+        return not mine.won
+    return None
 
 
-def classify(distance: int, wary: bool, alert: bool, found: bool | None, names: dict[str, str]) -> Case:
+def inside_alert(distance: int, alert: bool | int) -> bool:
+    """S-SUR-2, S-SUR-3: the attacker is inside the target's [アラート]/[識閾結界] (of ``alert`` m)."""
+    # ``true``, an earlier command's word: an alert of a range not given, the attacker inside it.
+    if isinstance(alert, bool):
+        return alert
+    return alert > 0 and distance <= alert
+
+
+def classify(distance: int, wary: bool, alert: bool | int, found: bool | None, names: dict[str, str]) -> Case:
     """S-SUR-1..4: which case an attack is."""
+    inside = inside_alert(distance, alert)
     if distance > EFFECTIVE_RANGE:
-        return wary_far(alert) if wary or alert else complete_far(distance)
-    if wary or alert:  # S-SUR-3: inside [アラート]/[識閾結界] it counts as S-SUR-4
+        if inside and not isinstance(alert, bool) and alert > EFFECTIVE_RANGE:
+            return auto_evaded()
+        return wary_far(inside) if wary or inside else complete_far(distance)
+    if wary or inside:  # S-SUR-3: inside [アラート]/[識閾結界] it counts as S-SUR-4
         return wary_near(bool(found))
     if found is None:
         raise RuleError("sg.surprise_contest_required", **names)
     return complete_near(found)
 
 
-def restrict(
-    state: SengenshoState, i: int, case: Case, attacker: Character, at: int | None
-) -> SengenshoState:
-    """S-SUR-1..5: the restriction ``case`` puts on the defence of character ``i`` (none if found)."""
+def restrict(state: SengenshoState, i: int, case: Case, attacker: Character) -> SengenshoState:
+    """S-SUR-1..5: the restriction ``case`` puts on character ``i``'s defence, pending until the attack."""
+    # None if the target found the attacker; ``steps.spend`` makes it hold at the attack's value.
     c = state.characters[i]
-    return state.put(
-        i,
-        replace(
-            c,
-            surprise=None
-            if case.evasion is None
-            else Surprise(case.rule, attacker.key, case.evasion, at, case.unaware),
-            unaware_at=at if case.unaware else c.unaware_at,
-        ),
+    pending = (
+        None
+        if case.evasion is None
+        else Surprise(case.rule, attacker.key, case.evasion, None, case.unaware, spent=False)
     )
+    return state.put(i, replace(c, surprise=pending))
 
 
 def ability_surprise(
@@ -141,17 +167,14 @@ def surprise(state: SengenshoState, command: SurpriseCommand, rec: EventRecorder
     if defender.hidden:  # an item goes where its hidden holder is
         raise RuleError("sg.target_hidden", name=target.name)
     found = found_attacker(defender, attacker)
-    if attacker.hidden:  # S-HIDE-1: undiscovered until its attack, and that attack is a surprise
-        state = reveal(state, ai, "attack", None, rec)
-        attacker = state.characters[ai]
-    forced = command.wary and same_initiative(defender, attacker)
+    # S-HIDE-1, S-SUR-5: named before the attack, a hidden attacker stays hidden until it attacks
+    forced = command.wary and same_initiative(state, defender, attacker)
     wary = command.wary and not forced
     names = {"attacker": attacker.name, "target": defender.name}
     case = classify(command.distance, wary, command.alert, found, names)
-    at = attacker.declared if state.turn >= 1 else None
-    new = restrict(state, di, case, attacker, at)
+    new = restrict(state, di, case, attacker)
     if ti != di:
-        new = restrict(new, ti, case, attacker, at)
+        new = restrict(new, ti, case, attacker)
     limit = case.rule if case.attacker_cap is not None else None
     new = new.put(ai, replace(new.characters[ai], attack_limit=limit))
     rec.emit(
@@ -169,5 +192,6 @@ def surprise(state: SengenshoState, command: SurpriseCommand, rec: EventRecorder
             "evasion": case.evasion.value if case.evasion else None,
             "attacker_cap": case.attacker_cap,
         },
+        attacker.secret,
     )
     return new

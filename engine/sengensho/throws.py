@@ -43,6 +43,8 @@ def throw(state: SengenshoState, c: Character, count: int, kind: RollKind, rec: 
     """S-CORE-4 and S-GM-1: pay the DP (refused if short) and roll the dice, or count them fixed."""
     non_negative("dice", count)
     paid = count if pays_dp(kind) else 0
+    if paid > c.dp and c.dp == 0:  # S-CORE-4 (DP 0): a character at 0 DP still rolls 0D, its base alone
+        raise RuleError("sg.dp_none", name=c.name, dice=count, dp=c.dp)
     if paid > c.dp:
         raise RuleError("sg.dp_short", name=c.name, dice=count, dp=c.dp)
     if gm_fixed(state, c, kind):

@@ -21,10 +21,40 @@ def _without(c: Mapping[str, Any], gone: set[str]) -> dict[str, Any]:
         }
     surprise = c.get("surprise")
     if isinstance(surprise, Mapping) and surprise.get("attacker") in gone:
-        out["surprise"] = {**surprise, "attacker": None}
+        # named by a hidden attacker before its attack (S-SUR-5): nothing of it is for the table
+        out["surprise"] = None if surprise.get("spent") is False else {**surprise, "attacker": None}
     if c.get("held_by") in gone:
         out["held_by"] = None
     return out
+
+
+def _cards(characters: list[dict[str, Any]], gone: set[Any]) -> list[dict[str, Any]]:
+    """S-HIDE-1, S-REIN-1: a card a hidden character took stays with its giver; one it gave is unseen."""
+    moved: dict[Any, list[dict[str, Any]]] = {}
+    for c in characters:
+        if c.get("name") in gone:
+            for card in c.get("spell_cards") or []:
+                giver = card.get("taken_from")
+                if giver is not None and giver not in gone:
+                    moved.setdefault(giver, []).append({k: v for k, v in card.items() if k != "taken_from"})
+    out = []
+    for c in characters:
+        if c.get("name") in gone:
+            continue
+        kept = [k for k in c.get("spell_cards") or [] if k.get("taken_from") not in gone]
+        out.append({**c, "spell_cards": kept + moved.get(c.get("name"), [])})
+    return out
+
+
+def _counts(document: Mapping[str, Any], characters: list[dict[str, Any]]) -> dict[str, Any]:
+    """S-CARD-1: the sides' card counts as the table sees the cards."""
+    counts = dict(document.get("spell_cards") or {})
+    for side in ("pc", "enemy"):
+        cards = [k for c in characters if c.get("side") == side for k in c.get("spell_cards") or []]
+        counts[side] = len(cards)
+        counts.setdefault("unused", {})
+        counts["unused"] = {**counts["unused"], side: sum(1 for k in cards if not k.get("used"))}
+    return counts
 
 
 def visible(document: Mapping[str, Any], user: str | None) -> dict[str, Any]:
@@ -37,7 +67,5 @@ def visible(document: Mapping[str, Any], user: str | None) -> dict[str, Any]:
     }
     if not gone:
         return dict(document)
-    return {
-        **document,
-        "characters": [_without(c, gone) for c in characters if c.get("name") not in gone],
-    }
+    shown = [_without(c, gone) for c in _cards(characters, gone)]
+    return {**document, "characters": shown, "spell_cards": _counts(document, shown)}

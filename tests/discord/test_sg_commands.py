@@ -120,11 +120,11 @@ async def test_every_sg_command_through_discord(harness: Harness, dice: Dice) ->
         GM,
         "sg spellcard",
         "/sg spellcard name:霊夢 declare:霊符「夢想封印」、夢符「封魔陣」",
-        6,
+        5,
         name="霊夢",
         declare="霊符「夢想封印」、夢符「封魔陣」",
     )
-    await action(h, GM, "sg turn", "/sg turn", 7)
+    await action(h, GM, "sg turn", "/sg turn", 6)
     assert dp(await document(h)) == {"霊夢": 18, "妖精": 11, "小傘": 14}  # ambush: spent DP stays spent
     dice.feed(5)
     search = await h.run(ALICE, "sg search", name="霊夢", base=5, dice=1)  # against every hidden foe
@@ -144,7 +144,7 @@ async def test_every_sg_command_through_discord(harness: Harness, dice: Dice) ->
         ALICE,
         "sg roll",
         "/sg roll name:霊夢 dice:2 base:7 kind:attack label:射撃",
-        9,
+        8,
         name="霊夢",
         base=7,
         dice=2,
@@ -152,43 +152,36 @@ async def test_every_sg_command_through_discord(harness: Harness, dice: Dice) ->
         kind="attack",
     )
     assert (rolled.data["total"], rolled.dice) == (16, ((6, 6), (6, 3)))
-    await action(h, GM, "sg declare", "/sg declare name:小傘 dp:10", 10, name="小傘", dp=10)
-    await action(h, GM, "sg item", "/sg item name:小傘 holder:霊夢", 11, name="小傘", holder="霊夢")
-    await action(h, GM, "sg state", "/sg state name:霊夢 unable:true", 12, name="霊夢", unable=True)
-    surprise = await action(
-        h,
-        GM,
-        "sg surprise",
-        "/sg surprise attacker:妖精 target:霊夢 distance:50",
-        13,
-        attacker="妖精",
-        target="霊夢",
-        distance=50,
-    )
-    assert [e.kind for e in surprise] == ["sg.revealed", "sg.surprise"]
+    await action(h, GM, "sg declare", "/sg declare name:小傘 dp:10", 9, name="小傘", dp=10)
+    await action(h, GM, "sg item", "/sg item name:小傘 holder:霊夢", 10, name="小傘", holder="霊夢")
+    await action(h, GM, "sg state", "/sg state name:霊夢 unable:true", 11, name="霊夢", unable=True)
+    # S-SUR-5: named before its attack, the hidden attacker's surprise is the GM's alone
+    named = await h.run(GM, "sg surprise", attacker="妖精", target="霊夢", distance=50)
+    assert named.ephemeral and named.channel == []
     dice.feed(2, 3)
-    step, attack = await action(
+    revealed, step, attack = await action(
         h,
         GM,
         "sg roll",
         "/sg roll name:妖精 dice:2 base:6 kind:attack",
-        14,
+        12,
         name="妖精",
         base=6,
         dice=2,
         kind="attack",
     )
+    assert revealed.kind == "sg.revealed"  # S-HIDE-1: undiscovered until its attack
     assert (step.kind, step.data["dp"], attack.data["total"]) == ("sg.step", 11, 11)  # 霊夢 acted at 18
     # S-SUR-1: a complete surprise from outside 30 m cannot be evaded — only the player sees why
     await refused(
         h, ALICE, "sg roll", "sg.evasion_refused", "en", name="霊夢", base=8, dice=2, kind="evasion"
     )
-    await action(h, GM, "sg damage", "/sg damage name:霊夢 amount:6", 15, name="霊夢", amount=6)
+    await action(h, GM, "sg damage", "/sg damage name:霊夢 amount:6", 13, name="霊夢", amount=6)
     knocked = await action(
-        h, GM, "sg damage", "/sg damage name:妖精 amount:9 mercy:hp1", 16, name="妖精", amount=9, mercy="hp1"
+        h, GM, "sg damage", "/sg damage name:妖精 amount:9 mercy:hp1", 14, name="妖精", amount=9, mercy="hp1"
     )
     assert knocked[1].data == {"name": "妖精", "mercy": "hp1", "hp": 1}  # S-MERCY-1
-    await action(h, GM, "sg item", "/sg item name:小傘 release:true", 17, name="小傘", release=True)
+    await action(h, GM, "sg item", "/sg item name:小傘 release:true", 15, name="小傘", release=True)
     doc = await document(h)
     # 霊夢 paid 1 die to search and 2 to shoot; 小傘, held as an item, was cut to half of 14
     assert dp(doc) == {"霊夢": 18 - 1 - 2, "妖精": 9, "小傘": 7}
@@ -200,7 +193,8 @@ async def test_every_sg_command_through_discord(harness: Harness, dice: Dice) ->
     log = await h.run(BOB, "sg log", last=2)
     (embed,) = log.embeds
     assert embed["title"] == "直近 2 件の記録:"
-    assert embed["description"].split("\n")[0] == f"#16 <@{GM.id}>: /sg damage name:妖精 amount:9 mercy:hp1"
+    # S-HIDE-1: the table counts only what it saw (the hiding and the surprise named were secret)
+    assert embed["description"].split("\n")[0] == f"#14 <@{GM.id}>: /sg damage name:妖精 amount:9 mercy:hp1"
     exported = await h.run(BOB, "sg export")
     ((filename, content),) = exported.response.files
     assert filename == f"sengensho-{CHANNEL_ID}-1.json"
@@ -208,7 +202,7 @@ async def test_every_sg_command_through_discord(harness: Harness, dice: Dice) ->
 
     # a player cannot end it; the GM can, and a battle exported before comes back by import
     await refused(h, BOB, "sg end", "service.gm_only", "ja")
-    (ended,) = await action(h, GM, "sg end", "/sg end", 18)
+    (ended,) = await action(h, GM, "sg end", "/sg end", 16)
     assert ended.kind == "sg.ended"
     await action(h, GM, "sg import", "/sg import file:s.json", 1, file=Attachment("s.json", content))
     assert dp(await document(h)) == dp(doc)

@@ -17,12 +17,13 @@ SCRIPT = Path(__file__).resolve().parents[1] / "data" / "sg_skirmish.toml"
 AMBUSHER = "ルーミア"
 CAROL = Member(400000000000000005, "Carol", locale="ja")
 MEMBERS = {"gm": GM, "u1": ALICE, "u2": BOB, "u3": CAROL}
-#: the replies only their invoker reads: the hidden ambusher's join and hiding (the GM's)
-EPHEMERAL = {"ルーミア joins unseen", "ルーミア hides"}
+#: the replies only their invoker reads: the hidden ambusher's join, hiding and surprise named before
+#: its attack (the GM's, S-SUR-5)
+EPHEMERAL = {"ルーミア joins unseen", "ルーミア hides", "ルーミア strikes from hiding"}
 #: the replies with an ephemeral aside for the GM: the contests due at a new turn
 ASIDE = {"turn 1"}
-#: the step at which the ambusher appears
-STRIKE = "ルーミア strikes from hiding"
+#: the step at which the ambusher appears: its attack
+STRIKE = "ルーミア attacks"
 
 
 def script() -> list[dict[str, Any]]:
@@ -84,7 +85,10 @@ async def test_the_skirmish_through_discord_keeps_the_ambusher_hidden(harness: H
             ]
             assert AMBUSHER in await h.complete(GM, "sg roll", "against", name="妖精", dice=1, against="")
             log = await h.run(ALICE, "sg log", last=10)
-            assert not log.ephemeral and AMBUSHER not in log.text() and "(a secret action)" in log.text()
+            assert not log.ephemeral and AMBUSHER not in log.text() and "secret" not in log.text()
+            assert [line.split(" ")[0] for line in log.text().split("\n") if line.startswith("#")] == [
+                f"#{n}" for n in range(1, 8)
+            ]  # S-HIDE-1: the table's numbers, no gap where the ambusher joined and hid
             seen_before_strike.append(log.text())
     assert seen_before_strike and all(AMBUSHER not in text for text in seen_before_strike)
     assert any(AMBUSHER in text for text in seen_after)  # once it strikes, the table reads of it

@@ -45,19 +45,24 @@ def every_event() -> Run:
     run(Declare("A", 15))
     run(Search("A", 9, 1, "B"), 6)
     run(Surprise("L", "A", distance=5, ability=True))
+    run(Roll("L", 3, 1, kind="ability", at="A", gm=True))  # S-SUR-6: a hidden caster's ability
+    run(Roll("A", 2, 1, kind="resist"), 5)  # resisted without naming the caster
     run(Surprise("A", "B", distance=50))
     run(Roll("A", 5, 2, target=10, label="射撃", kind="attack", gm=True), 3, 4)  # out of step, marked
     run(Roll("B", 5, 2, kind="resist", against="A"))
     run(Join("R", dp_max=10, recovery=2))
+    run(Surprise("R", "B", distance=50))  # S-SUR-5: never made, it lapses when the turn moves on
     run(SpellCard("R", take_from="A"))
     run(Item("H", holder="A"))
     run(Roll("H", 5, 1, kind="attack"), 2)
     run(Item("H", release=True))
     run(NextStep())
+    run(NextTurn())
     run(SetState("A", unable=True))
     run(GMSet("A.dp", "3"))
     run(Damage("H", 40, mercy="none"))
     run(Damage("B", 12, mercy="unconscious"))
+    run(Join("L", dp_max=10, recovery=2, invoker="u9"))  # S-HIDE-1: a player's name the hidden L has
     run(End())
     return run
 
@@ -89,14 +94,23 @@ def test_every_event_sentence_is_filled_in(lang: str) -> None:
 
 def test_roll_lines_show_dice_paid_and_dp_left() -> None:
     run = every_event()
-    rolled = [e for e in run.all_events if e.kind == "sg.rolled"]
+    rolled = [e for e in run.all_events if e.kind == "sg.rolled"][2:]  # after the S-SUR-6 pair
     assert event_line(rolled[0], "ja") == (
-        "[射撃] A の攻撃: 5+2D[3,4] = 12(目標値10: 成功) 【DP −2 → 残り 17/20 [████████░░]】"
+        "[射撃] A の攻撃: 5+2D[3,4] = 12(目標値10: 成功) 【DP −2 → 残り 16/20 [████████░░]】"
         " ※手番外(いまはイニシアティブ 20 の B・H の手番) (出目 3,4)"
     )
     assert event_line(rolled[1], "en") == (
         "B, resistance: 5+2D (fixed 7) = 12 (against A 12: won) [DP −2 → 18/20 left [█████████░]]"
     )
+
+
+def test_s_core_4_dp_0_a_roll_of_0d_reads_as_its_base_alone() -> None:
+    """Defect: a 0D roll read ``6+0D[] = 6``."""
+    run = battle(pc("A", dp=10))
+    run(NextTurn())
+    run(GMSet("A.dp", "0"))
+    run(Roll("A", 6, 0, kind="check"))
+    assert event_line(run.events[0], "ja") == "A の判定: 6+0D = 6 【DP 消費なし → 残り 0/10 [░░░░░░░░░░]】"
 
 
 def test_a_roll_from_the_sheet_aimed_and_out_of_step_reads_so() -> None:

@@ -96,8 +96,9 @@ def test_export_document() -> None:
         "case": "S-SUR-2",
         "attacker": "H",
         "evasion": "perceive_max3",
-        "at": 20,
+        "at": None,  # S-SUR-5: named, its attack not made yet
         "unaware": False,
+        "spent": False,
     }
     assert doc["characters"][1]["attack_limit"] == "S-SUR-2"
     assert doc["characters"][3]["hidden"] == {"total": 16, "turn": 0}

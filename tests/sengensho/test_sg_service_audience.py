@@ -97,9 +97,19 @@ async def test_s_hide_1_each_reader_sees_what_they_may(sg_db: AsyncEngine) -> No
     log = await run(service, "u1", "sg log", last=20)
     assert isinstance(log, LogView) and not log.ephemeral
     assert AMBUSHER not in render(log, "ja")
-    assert "#6 (秘匿された操作)" in render(log, "ja")
+    # S-HIDE-1: only public actions, numbered as the table counts them: no gap, no placeholder
+    assert "秘匿" not in render(log, "ja")
+    assert [e.seq for e in log.entries] == list(range(1, len(log.entries) + 1))
     gm_log = await run(service, "gm", "sg log", last=20, gm=True)
     assert isinstance(gm_log, LogView) and gm_log.ephemeral and "/sg hide" in render(gm_log, "ja")
+    assert len(gm_log.entries) == len(log.entries) + 2  # the hidden join and the hiding, real numbers
+    assert [e.seq for e in gm_log.entries] == list(range(1, len(gm_log.entries) + 1))
+    short = await run(service, "u1", "sg log", last=3)
+    assert isinstance(short, LogView) and [e.seq for e in short.entries] == [
+        len(log.entries) - 2,
+        len(log.entries) - 1,
+        len(log.entries),
+    ]
 
     # the export: the GM's whole, to the GM; a player's, what the table knows
     export = await run(service, "gm", "sg export")
@@ -120,7 +130,8 @@ async def test_s_hide_1_each_reader_sees_what_they_may(sg_db: AsyncEngine) -> No
 
     # the ambusher strikes: from then on the table reads of it
     played = await play_from(service, "妖精 is hit", "ルーミア attacks")
-    strike = played[-2][1]
+    named, strike = played[-2][1], played[-1][1]
+    assert isinstance(named, EventsView) and named.ephemeral  # S-SUR-5: named before its attack, secret
     assert isinstance(strike, EventsView) and not strike.ephemeral and AMBUSHER in render(strike, "ja")
 
 
@@ -137,16 +148,34 @@ async def play_from(service: BattleService, after: str, until: str) -> list[tupl
     raise AssertionError(until)
 
 
-async def test_s_hide_1_undoing_a_secret_action_tells_the_table_only_that_one_was_undone(
-    sg_db: AsyncEngine,
-) -> None:
+async def test_s_hide_1_undoing_a_secret_action_tells_the_table_nothing(sg_db: AsyncEngine) -> None:
     service = BattleService(sg_db, ScriptedDice([]))
     await run(service, "gm", "sg start", gm_fixed="checks")
     await run(service, "gm", "sg join", name="ルーミア", dp_max=16, recovery=4, side="enemy", hidden=True)
     await run(service, "gm", "sg hide", name="ルーミア", base=6, dice=2)
     undo = await run(service, "gm", "gm undo", steps=2)
+    assert isinstance(undo, UndoView) and undo.ephemeral and undo.private is None  # the GM's alone
+    assert "/sg hide" in render(undo, "ja") and [e.seq for e in undo.entries] == [3, 2]
+    log = await run(service, "u1", "sg log", last=20)
+    assert isinstance(log, LogView) and [e.seq for e in log.entries] == [1]  # the start, nothing else
+    assert AMBUSHER not in render(log, "ja") and "取り消" not in render(log, "ja")
+
+
+async def test_s_hide_1_undo_of_public_and_secret_actions_counts_the_public_ones(sg_db: AsyncEngine) -> None:
+    service = BattleService(sg_db, ScriptedDice([]))
+    await run(service, "gm", "sg start", gm_fixed="checks")
+    await run(service, "gm", "sg join", name="ルーミア", dp_max=16, recovery=4, side="enemy", hidden=True)
+    await run(service, "gm", "sg join", name="妖精", dp_max=12, recovery=3, side="enemy")
+    joined = await run(service, "gm", "sg join", name="チルノ", dp_max=12, recovery=3, side="enemy")
+    assert isinstance(joined, EventsView) and joined.seq == 3  # the table's third action (the log's #4)
+    undo = await run(service, "gm", "gm undo", steps=3)
     assert isinstance(undo, UndoView) and not undo.ephemeral
-    assert [e.redacted for e in undo.entries] == [True, True]
+    assert [e.seq for e in undo.entries] == [3, 2] and undo.requested == 2
     assert AMBUSHER not in render(_without_private(undo), "ja")
-    assert isinstance(undo.private, UndoView) and undo.private.ephemeral
-    assert "/sg hide" in render(undo.private, "ja")
+    assert "2 件の操作を取り消しました" in render(_without_private(undo), "ja")
+    assert isinstance(undo.private, UndoView) and [e.seq for e in undo.private.entries] == [4, 3, 2]
+    log = await run(service, "u1", "sg log", last=20)
+    assert isinstance(log, LogView) and [e.seq for e in log.entries] == [1, 2, 3, 4]
+    assert "2 件の操作を取り消しました(#3、2)" in render(log, "ja")
+    gm_log = await run(service, "gm", "sg log", last=20, gm=True)
+    assert isinstance(gm_log, LogView) and "3 件の操作を取り消しました(#4、3、2)" in render(gm_log, "ja")

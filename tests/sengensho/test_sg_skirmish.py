@@ -72,11 +72,13 @@ def test_skirmish() -> None:
     assert (run.event("sg.rolled")["won"], run.c("妖精").dp) == (False, 10)
     play("妖精 is hit")
     assert hp(run)["妖精"] == 4
-    play("ルーミア strikes from hiding")
-    assert run.kinds() == ["sg.revealed", "sg.surprise"]
+    play("ルーミア strikes from hiding")  # S-SUR-5: named before its attack, it still hides
+    assert run.kinds() == ["sg.surprise"] and run.secret() == [("sg.surprise", ("gm",))]
     assert (run.event("sg.surprise")["case"], run.event("sg.surprise")["evasion"]) == ("S-SUR-3", "refused")
+    assert run.c("ルーミア").hidden and run.c("霊夢").surprise is not None
+    play("ルーミア attacks")  # 8 + fixed 10, in step: it waited at 18; it appears with its attack
+    assert run.kinds() == ["sg.revealed", "sg.rolled"]
     assert (run.c("ルーミア").hidden, run.c("ルーミア").declared) == (False, 18)
-    play("ルーミア attacks")  # 8 + fixed 10, in step: it waited at 18
     assert (run.event("sg.rolled")["total"], run.event("sg.rolled")["out_of_step"], run.c("ルーミア").dp) == (
         18,
         None,

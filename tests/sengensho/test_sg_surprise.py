@@ -128,8 +128,9 @@ def test_s_sur_3_inside_30m_needs_the_stealth_contest_first() -> None:
     run(Surprise("A", "B", distance=10))
     event = run.event("sg.surprise")
     assert (event["case"], event["found"], event["evasion"]) == ("S-SUR-3", False, "refused")
-    assert run.c("B").unaware_at == 20
     run.refused(Roll("B", 8, 2, kind="evasion"), "sg.evasion_refused")
+    run(Roll("A", 8, 1, kind="attack", at="B"), 3)  # S-SUR-5: the attack spends it at A's value
+    assert run.c("B").unaware_at == 20
 
 
 def test_s_sur_3_a_target_that_found_the_attacker_evades_normally() -> None:
@@ -178,7 +179,6 @@ def test_s_sur_4_wary_but_not_found_evades_at_minus_5_with_free_dice() -> None:
 def test_s_sur_5_same_initiative_while_unaware_counts_unaware_later_ones_may_be_wary() -> None:
     run = fight()  # A and C act together at 20, D at 15
     run(Surprise("A", "B", distance=60))
-    assert run.c("B").unaware_at == 20
     run(Surprise("C", "B", distance=60, wary=True))  # the same initiative: still unaware
     event = run.event("sg.surprise")
     assert (event["case"], event["same_initiative"], event["wary"], event["evasion"]) == (
@@ -319,8 +319,10 @@ def test_s_hide_1_moving_rolls_again_and_the_attack_is_a_surprise() -> None:
     run(Hide("B", 9, 1), 1)  # it moves: 10
     assert (run.c("B").hidden_total, run.event("sg.hidden")["moved"]) == (10, True)
     run(Surprise("B", "A", distance=10))  # undiscovered: no contest needed, A cannot evade
-    assert run.kinds() == ["sg.revealed", "sg.surprise"]
+    assert run.kinds() == ["sg.surprise"] and run.secret() == [("sg.surprise", ())]  # still hidden
     assert (run.event("sg.surprise")["case"], run.event("sg.surprise")["found"]) == ("S-SUR-3", False)
+    run(Roll("B", 9, 1, kind="attack", at="A"), 4)  # S-HIDE-1: undiscovered until its attack
+    assert run.kinds() == ["sg.revealed", "sg.rolled"]
     assert run.event("sg.revealed") == {"name": "B", "reason": "attack", "by": None, "cards_entry": True}
     run(SpellCard("B", declare="闇符「ディマーケイション」, 月符「ムーンライトレイ」"))  # as it appears
     assert (run.event("sg.cards_declared")["answer"], run.s.card_allowance) == (2, (2, 0))  # PC side: 2 more
