@@ -25,6 +25,7 @@ from typing import Any
 
 from bot import rulesets
 from bot.commands import BuildContext, SheetSource
+from bot.i18n import t
 from bot.prep.forms import (
     FORMS,
     LISTS,
@@ -78,11 +79,14 @@ class Checked:
     refusals: list[Refusal] = dataclasses.field(default_factory=list)
     #: the document as the forms make it, checked or not (the picture shows the last good one)
     draft: dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: what the engine's own command says of a value it took otherwise (a move of 15 m is 10 m), by place
+    notes: list[Refusal] = dataclasses.field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "document": self.document,
             "refusals": [{"place": r.place, "text": r.text} for r in self.refusals],
+            "notes": [{"place": n.place, "text": n.text} for n in self.notes],
         }
 
 
@@ -183,6 +187,17 @@ def _command(kind: str, state: FortState) -> Any:
     return fc.SetTrap(t.kind.value, f"{t.edge[0].value}-{t.edge[1].value}", t.uses)
 
 
+def _as_the_command_took_it(
+    element: dict[str, Any], events: Any, place: str, notes: list[Refusal], lang: str
+) -> None:
+    """A value the engine's command took otherwise, as ``/unit add`` takes it (COMMANDS.md's Conventions: a
+    move not a multiple of 10 m is the multiple below, at least 10 m), and its sentence beside the field."""
+    for event in events:
+        if event.kind == "unit.move_rounded":
+            element["move"] = event.data["move"]
+            notes.append(Refusal(f"{place}.move", t(event.kind, lang, **event.data)))
+
+
 def _try(step: Callable[[], Any], kind: str | None, index: int, refusals: list[Refusal], lang: str) -> Any:
     try:
         return step()
@@ -227,7 +242,10 @@ def check(draft: Mapping[str, Any], lang: str) -> Checked:
                 continue
             alone = _try(partial(imported, {**settings, kind: [element]}), kind, i, refusals, lang)
             if alone is not None and made and _fresh(element):
-                _try(partial(FORT.apply, base, _command(kind, alone), dice), kind, i, refusals, lang)
+                add = partial(FORT.apply, base, _command(kind, alone), dice)
+                outcome = _try(add, kind, i, refusals, lang)
+                if outcome is not None:
+                    _as_the_command_took_it(element, outcome.events, f"$.{kind}[{i}]", checked.notes, lang)
             element_refused = element_refused or alone is None
     if refusals or element_refused:
         return checked

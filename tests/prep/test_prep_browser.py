@@ -12,10 +12,12 @@ from typing import Any
 
 from conftest import ROOT
 
+from bot.i18n import t
+from bot.prep.build import check
 from bot.render.common import refusal_text
 from engine.limits import MAX_NUMBER
 
-MONSTER = ROOT / "tests" / "sheets" / "fixtures" / "monster.json"
+MONSTER = ROOT / "tests" / "sheets" / "fixtures" / "ytsheet2" / "monster.json"
 
 
 def _open(browser: Any, url: str, **context: Any) -> Any:
@@ -199,8 +201,10 @@ def test_a_battle_built_by_hand_is_the_battle_the_console_imports(browser, prep_
 
 
 def test_a_refused_value_shows_the_bots_sentence_and_nothing_is_saved(browser, prep_server, tmp_path):
-    """A value beyond its option, and one the rules refuse (F-UNIT-2: moves in 10 m), each with the
-    bot's own sentence beside its field; save stays off, and the server saves nothing when asked."""
+    """A value beyond its option, and one the rules refuse (F-UNIT-1: a ram needs its strike), each with
+    the bot's own sentence beside its field; save stays off, and the server saves nothing when asked. A
+    move of 15 m is taken as 10 m, as ``/unit add`` takes it, and said beside its field (COMMANDS.md's
+    Conventions); that refuses nothing."""
     file = tmp_path / "battle.json"
     page = _open(browser, prep_server(str(file)))
     _add(page, "部隊を加える", "units", {"name": "ゴブリン", "type": "normal", "area": "A2", "hp": "0",
@@ -216,17 +220,23 @@ def test_a_refused_value_shows_the_bots_sentence_and_nothing_is_saved(browser, p
     page.fill("#units-0-hp", "30")
     move = page.locator('.refusal[data-place="$.units[0].move"]')
     page.wait_for_function("document.querySelector('.refusal[data-place=\"$.units[0].move\"]').textContent")
-    assert move.text_content() == refusal_text("fort.move_not_multiple", {"move": 15}, "ja")
+    assert move.text_content() == t("unit.move_rounded", "ja", unit="ゴブリン", given=15, move=10)
     assert hp.text_content() == ""
+    page.wait_for_function("!document.querySelector('#save').disabled")
+    page.select_option("#units-0-type", "ram")
+    strike = page.locator('.refusal[data-place="$.units[0].strike"]')
+    page.wait_for_function("document.querySelector('.refusal[data-place=\"$.units[0].strike\"]').textContent")
+    draft = {"settings": {"rounds": "3"}, "units": [{"form": {"name": "ゴブリン", "type": "ram", "area": "A2",
+             "hp": "30", "fort_damage": "10", "move": "15"}}]}  # fmt: skip
+    words = check(draft, "ja").refusals[0].text
+    assert "破城槌" in words and strike.text_content() == words
     assert page.is_disabled("#save")
-    answer = page.evaluate("""async () => {
-        const draft = {settings: {rounds: "3"}, units: [{form: {name: "ゴブリン", type: "normal", area: "A2",
-            hp: "30", fort_damage: "10", move: "15"}}]};
+    answer = page.evaluate("""async (draft) => {
         const response = await fetch("/api/save", {method: "POST", body: JSON.stringify(draft)});
         return response.json();
-    }""")
+    }""", draft)
     assert answer["document"] is None
-    assert answer["refusals"] == [{"place": "$.units[0].move", "text": move.text_content()}]
+    assert answer["refusals"] == [{"place": "$.units[0].strike", "text": words}]
     assert not file.exists()
 
 

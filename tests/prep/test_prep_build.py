@@ -32,10 +32,9 @@ def test_a_field_gets_its_options_sentence():
 
 
 def test_each_element_gets_its_engine_commands_refusal():
-    """F-UNIT-1 (moves in 10 m, a ram's strike), F-MAP-7 (enemies not at F0), F-MAP-4 (soldiers at F0),
+    """F-UNIT-1 (a ram's strike), F-MAP-7 (enemies not at F0), F-MAP-4 (soldiers at F0),
     reinforcements within the battle's rounds, F-TRAP-1 (uses): every element refused at once."""
     draft = _units(
-        {**GOBLIN, "move": "15"},
         {**GOBLIN, "name": "槌", "type": "ram"},
         {**GOBLIN, "name": "兵", "type": "soldier"},
         {**GOBLIN, "name": "狼", "area": "F0"},
@@ -44,12 +43,20 @@ def test_each_element_gets_its_engine_commands_refusal():
     draft["commanders"] = [{"form": {"name": "隊長", "hp": "30", "area": "F0"}}]
     places = [place for place, _ in _refusals(draft)]
     assert places == [
-        "$.units[0].move", "$.units[1].strike", "$.units[2].area", "$.units[3].area",
-        "$.units[4].arrive_round", "$.commanders[0].area",
+        "$.units[0].strike", "$.units[1].area", "$.units[2].area",
+        "$.units[3].arrive_round", "$.commanders[0].area",
     ]  # fmt: skip
-    assert _refusals(_units({**GOBLIN, "move": "15"}))[0][1] == refusal_text(
-        "fort.move_not_multiple", {"move": 15}, "ja"
-    )
+
+
+def test_a_move_not_a_multiple_of_10_is_taken_as_unit_add_takes_it():
+    """F-MAP-2 and COMMANDS.md's Conventions: 15 m is 10 m, in the document saved, and the bot's sentence
+    for it stands beside the field; nothing is refused."""
+    checked = check(_units({**GOBLIN, "move": "15"}), "ja")
+    assert checked.refusals == [] and checked.document is not None
+    assert checked.document["units"][0]["move"] == 10
+    assert [(n.place, n.text) for n in checked.notes] == [
+        ("$.units[0].move", "ゴブリン: 移動速度15 → 10m(移動は10m単位です)。")
+    ]
 
 
 def test_names_are_checked_across_the_battle_as_import_checks_them():

@@ -17,7 +17,7 @@ from bot.prep.server import Prep, serve
 from bot.render.common import refusal_text
 from engine.limits import IMPORT_MAX_BYTES
 
-MONSTER = ROOT / "tests" / "sheets" / "fixtures" / "monster.json"
+MONSTER = ROOT / "tests" / "sheets" / "fixtures" / "ytsheet2" / "monster.json"
 DRAFT = {
     "settings": {"title": "砦", "rounds": "3", "fort_hp": "300", "cannons": "2", "first": "pc"},
     "units": [

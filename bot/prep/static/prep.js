@@ -133,9 +133,14 @@
     return { base: {}, form };
   }
 
-  function show(refusals) {
-    for (const node of document.querySelectorAll(".refusal")) node.textContent = "";
+  function show(refusals, notes) {
+    for (const node of document.querySelectorAll(".refusal")) { node.textContent = ""; node.classList.remove("note"); }
     for (const node of document.querySelectorAll("[aria-invalid]")) node.removeAttribute("aria-invalid");
+    for (const { place, text } of notes || []) {
+      // what the bot took otherwise (a move of 15 m is 10 m): said beside its field, nothing refused
+      const node = document.querySelector(`.refusal[data-place="${CSS.escape(place)}"]`);
+      if (node) { node.textContent = text; node.classList.add("note"); }
+    }
     for (const { place, text } of refusals) {
       let at = place, node = null;
       while (!node) {
@@ -144,6 +149,7 @@
         at = at.replace(/(\.[^.[\]]+|\[\d+\])$/, "") || "$";
       }
       if (!node) node = document.querySelector('.refusal[data-place="$"]');
+      if (node.classList.contains("note")) { node.textContent = ""; node.classList.remove("note"); }
       node.textContent = node.textContent ? node.textContent + " " + text : text;
       const input = node.parentElement.querySelector("input, select");
       if (input && node.parentElement.classList.contains("field")) input.setAttribute("aria-invalid", "true");
@@ -167,7 +173,7 @@
     const seq = ++checkSeq;
     const answer = await post("/api/check", draft);
     if (seq !== checkSeq) return;
-    show(answer.refusals);
+    show(answer.refusals, answer.notes);
     setRefused(answer.document === null);
     status(answer.document === null ? W.not_saved : "");
     if (answer.map) { const img = $("map-picture"); img.src = answer.map; img.hidden = false; }
