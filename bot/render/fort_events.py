@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.i18n import t
+from bot.i18n.names import CommandName
 from bot.i18n.words import say
 from bot.render.common import EVENT_VALUES, value_text
 
@@ -79,7 +80,7 @@ def _character(data: Mapping[str, Any], lang: str) -> Values:
     """F-UNIT-4: a character caught (or a commander aimed at), with its damage and the half of it."""
     role = data.get("role")
     how = "fort.event.character_targeted" if data.get("targeted") else "fort.event.character_caught"
-    command = "/commander hp" if role == "commander" else "/pc hp"
+    command = CommandName("commander hp" if role == "commander" else "pc hp").text(lang)
     return {
         "how": t(how, lang, character=data.get("character")),
         "element": _element(data, lang),

@@ -180,7 +180,7 @@ class BattleService:
                 raise Refused("service.no_battle")
             self._check_ruleset(spec, live)
             is_gm = await self._is_gm(conn, where, actor, live.head)
-            rights.check_gm(spec, is_gm)
+            await rights.check_gm_named(conn, spec, is_gm, live.head)
             if kind in (Kind.UNDO, Kind.REDO):
                 return await undo.undo_redo(conn, live, actor, spec, options["steps"], invocation)
             if kind in (Kind.GM_ADD, Kind.GM_REMOVE):
@@ -210,7 +210,8 @@ class BattleService:
                 if held is None:
                     return None
                 is_gm = rights.gm_by_grants(actor, held)
-            rights.check_gm(spec, is_gm)
+            if spec.gm and not is_gm:
+                return None  # refused with the database, which names the battle's GMs
             return self._engine_plan(
                 live, actor, is_gm, invocation, spec, options, None, live.snapshots, held
             )

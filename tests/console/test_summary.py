@@ -69,7 +69,7 @@ async def test_a_round_summary_lists_every_action_and_adds_up(session: ConsoleSe
         "#4 gm: /trap set kind:mine edge:A1-F0 uses:2",
         "#5 alice: /cannon load cannon:1 check:5",
         "#6 gm: /gm set target:fort.hp value:250",
-        "#8 gm が取り消しました: #7 /fort heal amount:12",
+        "#8 gmが取り消しました: #7 /fort heal amount:12",
         "#9 gm: /fort next",
         "#10 gm: /unit advance",
         "#11 gm: /fort next",
@@ -78,7 +78,7 @@ async def test_a_round_summary_lists_every_action_and_adds_up(session: ConsoleSe
     assert any(
         "アリスに19ダメージ" in line and "《KeyNo.40c[10]+12 ＞ 2D:[2,4]=6" in line for line in summary
     )
-    assert "      GMが fort.hp を 300 から 250 に変更しました。" in summary
+    assert "      GMがfort.hpを300から250に変更しました。" in summary
     assert any("《(2D6+10) ＞ 7[3,4]+10 ＞ 17》" in line for line in summary)
     # the table: 300 → 240, −10 by the goblin entering, −50 by the GM (the undone heal is not counted)
     assert "  砦HP: 300 → 240/300(−60)" in summary

@@ -199,7 +199,7 @@ async def test_every_sg_command_through_discord(harness: Harness, dice: Dice) ->
     assert not status.ephemeral and status.embeds[0]["title"].startswith("【庭】")
     log = await h.run(BOB, "sg log", last=2)
     (embed,) = log.embeds
-    assert embed["title"] == "直近 2 件の記録:"
+    assert embed["title"] == "直近 2件の記録:"
     assert embed["description"].split("\n")[0] == f"#16 <@{GM.id}>: /sg damage name:妖精 amount:9 mercy:hp1"
     exported = await h.run(BOB, "sg export")
     ((filename, content),) = exported.response.files
