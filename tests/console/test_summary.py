@@ -53,7 +53,7 @@ async def test_a_round_summary_lists_every_action_and_adds_up(session: ConsoleSe
     replies = await play(session, ROUND_1)
     last = replies[-1].splitlines()
     # the end of the round, once; then the summary; then the next round's first line
-    end = "第1ラウンド終了時: 砦HP 240/300、マップ上の敵ユニット: ゴブリン、大砲の砲弾: 0。"
+    end = "第1ラウンド終了時: 砦HP 240/300。マップ上の敵ユニット: ゴブリン。大砲の砲弾: 0。"
     assert last.count(end) == 1
     title = last.index("━━ 第1ラウンドのまとめ ━━")
     assert last.index(end) < title < last.index("第2ラウンド、PC側の手番です。")
