@@ -100,6 +100,9 @@ class Option:
     multiline: bool = False
     #: other words a choice option accepts, as (word, choice): an earlier spelling kept working
     aliases: tuple[tuple[str, str], ...] = ()
+    #: the option takes the rest of the line in the console, ``name:value`` words included unless they
+    #: name another option of the command (a dice command's comment: ``式:2d6+5 命中:ゴブリンへ``)
+    rest: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -553,7 +556,7 @@ GENERIC: tuple[CommandSpec, ...] = (
         Kind.ROLL,
         (
             # a dice command (``engine.dice`` allows 200 characters) and a comment after it
-            Option("expr", OptType.STR, required=True, max_len=300),
+            Option("expr", OptType.STR, required=True, max_len=300, rest=True),
             Option("secret", OptType.BOOL, default=False),
         ),
     ),

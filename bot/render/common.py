@@ -9,7 +9,7 @@ from functools import cache
 from typing import Any
 
 from bot.i18n import catalogue, has, placeholders, t
-from bot.i18n.names import Named
+from bot.i18n.names import Named, OptionName
 from bot.i18n.words import ordinal, plurals, variant
 from engine import limits
 from engine.ruleset import Event
@@ -109,7 +109,9 @@ def sentence(
             place = place_text(value, lang)
             shown[name] = escape(place) if escape is not None else place
             continue
-        if name == "allowed" and values.get("allowed_kind") and isinstance(value, list | tuple):
+        if name == "options" and isinstance(value, list | tuple):  # option names, as the reader types them
+            word = t("render.list_sep", lang).join(OptionName(str(v)).text(lang) for v in value)
+        elif name == "allowed" and values.get("allowed_kind") and isinstance(value, list | tuple):
             word = _typed_words(value, str(values["allowed_kind"]), lang)
         else:  # the words a value takes are those of its own field (``success`` → 防衛成功)
             word = value_text(value, lang, name)

@@ -340,7 +340,7 @@ RUNNING: Refused = [
         "⚠ 「2D6+」はソード・ワールド2.5のダイスコマンドとして読めません。",
         '⚠ "2D6+" is not a Sword World 2.5 dice command.',
     ),
-    ("/unit hp unit:ゴブリン", "⚠ delta、setのどちらかを指定してください。", "⚠ Give one of delta, set."),
+    ("/unit hp unit:ゴブリン", "⚠ 増減、設定値のどちらかを指定してください。", "⚠ Give one of delta, set."),
     (
         "/fort siege effect:fixed",
         "⚠ 「固定値」には 量:(砦への固定ダメージ)が必要です。",
