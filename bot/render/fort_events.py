@@ -167,6 +167,16 @@ def _loaded(data: Mapping[str, Any], lang: str) -> Values:
     return {"how": how, "zoro": zoro, "fitted": str(fitted), "capped": capped}
 
 
+def _repaired(data: Mapping[str, Any], lang: str) -> Values:
+    """F-FORT-3: what the repair gained, saying so when the fort's maximum cut it (``+8(上限300)``)."""
+    before, after, amount = data.get("before"), data.get("after"), data.get("amount")
+    gained = after - before if isinstance(after, int) and isinstance(before, int) else amount
+    capped = ""
+    if isinstance(gained, int) and isinstance(amount, int) and gained < amount:
+        capped = t("fort.event.repair_capped", lang, max_hp=after)
+    return {"gained": str(gained), "capped": capped}
+
+
 def _ballista_loaded(data: Mapping[str, Any], lang: str) -> Values:
     return {"bolt": _bolt(data, lang)}
 
@@ -216,6 +226,7 @@ _PARTS: dict[str, Callable[[Mapping[str, Any], str], Values]] = {
     "commander.added": _commander_added,
     "cannon.loaded": _loaded,
     "cannon.load_failed": _loaded,
+    "fort.repaired": _repaired,
     "ballista.loaded": _ballista_loaded,
     "pc.added": _pc_added,
     "battle.gm_set": _gm_set,

@@ -102,7 +102,7 @@ async def test_the_final_summary_follows_the_last_round(session: ConsoleSession)
     assert "    ゴブリン(手番開始時にF0): −10" in round_part
     final = last[final_title:]
     assert "  砦HP: 230 → 220/300(−10)" in final
-    assert "    ゴブリン(最終ラウンド終了時にF0): −10" in final
+    assert "    ゴブリン(戦闘の終わりの砦ダメージ): −10" in final  # F-END-1: every standing unit, anywhere
     assert last.count("━━ 第2ラウンドのまとめ ━━") == 1 and last.count("━━ 戦闘の結果 ━━") == 1
 
 

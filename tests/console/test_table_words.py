@@ -113,3 +113,12 @@ def test_a_choice_takes_every_word_the_bot_prints_for_it(path: str, option: str,
 def test_a_near_miss_in_either_language_gets_a_suggestion(tmp_path: Path, line: str, ja: str) -> None:
     done = console(tmp_path / "b.db", line + "\n", "--lang", "ja")
     assert done.stdout.splitlines() == [ja]
+
+
+def test_f_fort_3_a_repair_says_what_it_gained_under_the_forts_maximum(tmp_path: Path) -> None:
+    script = (
+        "/fort start rounds:2\n/pc add name:アリス position:top\n"
+        "/gm set target:fort.hp value:292\n/fort repair by:アリス\n"
+    )
+    done = console(tmp_path / "b.db", script, "--lang", "ja")
+    assert done.stdout.splitlines()[-1] == "アリスの緊急修繕: 砦HP +8(上限300)(HP 292→300)。"
