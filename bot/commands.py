@@ -9,7 +9,6 @@ are registered here.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 import unicodedata
@@ -18,6 +17,20 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from bot.i18n import LANGUAGES, catalogue, t
+from bot.i18n.names import (
+    ChoiceList,
+    ChoiceName,
+    CommandName,
+    Named,
+    OptionList,
+    OptionName,
+    SubcommandList,
+    choice_words,
+    close_word,
+    command_text,
+    option_text,
+)
 from engine import limits
 from engine.dice import DiceSource
 from engine.errors import EngineError
@@ -87,6 +100,9 @@ class Option:
     multiline: bool = False
     #: other words a choice option accepts, as (word, choice): an earlier spelling kept working
     aliases: tuple[tuple[str, str], ...] = ()
+    #: the option takes the rest of the line in the console, ``name:value`` words included unless they
+    #: name another option of the command (a dice command's comment: ``式:2d6+5 命中:ゴブリンへ``)
+    rest: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,55 +196,91 @@ def lookup(path: str) -> CommandSpec:
 
 
 def unknown_command(words: list[str]) -> UserError:
-    """The refusal for ``/words`` that name no command: a group's subcommands, or a close command."""
+    """The refusal for ``/words`` that name no command: a group's subcommands, or a close command (in
+    either language: ``/砦 状態`` → ``/砦 状況``, ``/fort strat`` → ``/fort start``)."""
     table = commands()
     words = [norm_word(w) for w in words]
     typed = " ".join(words)
     group = words[0] if words else ""
     subs = sorted(spec.name for spec in table.values() if spec.group == group)
     if subs and len(words) == 1:
-        return UserError("command.needs_sub", group="/" + group, subs=", ".join(subs))
+        listed = SubcommandList(group, tuple(subs))
+        return UserError("command.needs_sub", group=CommandName(group), subs=listed)
     if subs:
         sub = " ".join(words[1:])
-        values = {"group": "/" + group, "sub": sub, "subs": ", ".join(subs)}
-        near = difflib.get_close_matches(sub, subs, n=1, cutoff=0.6)
-        if near:
-            return UserError("command.unknown_sub_close", hint=f"/{group} {near[0]}", **values)
+        values: dict[str, Any] = {
+            "group": CommandName(group),
+            "sub": sub,
+            "subs": SubcommandList(group, tuple(subs)),
+        }
+        near = close_word(sub, _sub_words(group, subs))
+        if near is not None:
+            return UserError("command.unknown_sub_close", hint=CommandName(f"{group} {near}"), **values)
         return UserError("command.unknown_sub", **values)
-    close = difflib.get_close_matches(typed, list(table), n=1, cutoff=0.6)
-    if close:
-        return UserError("command.unknown_close", command="/" + typed, hint="/" + close[0])
+    close = close_word(typed, _path_words(table))
+    if close is not None:
+        return UserError("command.unknown_close", command="/" + typed, hint=CommandName(str(close)))
     return UserError("command.unknown", command="/" + typed)
 
 
-def usage(spec: CommandSpec) -> str:
+def _sub_words(group: str, subs: list[str]) -> dict[str, str]:
+    """A group's subcommands by each of their names (English and every language's)."""
+    out: dict[str, str] = {}
+    for lang in LANGUAGES:
+        names = catalogue(lang)
+        for sub in subs:
+            out.setdefault(norm_word(names.get(f"cmd.{group}.{sub}.name", sub)), sub)
+    return out
+
+
+def _path_words(table: Mapping[str, CommandSpec]) -> dict[str, str]:
+    """Every command path by its words in each language (``fort start``, ``砦 開始``)."""
+    out: dict[str, str] = {}
+    for lang in LANGUAGES:
+        names = catalogue(lang)
+        for path in table:
+            out.setdefault(norm_word(command_text(path, names).removeprefix("/")), path)
+    return out
+
+
+def _option_words(spec: CommandSpec) -> dict[str, str]:
+    """A command's options by each of their names (``rounds``, ``ラウンド数``)."""
+    out: dict[str, str] = {}
+    for lang in LANGUAGES:
+        names = catalogue(lang)
+        for opt in spec.options:
+            out.setdefault(norm_word(option_text(opt.name, names, spec.path)), opt.name)
+    return out
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Usage(Named):
+    """``/fort start rounds:<1-99> [fort_hp:<int>] ...``: the options and what each takes, in the
+    reader's words (``/砦 開始 ラウンド数:<1〜99> [砦hp:<整数>] …``)."""
+
+    path: str
+
+    def text(self, lang: str) -> str:
+        spec = commands()[self.path]
+        names = catalogue(lang)
+        parts = [command_text(spec.path, names)]
+        for opt in spec.options:
+            part = f"{option_text(opt.name, names, spec.path)}:<{_takes(opt, lang)}>"
+            parts.append(part if opt.required else f"[{part}]")
+        return " ".join(parts)
+
+
+def usage(spec: CommandSpec) -> Usage:
     """``/fort start rounds:<1-99> [fort_hp:<int>] ...``: the options and what each takes."""
-    parts = ["/" + spec.path]
-    for opt in spec.options:
-        part = f"{opt.name}:<{_takes(opt)}>"
-        parts.append(part if opt.required else f"[{part}]")
-    return " ".join(parts)
+    return Usage(spec.path)
 
 
-_TAKES = {
-    OptType.STR: "text",
-    OptType.INT: "int",
-    OptType.BOOL: "true|false",
-    OptType.USER: "@user",
-    OptType.DAMAGE: "n|dice",
-    OptType.FILE: "json",
-    OptType.ROLE: "@role",
-    OptType.TEXTFILE: "file",
-    OptType.SHEET: "url|file",
-}
-
-
-def _takes(opt: Option) -> str:
+def _takes(opt: Option, lang: str) -> str:
     if opt.choices:
-        return "|".join(opt.choices)
+        return "|".join(opt.choices) if lang == "en" else ChoiceList(opt.name, opt.choices).text(lang)
     if opt.type is OptType.INT and opt.min is not None and opt.max is not None:
-        return f"{opt.min}-{opt.max}"
-    return _TAKES.get(opt.type, opt.type.value)
+        return t("usage.range", lang, min=opt.min, max=opt.max)
+    return t(f"usage.{opt.type.value}", lang)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -261,20 +313,27 @@ def convert(spec: CommandSpec, raw: Mapping[str, Any]) -> dict[str, Any]:
         name = norm_word(given_name)
         opt = spec.option(name)
         if opt is None:
-            raise UserError(
-                "command.unknown_option",
-                command="/" + spec.path,
-                option=given_name,
-                allowed=", ".join(o.name for o in spec.options) or None,
-            )
+            shown = {
+                "command": CommandName(spec.path),
+                "option": given_name,
+                "allowed": OptionList(spec.path, tuple(o.name for o in spec.options)) or None,
+            }
+            near = close_word(name, _option_words(spec))
+            if near is not None:
+                hint = OptionName(str(near), spec.path)
+                raise UserError("command.unknown_option_close", hint=hint, **shown)
+            raise UserError("command.unknown_option", **shown)
         if name in values:
-            raise UserError("command.duplicate_option", option=name)
+            raise UserError("command.duplicate_option", option=OptionName(name, spec.path))
         values[name] = convert_value(spec, opt, given)
     for opt in spec.options:
         if opt.name not in values:
             if opt.required:
                 raise UserError(
-                    "command.missing_option", command="/" + spec.path, option=opt.name, usage=usage(spec)
+                    "command.missing_option",
+                    command=CommandName(spec.path),
+                    option=OptionName(opt.name, spec.path),
+                    usage=usage(spec),
                 )
             values[opt.name] = opt.default
     return values
@@ -282,7 +341,7 @@ def convert(spec: CommandSpec, raw: Mapping[str, Any]) -> dict[str, Any]:
 
 def convert_value(spec: CommandSpec, opt: Option, given: Any) -> Any:
     def bad(key: str = "command.bad_value", **more: Any) -> UserError:
-        return UserError(key, option=opt.name, value=str(given), **more)
+        return UserError(key, option=OptionName(opt.name, spec.path), value=str(given), **more)
 
     if opt.type is OptType.FILE:
         return read_json(opt, given)
@@ -300,14 +359,18 @@ def convert_value(spec: CommandSpec, opt: Option, given: Any) -> Any:
             return False
         raise bad("command.not_bool")
     if opt.type is OptType.CHOICE:
-        word = nfkc(str(given)).strip().casefold()
-        for choice in opt.choices:
-            if choice.casefold() == word:
-                return choice
+        word = norm_word(str(given))
         for alias, choice in opt.aliases:
             if alias.casefold() == word:
                 return choice
-        raise bad("command.not_choice", choices=" | ".join(opt.choices))
+        words = choice_words(opt.name, opt.choices)
+        if word in words:
+            return words[word]
+        choices = ChoiceList(opt.name, opt.choices)
+        near = close_word(word, words)
+        if near is not None:
+            raise bad("command.not_choice_close", choices=choices, hint=ChoiceName(opt.name, str(near)))
+        raise bad("command.not_choice", choices=choices)
     if opt.type is OptType.DAMAGE:
         if isinstance(given, int) and not isinstance(given, bool):
             return _int(opt, given, bad, 0, limits.MAX_HP)
@@ -435,7 +498,7 @@ def read_json(opt: Option, given: Any) -> dict[str, Any]:
     the limits of ``load_json``, an object."""
 
     def bad(key: str, **more: Any) -> UserError:
-        return UserError(key, option=opt.name, **more)
+        return UserError(key, option=OptionName(opt.name), **more)
 
     try:
         if isinstance(given, Mapping):
@@ -493,7 +556,7 @@ GENERIC: tuple[CommandSpec, ...] = (
         Kind.ROLL,
         (
             # a dice command (``engine.dice`` allows 200 characters) and a comment after it
-            Option("expr", OptType.STR, required=True, max_len=300),
+            Option("expr", OptType.STR, required=True, max_len=300, rest=True),
             Option("secret", OptType.BOOL, default=False),
         ),
     ),

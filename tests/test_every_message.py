@@ -161,8 +161,8 @@ def test_the_leak_finder_finds_what_the_issue_found() -> None:
         "ベルのHP: →10。",
     ]
     assert [e for e in examples if not leaks(e)] == []
-    assert leaks("⚠ fort.hp に「abc」は設定できません(整数ではありません)。") == []
-    assert leaks("GMが fort.max_hp を 300 から 250 に変更しました。HP -5/60、2D6-1") == []
+    assert leaks("⚠ fort.hpに「abc」は設定できません(整数ではありません)。") == []
+    assert leaks("GMがfort.max_hpを300から250に変更しました。HP -5/60、2D6-1") == []
 
 
 # --- recording every call of the catalogue -------------------------------------------------------
@@ -634,7 +634,7 @@ def test_an_absent_value_is_left_out_of_the_sentence(lang: str) -> None:
         (
             "fort.battle_over",
             {"outcome": None},
-            "この戦闘は終わっています。GMは /gm set や /gm undo、/fort end outcome: が使えます。",
+            "この戦闘は終わっています。GMは /gm 上書き や /gm 取り消し、/砦 終了 結果: が使えます。",
             "This battle is over. The GM may still use /gm set, /gm undo or /fort end outcome:.",
         ),
         (
@@ -651,7 +651,7 @@ def test_an_absent_value_is_left_out_of_the_sentence(lang: str) -> None:
                 "reason": "out_of_range",
                 "detail": {"min": None, "max": 30},
             },
-            "unit.a.hp に「31」は設定できません(30 以下の整数にしてください)。",
+            "unit.a.hpに「31」は設定できません(30 以下の整数にしてください)。",
             'unit.a.hp cannot be set to "31" (it must be a whole number of at most 30).',
         ),
         (
@@ -697,13 +697,13 @@ def test_refusals_without_a_value_read_as_the_variant_without_it(
         (
             "battle.outcome_set",
             {"before": None, "after": "success"},
-            "GMが結果を 防衛成功 にしました。",
+            "GMが結果を防衛成功にしました。",
             "The GM set the outcome to the defense held.",
         ),
         (
             "battle.outcome_set",
             {"before": "success", "after": "retreat"},
-            "GMが結果を 防衛成功 から 撤退 に変更しました。",
+            "GMが結果を防衛成功から撤退に変更しました。",
             "The GM changed the outcome from the defense held to retreat.",
         ),
         (
@@ -739,7 +739,7 @@ def test_refusals_without_a_value_read_as_the_variant_without_it(
         (
             "unit.barrage",
             {"unit": "オーガ", "target": "ベル", "count": 1, "rolls": [], "damages": [13], "total": 13},
-            "オーガの同時攻撃: ベルへ d6=1 で1回の攻撃、打撃点 13(合計13)。",
+            "オーガの同時攻撃: ベルへ d6=1で1回の攻撃、打撃点 13(合計13)。",
             "オーガ's barrage on ベル: d6 = 1, so 1 attack, strikes 13 (total 13).",
         ),
         (

@@ -73,6 +73,12 @@ def parse_line(text: str) -> Line | None:
     for token in tokens:
         normal = token if ":" in token else token.replace("：", ":", 1)
         name, sep, value = normal.partition(":")
+        spec = table[path]
+        taken = spec.option(last) if last else None
+        other = spec.option(option_word(spec, norm_word(name))) if sep else None
+        if sep and taken is not None and taken.rest and other is None:
+            options[last] += " " + token  # BCDice: text after the expression is a comment, colons too
+            continue
         if not sep and last:
             # as in Discord's option box: words after a value continue it (``expr:K40+12@10 大砲``)
             options[last] += " " + token

@@ -60,7 +60,20 @@ def fill(text: str, values: dict[str, Any]) -> str:
 
 @cache
 def catalogue(lang: str) -> dict[str, str]:
-    """The catalogue of ``lang`` as a flat dict (unknown languages fall back to the default)."""
+    """The catalogue of ``lang`` as a flat dict (unknown languages fall back to the default), its marks
+    of commands, options and choices (``[[/cannon load]]``, ``[[rounds:]]``) in the words of ``lang``
+    (``bot.i18n.names``)."""
+    from bot.i18n.names import resolve_marks
+
+    if lang not in LANGUAGES:
+        lang = DEFAULT_LANG
+    raw = raw_catalogue(lang)
+    return {key: resolve_marks(text, raw, lang) for key, text in raw.items()}
+
+
+@cache
+def raw_catalogue(lang: str) -> dict[str, str]:
+    """The catalogue of ``lang`` as written, marks and all."""
     if lang not in LANGUAGES:
         lang = DEFAULT_LANG
     flat: dict[str, str] = {}
@@ -91,6 +104,10 @@ def has(key: str, lang: str = DEFAULT_LANG) -> bool:
 def t(key: str, lang: str = DEFAULT_LANG, **values: Any) -> str:
     """The sentence ``key`` in ``lang`` with ``values`` filled in."""
     text = catalogue(lang).get(key)
+    if values:
+        from bot.i18n.names import shown
+
+        values = shown(values, lang)
     if text is None:
         if not values:
             return key

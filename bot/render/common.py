@@ -9,6 +9,7 @@ from functools import cache
 from typing import Any
 
 from bot.i18n import catalogue, has, placeholders, t
+from bot.i18n.names import Named, OptionName
 from bot.i18n.words import ordinal, plurals, variant
 from engine import limits
 from engine.ruleset import Event
@@ -25,6 +26,8 @@ def value_text(value: Any, lang: str, field: str = "") -> str:
     """A value in a sentence; words of the rules (``success``, ``enemy``) read ``value.<field>.<word>``."""
     if value is None:
         return t("render.none", lang)
+    if isinstance(value, Named):  # a command, an option or a choice: as the reader's client shows it
+        return value.text(lang)
     if isinstance(value, bool):
         return t("render.yes" if value else "render.no", lang)
     if isinstance(value, str) and field:
@@ -106,11 +109,14 @@ def sentence(
             place = place_text(value, lang)
             shown[name] = escape(place) if escape is not None else place
             continue
-        if name == "allowed" and values.get("allowed_kind") and isinstance(value, list | tuple):
+        if name == "options" and isinstance(value, list | tuple):  # option names, as the reader types them
+            word = t("render.list_sep", lang).join(OptionName(str(v)).text(lang) for v in value)
+        elif name == "allowed" and values.get("allowed_kind") and isinstance(value, list | tuple):
             word = _typed_words(value, str(values["allowed_kind"]), lang)
         else:  # the words a value takes are those of its own field (``success`` → 防衛成功)
             word = value_text(value, lang, name)
-        shown[name] = escape(word) if escape is not None else word
+        markup = isinstance(value, Named) and value.markup
+        shown[name] = escape(word) if escape is not None and not markup else word
     shown.update(given)
     for name in _names(key, lang):
         shown.setdefault(name, "")
@@ -186,8 +192,13 @@ def echo(value: Any) -> Any:
 def refusal_text(
     key: str, values: Mapping[str, Any], lang: str, escape: Callable[[str], str] | None = None
 ) -> str:
-    """A refusal as a sentence (``sentence``), the user's own values echoed safely (``echo``)."""
-    return sentence(key, lang, {k: echo(v) for k, v in values.items()}, escape=escape)
+    """A refusal as a sentence (``sentence``), the user's own values echoed safely (``echo``), those of
+    its reason's ``detail`` too."""
+    shown = {k: echo(v) for k, v in values.items()}
+    detail = shown.get("detail")
+    if isinstance(detail, Mapping):
+        shown["detail"] = {k: echo(v) for k, v in detail.items()}
+    return sentence(key, lang, shown, escape=escape)
 
 
 def dice_text(dice: tuple[tuple[int, int], ...] | list[Any]) -> str:

@@ -3,10 +3,12 @@ weakness added, who a cap left out. Registered in ``EVENT_VALUES``; every word f
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.i18n import t
+from bot.i18n.names import CommandName
 from bot.i18n.words import say
 from bot.render.common import EVENT_VALUES, value_text
 
@@ -79,7 +81,7 @@ def _character(data: Mapping[str, Any], lang: str) -> Values:
     """F-UNIT-4: a character caught (or a commander aimed at), with its damage and the half of it."""
     role = data.get("role")
     how = "fort.event.character_targeted" if data.get("targeted") else "fort.event.character_caught"
-    command = "/commander hp" if role == "commander" else "/pc hp"
+    command = CommandName("commander hp" if role == "commander" else "pc hp").text(lang)
     return {
         "how": t(how, lang, character=data.get("character")),
         "element": _element(data, lang),
@@ -140,11 +142,41 @@ def _repositioned(data: Mapping[str, Any], lang: str) -> Values:
     }
 
 
+def _zoro(data: Mapping[str, Any], lang: str) -> str:
+    """F-CAN-2: a rolled 2D6 check of 1ゾロ fails and one of 6ゾロ succeeds whatever its total, and the
+    sentence says so (`` (1ゾロ: 自動的失敗)``); empty for any other roll or a check given as a number."""
+    roll = data.get("roll")
+    text = str(roll.get("text", "")) if isinstance(roll, Mapping) else ""
+    pair = re.search(r"\[([16]),\1\]", text)
+    if pair is None or not text.startswith("(2D6"):
+        return ""
+    return t("fort.event.zoro_fumble" if pair.group(1) == "1" else "fort.event.zoro_special", lang)
+
+
 def _loaded(data: Mapping[str, Any], lang: str) -> Values:
-    """F-CAN-2: a PC's strength check, or a soldier's two shells without one."""
+    """F-CAN-2: a PC's strength check (1ゾロ and 6ゾロ named), or a soldier's two shells without one;
+    the shells that fitted (never past 5 in the cannon), saying so when fewer than were loaded."""
+    zoro = _zoro(data, lang)
     if data.get("check") is None:
-        return {"how": t("fort.event.loaded_by_soldier", lang, by=data.get("by"))}
-    return {"how": t("fort.event.loaded_check", lang, check=data.get("check"))}
+        how = t("fort.event.loaded_by_soldier", lang, by=data.get("by"))
+    else:
+        how = t("fort.event.loaded_check", lang, check=data.get("check")) + zoro
+    before, after, reached = data.get("before"), data.get("after"), data.get("reached")
+    fitted = after - before if isinstance(after, int) and isinstance(before, int) else reached
+    capped = ""
+    if isinstance(reached, int) and isinstance(fitted, int) and fitted < reached:
+        capped = say("fort.event.loaded_capped", lang, reached=reached, fitted=fitted)
+    return {"how": how, "zoro": zoro, "fitted": str(fitted), "capped": capped}
+
+
+def _repaired(data: Mapping[str, Any], lang: str) -> Values:
+    """F-FORT-3: what the repair gained, saying so when the fort's maximum cut it (``+8(上限300)``)."""
+    before, after, amount = data.get("before"), data.get("after"), data.get("amount")
+    gained = after - before if isinstance(after, int) and isinstance(before, int) else amount
+    capped = ""
+    if isinstance(gained, int) and isinstance(amount, int) and gained < amount:
+        capped = t("fort.event.repair_capped", lang, max_hp=after)
+    return {"gained": str(gained), "capped": capped}
 
 
 def _ballista_loaded(data: Mapping[str, Any], lang: str) -> Values:
@@ -195,6 +227,8 @@ _PARTS: dict[str, Callable[[Mapping[str, Any], str], Values]] = {
     "unit.repositioned": _repositioned,
     "commander.added": _commander_added,
     "cannon.loaded": _loaded,
+    "cannon.load_failed": _loaded,
+    "fort.repaired": _repaired,
     "ballista.loaded": _ballista_loaded,
     "pc.added": _pc_added,
     "battle.gm_set": _gm_set,

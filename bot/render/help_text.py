@@ -1,12 +1,14 @@
 """``/help`` and ``/help <group>`` (or ``/help <group> <command>``), in the console and Discord, in the
 user's language: every command with its catalogue description (the one Discord shows), and for a group
-each command's options, its Japanese name, and an example (``help.example.<path dotted>``)."""
+each command's options (those the command table gives it) and an example (``help.example.<path dotted>``),
+every name as the reader's client shows it."""
 
 from __future__ import annotations
 
-from bot.command_names import help_groups, japanese_path, topic_specs
-from bot.commands import CommandSpec, Kind, norm_word, usage
+from bot.command_names import help_groups, topic_specs
+from bot.commands import CommandSpec, Kind, usage
 from bot.i18n import catalogue, has, t
+from bot.i18n.names import command_text, option_text
 
 
 def _dotted(path: str) -> str:
@@ -31,29 +33,16 @@ def help_text(lang: str, topic: str = "") -> str:
 
 def _overview(lang: str) -> str:
     lines = [t("help.header", lang)]
+    names = catalogue(lang)
     for group, specs in help_groups().items():
         if len(specs) > 1 or specs[0].group is not None:
-            japanese = "/" + (catalogue("ja").get(f"cmd.{group}.name") or group)
-            lines.append(_named("help.group", lang, "/" + group, japanese, _desc(f"cmd.{group}.desc", lang)))
+            desc = _desc(f"cmd.{group}.desc", lang)
+            lines.append(t("help.group_plain", lang, path=command_text(group, names), desc=desc))
         for spec in specs:
             desc = _desc(f"cmd.{_dotted(spec.path)}.desc", lang)
-            lines.append(_named("help.command", lang, "/" + spec.path, japanese_path(spec), desc))
+            lines.append(t("help.command_plain", lang, path=command_text(spec.path, names), desc=desc))
     lines.append(t("help.console", lang))
     return "\n".join(lines)
-
-
-def _named(key: str, lang: str, path: str, japanese: str, desc: str) -> str:
-    """``key`` with the Japanese name beside the English one, or ``key.plain`` where they are the same."""
-    if norm_word(japanese) == norm_word(path):
-        return t(key + "_plain", lang, path=path, desc=desc)
-    return t(key, lang, path=path, japanese=japanese, desc=desc)
-
-
-def _option_name(spec: CommandSpec, name: str) -> str:
-    """The option's Japanese name as Discord shows it (its English name where there is none)."""
-    special = f"cmd.{_dotted(spec.path)}.opt.{name}.name"
-    key = special if has(special, "ja") else f"opt.{name}.name"
-    return t(key, "ja") if has(key, "ja") else name
 
 
 def _option_desc(spec: CommandSpec, name: str, lang: str) -> str:
@@ -62,18 +51,17 @@ def _option_desc(spec: CommandSpec, name: str, lang: str) -> str:
 
 
 def _command(spec: CommandSpec, lang: str) -> list[str]:
+    """One command as its reader types it: the usage, the description, each option the command table
+    gives it (and no other), an example."""
+    names = catalogue(lang)
     lines = [
         t("help.usage", lang, usage=usage(spec)),
         t("help.desc", lang, desc=_desc(f"cmd.{_dotted(spec.path)}.desc", lang)),
-        "  " + t("help.japanese", lang, path=japanese_path(spec)),
     ]
     for opt in spec.options:
-        key = "help.option_required" if opt.required else "help.option"
-        japanese = _option_name(spec, opt.name)
-        if norm_word(japanese) == opt.name:
-            key += "_plain"
+        key = "help.option_required_plain" if opt.required else "help.option_plain"
         desc = _option_desc(spec, opt.name, lang)
-        lines.append(t(key, lang, name=opt.name, japanese=japanese, desc=desc))
+        lines.append(t(key, lang, name=option_text(opt.name, names, spec.path), desc=desc))
     if spec.kind is Kind.EXPORT and spec.option("file") is None:
         lines.append(t("help.export_file", lang))
     example = f"help.example.{_dotted(spec.path)}"

@@ -287,7 +287,8 @@ def _marks(c: Values, lang: str) -> str:
     surprise = c.get("surprise")
     if surprise:
         evasion = t(f"sg.evasion.{surprise['evasion']}", lang, name=c["name"])
-        marks.append(t("sg.status.mark.surprise", lang, case=surprise["case"], evasion=evasion))
+        case = t(f"sg.case.{surprise['case']}", lang)
+        marks.append(t("sg.status.mark.surprise", lang, case=case, evasion=evasion))
     cards = _cards(c, lang)
     if cards:
         marks.append(cards)

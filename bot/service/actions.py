@@ -121,8 +121,8 @@ async def _rights(
         return rights.gm_by_grants(actor, held), held
     async with svc.engine.connect() as conn:
         held = await svc.cache.read_grants(conn, where, actor, head)
-    is_gm = rights.gm_by_grants(actor, held)
-    rights.check_gm(spec, is_gm)
+        is_gm = rights.gm_by_grants(actor, held)
+        await rights.check_gm_named(conn, spec, is_gm, head)  # a refusal names the battle's GMs
     return is_gm, held
 
 

@@ -67,7 +67,8 @@ async def on_battle(
         if live is None:
             raise Refused("service.no_battle")
         check_ruleset(spec, live)
-        rights.check_gm(spec, await svc.cache.is_gm(conn, where, actor, live.head))
+        is_gm = await svc.cache.is_gm(conn, where, actor, live.head)
+        await rights.check_gm_named(conn, spec, is_gm, live.head)
         if spec.kind in (Kind.UNDO, Kind.REDO):
             return await undo.undo_redo(conn, live, actor, spec, options["steps"], invocation)
         view = await rights.change_co_gm(conn, live.head, actor, spec, options["user"])

@@ -13,9 +13,13 @@ write transaction. So a co-GM removed a moment ago, by any process, is nobody at
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.commands import CommandSpec, Kind
+from bot.i18n import t
+from bot.i18n.names import CommandName, Named
 from bot.service.types import Actor, Refused, Where
 from bot.storage import repository as repo
 from bot.views import NoticeView
@@ -37,10 +41,23 @@ def gm_by_grants(actor: Actor, held: repo.Grants) -> bool:
     return held.co_gm or (held.role is not None and held.role in actor.roles)
 
 
-def check_gm(spec: CommandSpec, gm: bool) -> None:
-    """A GM command by a player is refused."""
+async def check_gm_named(conn: AsyncConnection, spec: CommandSpec, gm: bool, head: repo.BattleHead) -> None:
+    """A GM command by a player is refused, naming the battle's GMs: its starter and its co-GMs."""
     if spec.gm and not gm:
-        raise Refused("service.gm_only", command="/" + spec.path)
+        gms = (head.started_by, *await repo.co_gms(conn, head.id))
+        raise Refused("service.gm_only", command=CommandName(spec.path), gms=Users(tuple(dict.fromkeys(gms))))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Users(Named):
+    """Users as a list: a Discord id as its mention (``<@123>``), a console name as it is."""
+
+    ids: tuple[str, ...]
+    markup = True
+
+    def text(self, lang: str) -> str:
+        sep = t("render.list_sep", lang)
+        return sep.join(f"<@{user}>" if user.isdigit() else user for user in self.ids)
 
 
 async def change_co_gm(

@@ -116,6 +116,7 @@ REFUSALS: dict[str, str] = {
     "fort.gm_set_target_unknown": "target",
     "fort.option_required": "options",
     "fort.hp_option_required": "options",
+    "fort.hp_options_both": "options",
     "fort.value_invalid": "option value minimum",
     "fort.amount_invalid": "amount",
     "fort.dice_invalid": "expression reason(a dice.* key, or not_damage)",

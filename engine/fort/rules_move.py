@@ -264,9 +264,9 @@ def move_unit(ctx: Context, state: FortState, cmd: MoveUnit) -> FortState:
 
 def advance_path(unit: Unit) -> tuple[Area, ...]:
     """F-TURN-2: toward F0 along the shortest path by the unit's movement left this turn;
-    F-TRAP-3: a unit held by a barricade heads for the area it was going to."""
-    goal = unit.held_to if unit.held_to is not None else Area.F0
-    return shortest_path(unit.area, goal)[: left_m(unit) // 10 + 1]
+    F-TRAP-3: a unit held by a barricade makes an ordinary move too (with its whole movement, not
+    ending where its held move was going), passing that barricade."""
+    return shortest_path(unit.area, Area.F0)[: left_m(unit) // 10 + 1]
 
 
 def advance(ctx: Context, state: FortState, cmd: AdvanceUnits) -> FortState:

@@ -138,7 +138,9 @@ def move_pc(ctx: Context, state: FortState, cmd: MovePC) -> FortState:
 
 
 def _hp_option(delta: int | None, set_: int | None, current: int | None) -> int:
-    if (delta is None) == (set_ is None):
+    if delta is not None and set_ is not None:
+        raise RuleError("fort.hp_options_both", options=["delta", "set"])
+    if delta is None and set_ is None:
         raise RuleError("fort.hp_option_required", options=["delta", "set"])
     if set_ is not None:
         return set_

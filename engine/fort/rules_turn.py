@@ -85,6 +85,12 @@ def enemy_turn_end(ctx: Context, state: FortState) -> FortState:
     if state.confused_round is not None and state.confused_round <= state.round:
         ctx.emit("battle.confusion_ended", {"round": state.confused_round})
         state = evolve(state, confused_round=None)
+    return state
+
+
+def round_end(ctx: Context, state: FortState) -> FortState:
+    """F-TURN-1: a round ends when its second side's turn ends, whichever side went first: only then
+    its end line (and the round's summary, which follows it)."""
     ctx.emit(
         "battle.round_summary",
         {
@@ -174,6 +180,7 @@ def next_turn(ctx: Context, state: FortState) -> FortState:
     if side is Side.ENEMY:
         state = enemy_turn_end(ctx, state)
     if side is state.second:
+        state = round_end(ctx, state)
         if state.round >= state.rounds:
             return end_of_battle(ctx, state)
         state = evolve(state, round=state.round + 1, turn=Turn(state.first.value))

@@ -65,4 +65,4 @@ def test_running_out_of_scripted_dice_is_an_error_not_a_trace(capsys: pytest.Cap
 
 def test_a_refused_command_says_why_in_japanese_by_default(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["roll", "K101"]) == 2
-    assert capsys.readouterr().err == "威力は 100 までです。\n"
+    assert capsys.readouterr().err == "威力は100までです。\n"

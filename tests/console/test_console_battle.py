@@ -42,7 +42,7 @@ def test_a_whole_battle_with_scripted_dice(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     out = done.stdout
     # the refused lines answered and changed nothing; the console went on
-    assert "⚠ /fort next is for GMs" in out
+    assert "⚠ /fort next is for the GMs only (this battle's GMs: gm)." in out
     assert '⚠ amount: takes a whole number ("abc" is not one).' in out
     doc = last_json(out)
     assert doc["format"] == "toride.fort/1"
@@ -149,13 +149,14 @@ def test_roll_status_and_help(tmp_path: Path) -> None:
     assert "Fort HP [████████████████████] 300/300" in out
     assert "  A2 ── A1 ── F0 ── B1 ── B2" in out
     assert "F0: top: Alice, 兵 20/20 [soldier]" in out  # full-width input, NFKC name; F-MAP-4: by position
-    # the help in the user's language, with the descriptions Discord shows and the Japanese names
-    assert "  /unit add (/部隊 追加) — (GM) Add a unit now, or as a reinforcement." in out
+    # the help in the user's language and names (issue 23), with the descriptions Discord shows
+    assert "  /unit add — (GM) Add a unit now, or as a reinforcement." in out
     assert (
-        "  /fort next (/砦 次へ) — (GM) End the current side's turn; "
+        "  /fort next — (GM) End the current side's turn; "
         "the enemy turn's end posts the round summary." in out
     )
-    assert "  /fort start (/砦 開始) — Start a fort-defense battle in this channel (you are its GM)." in out
+    assert "  /fort start — Start a fort-defense battle in this channel (you are its GM)." in out
+    assert "/砦" not in out
     # /quit ends the session: the last status is never answered
     assert out.count("Fort HP") == 1
 
@@ -210,9 +211,9 @@ def test_a_file_the_system_refuses_is_a_refusal_in_words(tmp_path: Path) -> None
     lines = done.stdout.splitlines()
     assert (
         lines[-2]
-        == f"⚠ ファイル {tmp_path}/~5nobody/x.json に書き込めません: フォルダーかファイルがありません"
+        == f"⚠ ファイル {tmp_path}/~5nobody/x.jsonに書き込めません: フォルダーかファイルがありません"
     )
     assert (
-        lines[-1] == f"⚠ ファイル {tmp_path}/nodir/x.json に書き込めません: フォルダーかファイルがありません"
+        lines[-1] == f"⚠ ファイル {tmp_path}/nodir/x.jsonに書き込めません: フォルダーかファイルがありません"
     )
     assert "Traceback" not in done.stderr

@@ -114,14 +114,13 @@ async def test_keys_through_the_prompt(session: ConsoleSession, capsys: pytest.C
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "ゴブリン 隊が移動: A1 → F0(10m)。 〔手番外: PC側の手番〕"
     assert not any(line.startswith("【") for line in out)  # /fort status never ran
-    at = out.index("/unit list [area:<text>]")
-    assert out[at + 1 : at + 5] == [
+    at = out.index("/部隊 一覧 [エリア:<テキスト>]")  # the help in the reader's own words (issue 23)
+    assert out[at + 1 : at + 4] == [
         "  部隊の一覧: HP、砦ダメージ、打撃点、防護点、残りの移動、この手番の行動、増援",
-        "  日本語の名前: /部隊 一覧",
-        "    area(エリア): このエリアの部隊と指揮官だけ(A2 A1 F0 B1 B2)",
-        "  例: /unit list area:F0",
+        "    エリア: このエリアの部隊と指揮官だけ(A2 A1 F0 B1 B2)",
+        "  例: /部隊 一覧 エリア:F0",
     ]
-    assert "⚠ amount: には整数を指定してください(「x」は整数ではありません)。" in out
+    assert "⚠ 「量:」には整数を指定してください(「x」は整数ではありません)。" in out
     assert out[-1] == "終了します。"
     assert refused == 1
 
@@ -133,10 +132,10 @@ async def test_help_in_english_and_japanese_names(session: ConsoleSession) -> No
     lines = reply.text.splitlines()
     assert (
         lines[0]
-        == "Commands ([ ] is optional). /help <group> shows their options and examples (e.g. /help fort)."
+        == "Commands ([ ] is optional). /help <group> shows their options and examples (e.g. /help /fort)."
     )
     assert (
-        "  /unit list (/部隊 一覧) — The roster: HP, fort damage, strike, defence, move left, "
+        "  /unit list — The roster: HP, fort damage, strike, defence, move left, "
         "this turn's actions, reinforcements" in lines
     )
     topic = await session.handle("/help command:砦 開始")
@@ -144,8 +143,8 @@ async def test_help_in_english_and_japanese_names(session: ConsoleSession) -> No
     assert topic.text.splitlines()[:4] == [
         "/fort start rounds:<1-99> [fort_hp:<int>] [cannons:<0-10>] [first:<pc|enemy>] [title:<text>]",
         "  Start a fort-defense battle in this channel (you are its GM).",
-        "  Japanese name: /砦 開始",
-        "    rounds (ラウンド数, required): How many rounds to hold (1-99)",
+        "    rounds (required): How many rounds to hold (1-99)",
+        "    fort_hp: The fort's maximum HP (default 300)",
     ]
     unknown = await session.handle("/help zz")
     assert unknown is not None and not unknown.ok

@@ -39,8 +39,8 @@ def test_the_readme_sengensho_session_runs(tmp_path: Path) -> None:
     # S-CORE-1: DP max 10 + 3 + 2 + 3 = 18; the attack takes 感覚5 + 射撃4 from the sheet and pays
     # 2 dice: 9 + 6 + 3 = 18; the search (感覚5 + 感知2 + 8 = 15) beats the hidden 6 + fixed 7 = 13
     out = done.stdout
-    attack = "[射撃] 霊夢 の攻撃: 9(感覚+射撃)+2D[6,3] = 18 【DP −2 → 残り 16/18 [█████████░]】 (出目 6,3)"
+    attack = "[射撃] 霊夢の攻撃: 9(感覚+射撃)+2D[6,3] = 18 【DP −2 → 残り16/18 [█████████░]】 (出目 6,3)"
     assert attack in out
-    assert "🔒 あなたにだけ見えています:\n(秘匿)霊夢 の知覚 15 対 ルーミア の隠密 13 → 発見!" in out
+    assert "🔒 あなたにだけ見えています:\n(秘匿)霊夢の知覚 15 対 ルーミアの隠密 13 → 発見!" in out
     assert "▶ 手番の全員が行動しました。次はイニシアティブ 16 — ルーミア" in out
     assert out.splitlines()[-1] == "GM: gm"

@@ -71,7 +71,7 @@ NO_BATTLE: Refused = [
     ),
     (
         "/fort import file:bad_turn.json",
-        "⚠ 読み込めない戦闘データです。手番(turn): 使えるのは pc(PC側)、enemy(敵側)、ended(戦闘終了) です。",
+        "⚠ 読み込めない戦闘データです。手番(turn): 使えるのはpc(PC側)、enemy(敵側)、ended(戦闘終了)です。",
         "⚠ The battle document cannot be imported (the turn): the allowed values are pc (PC side), enemy (enemy side), ended (battle over).",
     ),
     (
@@ -81,17 +81,17 @@ NO_BATTLE: Refused = [
     ),
     (
         "/fort import file:bad_rounds.json",
-        "⚠ 読み込めない戦闘データです。ラウンド数: 1 から 99 までの整数にしてください。",
+        "⚠ 読み込めない戦闘データです。ラウンド数: 1から99までの整数にしてください。",
         "⚠ The battle document cannot be imported (the number of rounds): it must be a whole number from 1 to 99.",
     ),
     (
         "/fort import file:bad_outcome.json",
-        "⚠ 読み込めない戦闘データです。結果(outcome): 使えるのは success(防衛成功)、collapse(砦崩壊)、retreat(撤退) です。",
+        "⚠ 読み込めない戦闘データです。結果(outcome): 使えるのはsuccess(防衛成功)、collapse(砦崩壊)、retreat(撤退)です。",
         "⚠ The battle document cannot be imported (the outcome): the allowed values are success (the defense held), collapse (the fort collapsed), retreat.",
     ),
     (
         "/fort import file:bad_ballista.json",
-        "⚠ 読み込めない戦闘データです。バリスタの装填: true か false ではありません。",
+        "⚠ 読み込めない戦闘データです。バリスタの装填: 「true」か「false」ではありません。",
         "⚠ The battle document cannot be imported (the loaded flag of the ballista): it is not true or false.",
     ),
     (
@@ -101,47 +101,47 @@ NO_BATTLE: Refused = [
     ),
     (
         "/fort import file:not_object.json",
-        "⚠ file: のJSONが戦闘データ(JSONのオブジェクト)ではありません。/fort export か /sg export で書き出したファイルを指定してください。",
+        "⚠ 「ファイル:」のJSONが戦闘データ(JSONのオブジェクト)ではありません。/砦 書き出し か /千幻抄 書き出し で書き出したファイルを指定してください。",
         "⚠ The JSON of file: is not a battle (a JSON object). Give a file written by /fort export or /sg export.",
     ),
     (
         "/fort import file:not_json.json",
-        "⚠ file: のJSONが読めません(1行目 14文字目で書き方が崩れています)。/fort export か /sg export で書き出したファイルを指定してください。",
+        "⚠ 「ファイル:」のJSONが読めません(1行目 14文字目で書き方が崩れています)。/砦 書き出し か /千幻抄 書き出し で書き出したファイルを指定してください。",
         "⚠ The JSON of file: cannot be read (it goes wrong at line 1, column 14). Give a file written by /fort export or /sg export.",
     ),
     (
         "/fort import file:missing.json",
-        "⚠ ファイル {tmp}/missing.json がありません(相対パスはコンソールを起動したフォルダーから数えます)。",
+        "⚠ ファイル {tmp}/missing.jsonがありません(相対パスはコンソールを起動したフォルダーから数えます)。",
         "⚠ There is no file {tmp}/missing.json (a relative path starts from the folder the console was started in).",
     ),
     (
         "/fort status",
-        "⚠ このチャンネルでは戦闘が行われていません。砦防衛戦は /fort start、千幻抄は /sg start で始めます。",
+        "⚠ このチャンネルでは戦闘が行われていません。砦防衛戦は /砦 開始、千幻抄は /千幻抄 開始 で始めます。",
         "⚠ No battle is running in this channel. /fort start begins a fort battle, /sg start a 千幻抄 one.",
     ),
     (
         "/fort next",
-        "⚠ このチャンネルでは戦闘が行われていません。砦防衛戦は /fort start、千幻抄は /sg start で始めます。",
+        "⚠ このチャンネルでは戦闘が行われていません。砦防衛戦は /砦 開始、千幻抄は /千幻抄 開始 で始めます。",
         "⚠ No battle is running in this channel. /fort start begins a fort battle, /sg start a 千幻抄 one.",
     ),
     (
         "/fort start rounds:0",
-        "⚠ rounds: は 1 から 99 までです(「0」)。",
+        "⚠ 「ラウンド数:」は1から99までです(「0」)。",
         '⚠ rounds: goes from 1 to 99 ("0").',
     ),
     (
         "/fort start rounds:3 first:later",
-        "⚠ first: は pc | enemy のどれかです(「later」)。",
+        "⚠ 「先攻:」はPC側・敵側のどれかです(「later」)。",
         '⚠ first: is one of pc | enemy ("later").',
     ),
     (
         "/fort start rounds:3 fort_hp:-1",
-        "⚠ fort_hp: は 1 から 100000 までです(「-1」)。",
+        "⚠ 「砦hp:」は1から100000までです(「-1」)。",
         '⚠ fort_hp: goes from 1 to 100000 ("-1").',
     ),
     (
         "/frobnicate",
-        "⚠ /frobnicate というコマンドはありません。/help で一覧を表示します。",
+        "⚠ /frobnicate というコマンドはありません。/ヘルプ で一覧を表示します。",
         "⚠ There is no command /frobnicate. /help lists them.",
     ),
 ]
@@ -150,27 +150,27 @@ NO_BATTLE: Refused = [
 RUNNING: Refused = [
     (
         "/gm set target:fort.hp value:abc",
-        "⚠ fort.hp に「abc」は設定できません(整数ではありません)。",
+        "⚠ fort.hpに「abc」は設定できません(整数ではありません)。",
         '⚠ fort.hp cannot be set to "abc" (it is not a whole number).',
     ),
     (
         "/gm set target:unit.ゴブリン.area value:Z9",
-        "⚠ unit.ゴブリン.area に「Z9」は設定できません(エリア「Z9」はありません。使えるもの: A2、A1、F0、B1、B2)。",
+        "⚠ unit.ゴブリン.areaに「Z9」は設定できません(エリア「Z9」はありません。使えるもの: A2、A1、F0、B1、B2)。",
         '⚠ unit.ゴブリン.area cannot be set to "Z9" (There is no area "Z9". Areas: A2, A1, F0, B1, B2).',
     ),
     (
         "/gm set target:round value:0",
-        "⚠ round に「0」は設定できません(1 から 3 までの整数にしてください)。",
+        "⚠ roundに「0」は設定できません(1から3までの整数にしてください)。",
         '⚠ round cannot be set to "0" (it must be a whole number from 1 to 3).',
     ),
     (
         "/gm set target:ballista.loaded value:maybe",
-        "⚠ ballista.loaded に「maybe」は設定できません(true か false ではありません)。",
+        "⚠ ballista.loadedに「maybe」は設定できません(「true」か「false」ではありません)。",
         '⚠ ballista.loaded cannot be set to "maybe" (it is not true or false).',
     ),
     (
         "/gm set target:turn value:later",
-        "⚠ turn に「later」は設定できません(使えるのは pc(PC側)、enemy(敵側)、ended(戦闘終了) です)。",
+        "⚠ turnに「later」は設定できません(使えるのはpc(PC側)、enemy(敵側)、ended(戦闘終了)です)。",
         '⚠ turn cannot be set to "later" (the allowed values are pc (PC side), enemy (enemy side), ended (battle over)).',
     ),
     (
@@ -180,37 +180,37 @@ RUNNING: Refused = [
     ),
     (
         "/gm set target:cannon.1.shells value:9",
-        "⚠ cannon.1.shells に「9」は設定できません(0 から 5 までの整数にしてください)。",
+        "⚠ cannon.1.shellsに「9」は設定できません(0から5までの整数にしてください)。",
         '⚠ cannon.1.shells cannot be set to "9" (it must be a whole number from 0 to 5).',
     ),
     (
         "/gm set target:unit.ゴブリン.hp value:31",
-        "⚠ unit.ゴブリン.hp に「31」は設定できません(30 以下の整数にしてください)。",
+        "⚠ unit.ゴブリン.hpに「31」は設定できません(30 以下の整数にしてください)。",
         '⚠ unit.ゴブリン.hp cannot be set to "31" (it must be a whole number of at most 30).',
     ),
     (
         "/pc add name:カイ hp:-5",
-        "⚠ hp: は 0 から 100000 までです(「-5」)。",
+        "⚠ 「hp:」は0から100000までです(「-5」)。",
         '⚠ hp: goes from 0 to 100000 ("-5").',
     ),
     (
         "/unit add name:X type:normal area:A1 hp:-5 fort_damage:10",
-        "⚠ hp: は 1 から 100000 までです(「-5」)。",
+        "⚠ 「hp:」は1から100000までです(「-5」)。",
         '⚠ hp: goes from 1 to 100000 ("-5").',
     ),
     (
         "/unit add name:X type:normal area:A1 hp:5 fort_damage:-10",
-        "⚠ fort_damage: は 0 から 100000 までです(「-10」)。",
+        "⚠ 「砦ダメージ:」は0から100000までです(「-10」)。",
         '⚠ fort_damage: goes from 0 to 100000 ("-10").',
     ),
     (
         "/unit add name:X type:normal area:A1 hp:5 fort_damage:10 arrive_round:0",
-        "⚠ arrive_round: は 1 から 100000 までです(「0」)。",
+        "⚠ 「到着ラウンド:」は1から100000までです(「0」)。",
         '⚠ arrive_round: goes from 1 to 100000 ("0").',
     ),
     (
         "/unit add name:X type:normal area:A1 hp:5 fort_damage:10 arrive_round:9",
-        "⚠ 増援ラウンド 9 は使えません(現在 第1ラウンド、全3ラウンド)。",
+        "⚠ 増援ラウンド 9は使えません(現在 第1ラウンド、全3ラウンド)。",
         "⚠ Arrival round 9 cannot be used (now round 1 of 3).",
     ),
     (
@@ -220,7 +220,7 @@ RUNNING: Refused = [
     ),
     (
         "/unit add name:X type:dragon area:A1 hp:5 fort_damage:1",
-        "⚠ type: は normal | ram | flying | soldier のどれかです(「dragon」)。",
+        "⚠ 「タイプ:」は通常・破城槌・飛行・兵士のどれかです(「dragon」)。",
         '⚠ type: is one of normal | ram | flying | soldier ("dragon").',
     ),
     (
@@ -241,38 +241,38 @@ RUNNING: Refused = [
     ("/cannon load cannon:9", "⚠ 大砲9はありません(大砲は2門)。", "⚠ There is no cannon 9 (there are 2)."),
     (
         "/cannon load cannon:abc",
-        "⚠ cannon: には整数を指定してください(「abc」は整数ではありません)。",
+        "⚠ 「砲番号:」には整数を指定してください(「abc」は整数ではありません)。",
         '⚠ cannon: takes a whole number ("abc" is not one).',
     ),
     (
         "/cannon fire cannon:1 unit:ゴブリン",
-        "⚠ 大砲1に砲弾がありません。先に /cannon load を。",
+        "⚠ 大砲1に砲弾がありません。先に /大砲 装填 を。",
         "⚠ Cannon 1 has no shells; /cannon load first.",
     ),
     (
         "/fort heal amount:-5",
-        "⚠ amount: は 0 から 100000 までです(「-5」)。",
+        "⚠ 「量:」は0から100000までです(「-5」)。",
         '⚠ amount: goes from 0 to 100000 ("-5").',
     ),
     (
         "/fort start rounds:3",
-        "⚠ このチャンネルではすでに戦闘中です(1チャンネルに1つ)。/fort end か /sg end で終えてから始めてください。",
+        "⚠ このチャンネルではすでに戦闘中です(1チャンネルに1つ)。/砦 終了 か /千幻抄 終了 で終えてから始めてください。",
         "⚠ A battle is already running in this channel (one per channel). End it with /fort end or /sg end first.",
     ),
     (
         "/pc move name:アリス position:inside area:A1",
-        "⚠ アリスはF0(砦上部)にいます。position: はF0での位置なので、area:A1 と一緒には使えません。A1へ移動するなら area: だけを、位置を変えるなら position: だけを指定してください。",
+        "⚠ アリスはF0(砦上部)にいます。位置: はF0での位置なので、エリア:A1と一緒には使えません。A1へ移動するなら エリア: だけを、位置を変えるなら 位置: だけを指定してください。",
         "⚠ アリス is at F0 (top). position: is a place at F0, so it cannot go with area:A1. To move to A1, give area: alone; to change position, give position: alone.",
     ),
     ("/pc move name:誰か area:A1", "⚠ 「誰か」というPCはいません。", '⚠ There is no PC "誰か".'),
     (
         "/attack single unit:ゴブリン bodies:11",
-        "⚠ bodies: は 1 から 10 までです(「11」)。",
+        "⚠ 「体数:」は1から10までです(「11」)。",
         '⚠ bodies: goes from 1 to 10 ("11").',
     ),
     (
         "/attack single unit:ゴブリン bodies:3 melee:maybe",
-        "⚠ melee: には true か false を指定してください(「maybe」)。",
+        "⚠ 「近接:」には 「true」か「false」を指定してください(「maybe」)。",
         '⚠ melee: takes true or false ("maybe").',
     ),
     (
@@ -287,7 +287,7 @@ RUNNING: Refused = [
     ),
     (
         "/trap set kind:spike edge:A1-F0 uses:1",
-        "⚠ kind: は barricade | mine のどれかです(「spike」)。",
+        "⚠ 「種類:」はバリケード・地雷のどれかです(「spike」)。",
         '⚠ kind: is one of barricade | mine ("spike").',
     ),
     (
@@ -297,22 +297,22 @@ RUNNING: Refused = [
     ),
     (
         "/trap set kind:mine edge:A1-F0 uses:0",
-        "⚠ uses: は 1 から 99 までです(「0」)。",
+        "⚠ 「回数:」は1から99までです(「0」)。",
         '⚠ uses: goes from 1 to 99 ("0").',
     ),
     (
         "@bob /unit move unit:ゴブリン to:F0",
-        "⚠ /unit move はGM専用です。GMは、この戦闘を始めた人、その戦闘のGMが /gm add で追加した共同GM、サーバーのGMロール(/gm role)のメンバー、このチャンネルの管理権限を持つメンバーです。",
-        "⚠ /unit move is for GMs: whoever started this battle, the co-GMs a GM of it added with /gm add, members with the server's GM role (/gm role), and members with Manage Channels in this channel.",
+        "⚠ /部隊 移動 はGMだけが使えます(この戦闘のGM: gm)。",
+        "⚠ /unit move is for the GMs only (this battle's GMs: gm).",
     ),
     (
         "@bob /fort next",
-        "⚠ /fort next はGM専用です。GMは、この戦闘を始めた人、その戦闘のGMが /gm add で追加した共同GM、サーバーのGMロール(/gm role)のメンバー、このチャンネルの管理権限を持つメンバーです。",
-        "⚠ /fort next is for GMs: whoever started this battle, the co-GMs a GM of it added with /gm add, members with the server's GM role (/gm role), and members with Manage Channels in this channel.",
+        "⚠ /砦 次へ はGMだけが使えます(この戦闘のGM: gm)。",
+        "⚠ /fort next is for the GMs only (this battle's GMs: gm).",
     ),
     (
         "@bob /pc move name:アリス position:inside",
-        "⚠ アリス は他のプレイヤーのPCです。自分のPCかGMだけが動かせます。",
+        "⚠ アリスは他のプレイヤーのPCです。操作できるのは持ち主とGMだけです。",
         "⚠ アリス is another player's PC. Only its owner or a GM may run it.",
     ),
     (
@@ -322,17 +322,17 @@ RUNNING: Refused = [
     ),
     (
         "/ballista fire unit:ゴブリン",
-        "⚠ バリスタが装填されていません。先に /ballista load を。",
+        "⚠ バリスタが装填されていません。先に /バリスタ 装填 を。",
         "⚠ The ballista is not loaded; /ballista load first.",
     ),
     (
         "/fort frobnicate",
-        "⚠ /fort に「frobnicate」はありません。使えるもの: end, export, heal, import, log, map, next, odds, repair, siege, start, status",
+        "⚠ /砦 に「frobnicate」はありません。使えるもの: 終了、書き出し、回復、読み込み、記録、戦場図、次へ、防衛予測、修繕、攻城、開始、状況",
         '⚠ /fort has no "frobnicate". It has: end, export, heal, import, log, map, next, odds, repair, siege, start, status',
     ),
     (
         "/fort log last:500",
-        "⚠ last: は 1 から 200 までです(「500」)。",
+        "⚠ 「件数:」は1から200までです(「500」)。",
         '⚠ last: goes from 1 to 200 ("500").',
     ),
     (
@@ -340,21 +340,21 @@ RUNNING: Refused = [
         "⚠ 「2D6+」はソード・ワールド2.5のダイスコマンドとして読めません。",
         '⚠ "2D6+" is not a Sword World 2.5 dice command.',
     ),
-    ("/unit hp unit:ゴブリン", "⚠ delta、set のどちらかを指定してください。", "⚠ Give one of delta, set."),
+    ("/unit hp unit:ゴブリン", "⚠ 増減、設定値のどちらかを指定してください。", "⚠ Give one of delta, set."),
     (
         "/fort siege effect:fixed",
-        "⚠ 「固定値」には amount:(砦への固定ダメージ)が必要です。",
+        "⚠ 「固定値」には 量:(砦への固定ダメージ)が必要です。",
         '⚠ The effect "fixed amount" needs amount: (the fixed damage to the fort).',
     ),
-    ("/gm undo steps:0", "⚠ steps: は 1 から 100 までです(「0」)。", '⚠ steps: goes from 1 to 100 ("0").'),
+    ("/gm undo steps:0", "⚠ 「回数:」は1から100までです(「0」)。", '⚠ steps: goes from 1 to 100 ("0").'),
     (
         "/commander hp name:隊長 delta:x",
-        "⚠ delta: には整数を指定してください(「x」は整数ではありません)。",
+        "⚠ 「増減:」には整数を指定してください(「x」は整数ではありません)。",
         '⚠ delta: takes a whole number ("x" is not one).',
     ),
     (
         "/fort next extra:1",
-        "⚠ /fort next に extra というオプションはありません。/fort next はオプションなしで使います。",
+        "⚠ /砦 次へ にextraというオプションはありません。/砦 次へ はオプションなしで使います。",
         "⚠ /fort next has no option extra. /fort next takes no options.",
     ),
     (
@@ -374,7 +374,7 @@ RUNNING: Refused = [
     ),
     (
         "/fort status title:x title:y",
-        "⚠ オプション title が2回指定されています。",
+        "⚠ オプション titleが2回指定されています。",
         "⚠ The option title is given twice.",
     ),
 ]
@@ -411,12 +411,12 @@ CONFUSED: Refused = [
 ENDED: Refused = [
     (
         "/fort next",
-        "⚠ この戦闘は終わっています。GMは /gm set や /gm undo、/fort end outcome: が使えます。",
+        "⚠ この戦闘は終わっています。GMは /gm 上書き や /gm 取り消し、/砦 終了 結果: が使えます。",
         "⚠ This battle is over. The GM may still use /gm set, /gm undo or /fort end outcome:.",
     ),
     (
         "/unit add name:Y type:normal area:A1 hp:5 fort_damage:1",
-        "⚠ この戦闘は終わっています。GMは /gm set や /gm undo、/fort end outcome: が使えます。",
+        "⚠ この戦闘は終わっています。GMは /gm 上書き や /gm 取り消し、/砦 終了 結果: が使えます。",
         "⚠ This battle is over. The GM may still use /gm set, /gm undo or /fort end outcome:.",
     ),
 ]

@@ -228,7 +228,7 @@ def test_a_missing_option_shows_how_the_command_is_written() -> None:
         key="command.missing_option",
         values={"command": "/fort start", "option": "rounds", "usage": "/fort start rounds:<1-99>"},
     )
-    assert render(view, "ja") == "⚠ /fort start には rounds: が必要です。書き方: /fort start rounds:<1-99>"
+    assert render(view, "ja") == "⚠ /fort start には「rounds:」が必要です。書き方: /fort start rounds:<1-99>"
 
 
 def test_the_usage_in_a_missing_option_refusal_comes_from_the_table() -> None:

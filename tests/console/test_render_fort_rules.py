@@ -121,7 +121,7 @@ def test_characters_caught_at_radius_7_and_units_over_the_cap_are_named() -> Non
     assert b.lines("ja") == [
         "Aliceの範囲攻撃(A1、半径3、魔法): 狙いは指揮官 隊長。ユニット: なし。キャラクター: 隊長。",
         "隊長に命中: 10ダメージ(魔法、半減なら5)。"
-        "HPは /commander hp で反映してください(回避・抵抗は各自で)。",
+        "HPは /指揮官 hp で反映してください(回避・抵抗は各自で)。",
     ]
 
 
@@ -169,7 +169,7 @@ def test_a_unit_or_a_pc_without_a_value_shows_no_dash() -> None:
         "防護点 0、移動 10m、打撃点 2D。"
     ]
     b(AddPC(name="Eve", invoker="u5"))
-    assert b.lines("ja") == ["PC Eve が参加しました(持ち主 u5、位置 砦上部)。"]
+    assert b.lines("ja") == ["PC Eveが参加しました(持ち主 u5、位置 砦上部)。"]
 
 
 def test_status_shows_soldiers_by_position_weaknesses_and_war_horns() -> None:
@@ -195,5 +195,5 @@ def test_the_final_summary_names_standing_commanders_with_their_war_horn() -> No
     assert b.state is not None and b.state.ended
     summary = Summary(kind="final", round=2, events=(), document=FORT.export(b.state))
     assert fort_text.summary_extra(summary, "ja")[-1] == (
-        "  指揮官 隊長 〔鼓砲: 敵全体の命中力+1〕 が健在: ボス戦は鼓砲の効果を受けた敵と始まります。"
+        "  指揮官 隊長 〔鼓砲: 敵全体の命中力+1〕が健在: ボス戦は鼓砲の効果を受けた敵と始まります。"
     )

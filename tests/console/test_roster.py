@@ -124,7 +124,7 @@ async def test_a_preview_changes_nothing_and_spends_no_dice(
         "  自動前進: 1体が移動(ゴブリン)。",
     ]
     assert (
-        preview[-1] == "これは見込みです。地雷などのダイスは見本で、実際の /unit advance で改めて振ります。"
+        preview[-1] == "これは見込みです。地雷などのダイスは見本で、実際の /部隊 前進 で改めて振ります。"
     )
     # nothing changed: no log row, the same status, the console's scripted dice untouched
     assert await say(session, "/fort log last:5") == log_before
@@ -139,7 +139,7 @@ async def test_a_preview_changes_nothing_and_spends_no_dice(
 
 async def test_a_preview_is_for_gms_and_refused_after_the_end(session: ConsoleSession) -> None:
     assert (await say(session, "@bob /unit advance preview:true")).startswith(
-        "⚠ /unit advance はGM専用です。"
+        "⚠ /部隊 前進 はGMだけが使えます(この戦闘のGM: gm)。"
     )
     await say(session, "/fort end outcome:retreat")
     assert (await say(session, "/unit advance preview:true")).startswith("⚠ この戦闘は終わっています")

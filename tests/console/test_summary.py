@@ -53,7 +53,7 @@ async def test_a_round_summary_lists_every_action_and_adds_up(session: ConsoleSe
     replies = await play(session, ROUND_1)
     last = replies[-1].splitlines()
     # the end of the round, once; then the summary; then the next round's first line
-    end = "第1ラウンド終了時: 砦HP 240/300、マップ上の敵ユニット: ゴブリン、大砲の砲弾: 0。"
+    end = "第1ラウンド終了時: 砦HP 240/300。マップ上の敵ユニット: ゴブリン。大砲の砲弾: 0。"
     assert last.count(end) == 1
     title = last.index("━━ 第1ラウンドのまとめ ━━")
     assert last.index(end) < title < last.index("第2ラウンド、PC側の手番です。")
@@ -69,7 +69,7 @@ async def test_a_round_summary_lists_every_action_and_adds_up(session: ConsoleSe
         "#4 gm: /trap set kind:mine edge:A1-F0 uses:2",
         "#5 alice: /cannon load cannon:1 check:5",
         "#6 gm: /gm set target:fort.hp value:250",
-        "#8 gm が取り消しました: #7 /fort heal amount:12",
+        "#8 gmが取り消しました: #7 /fort heal amount:12",
         "#9 gm: /fort next",
         "#10 gm: /unit advance",
         "#11 gm: /fort next",
@@ -78,7 +78,7 @@ async def test_a_round_summary_lists_every_action_and_adds_up(session: ConsoleSe
     assert any(
         "アリスに19ダメージ" in line and "《KeyNo.40c[10]+12 ＞ 2D:[2,4]=6" in line for line in summary
     )
-    assert "      GMが fort.hp を 300 から 250 に変更しました。" in summary
+    assert "      GMがfort.hpを300から250に変更しました。" in summary
     assert any("《(2D6+10) ＞ 7[3,4]+10 ＞ 17》" in line for line in summary)
     # the table: 300 → 240, −10 by the goblin entering, −50 by the GM (the undone heal is not counted)
     assert "  砦HP: 300 → 240/300(−60)" in summary
@@ -102,7 +102,7 @@ async def test_the_final_summary_follows_the_last_round(session: ConsoleSession)
     assert "    ゴブリン(手番開始時にF0): −10" in round_part
     final = last[final_title:]
     assert "  砦HP: 230 → 220/300(−10)" in final
-    assert "    ゴブリン(最終ラウンド終了時にF0): −10" in final
+    assert "    ゴブリン(戦闘の終わりの砦ダメージ): −10" in final  # F-END-1: every standing unit, anywhere
     assert last.count("━━ 第2ラウンドのまとめ ━━") == 1 and last.count("━━ 戦闘の結果 ━━") == 1
 
 

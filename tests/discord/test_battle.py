@@ -48,12 +48,12 @@ async def test_a_whole_battle(harness: Harness, dice: Dice) -> None:
     assert edit.method == "PATCH" and edit.path.startswith(status_path)
     message_id = int(edit.path.rsplit("/", 1)[1])
     fields = {f["name"]: f["value"] for f in edit.embeds[0]["fields"]}
-    assert fields["増援"] == "増援(第1ラウンド, A2)"
+    assert fields["増援"] == "増援(第1ラウンド、A2)"
     assert fields["撃破"] == "狼"
 
     # a player may not end the turn, neither by command nor by button
     refused = await h.press(BOB, NEXT, message_id)
-    assert refused.ephemeral and "GM専用" in refused.text()
+    assert refused.ephemeral and "はGMだけが使えます(この戦闘のGM: <@400000000000000001>)。" in refused.text()
     assert await h.flush_live() == []
 
     # the GM ends the PC turn with the button; the enemy moves; the GM ends the enemy turn
@@ -78,10 +78,10 @@ async def test_a_whole_battle(harness: Harness, dice: Dice) -> None:
 
     # undo the end of the round with the button, and redo it with the command
     undone = await h.press(GM, UNDO, message_id)
-    assert undone.embeds[0]["title"] == "1 件の操作を取り消しました。"
+    assert undone.embeds[0]["title"] == "1件の操作を取り消しました。"
     assert (await h.bot.service.status(WHERE)).document["turn"] == "enemy"  # type: ignore[union-attr]
     redone = await h.run(GM, "gm redo")
-    assert redone.embeds[0]["title"] == "1 件の操作をやり直しました。"
+    assert redone.embeds[0]["title"] == "1件の操作をやり直しました。"
 
     # refresh: the pressed message itself is updated (type 7), for anyone
     refreshed = await h.press(BOB, REFRESH, message_id)
@@ -120,7 +120,7 @@ async def test_a_whole_battle(harness: Harness, dice: Dice) -> None:
 
     # the finished battle stays readable; a new one gets a new status message
     assert not (await h.run(BOB, "fort status")).ephemeral
-    assert (await h.run(BOB, "fort log", last=1)).embeds[0]["title"] == "直近 1 件の記録:"
+    assert (await h.run(BOB, "fort log", last=1)).embeds[0]["title"] == "直近 1件の記録:"
     again = await h.run(GM, "fort start", rounds=1)
     assert again.channel == []  # within 2 s of the last edit: it waits its turn
     assert [(r.method, r.path) for r in await h.flush_live()] == [

@@ -255,7 +255,7 @@ async def test_fort_end_posts_the_final_summary_and_drops_the_buttons(battle: Ha
     assert final["color"] == 0x95A5A6
     assert final["fields"][0]["value"].split("\n")[1:] == [
         "**撤退**",
-        "指揮官 隊長 が健在: ボス戦は鼓砲の効果を受けた敵と始まります。",
+        "指揮官 隊長が健在: ボス戦は鼓砲の効果を受けた敵と始まります。",
     ]
     (edit,) = await battle.flush_live()
     assert edit.method == "PATCH" and edit.payload is not None and edit.payload["components"] == []
@@ -267,7 +267,7 @@ async def test_fort_log(battle: Harness) -> None:
     result = await battle.run(BOB, "fort log", last=2)
     assert not result.ephemeral
     (embed,) = result.embeds
-    assert embed["title"] == "直近 2 件の記録:"
+    assert embed["title"] == "直近 2件の記録:"
     lines = embed["description"].split("\n")
     assert (
         lines[0]
@@ -282,7 +282,7 @@ async def test_fort_export_and_import(battle: Harness) -> None:
     assert not result.ephemeral
     ((filename, content),) = result.response.files
     assert filename == f"fort-{CHANNEL_ID}-1.json"
-    assert result.embeds[0]["description"] == f"戦闘を fort-{CHANNEL_ID}-1.json に書き出しました。"
+    assert result.embeds[0]["description"] == f"戦闘をfort-{CHANNEL_ID}-1.jsonに書き出しました。"
     exported = json.loads(content)
     assert exported["format"] == "toride.fort/1" and exported["title"] == "北の砦"
     await refused(battle, GM, "fort import", "service.battle_running", file=Attachment("b.json", content))
@@ -293,8 +293,8 @@ async def test_fort_export_and_import(battle: Harness) -> None:
     not_json = Attachment("x.json", b"{not json")
     bad = await refused(battle, GM, "fort import", "command.bad_json", file=not_json)
     assert bad.embeds[0]["description"] == (
-        "⚠ file: のJSONが読めません(1行目 2文字目で書き方が崩れています)。"
-        "/fort export か /sg export で書き出したファイルを指定してください。"
+        "⚠ 「ファイル:」のJSONが読めません(1行目 2文字目で書き方が崩れています)。"
+        "/砦 書き出し か /千幻抄 書き出し で書き出したファイルを指定してください。"
     )
     listed = await refused(
         battle, ALICE, "fort import", "command.json_not_object", "en", file=Attachment("x.json", b"[1, 2]")
@@ -344,7 +344,7 @@ async def test_pc_commands(battle: Harness) -> None:
         battle, GM, "pc add", f"/pc add name:Carol owner:<@{ALICE.id}>", 9, name="Carol", owner=ALICE
     )
     # the owner is a mention (an embed shows it as the member's name), not a bare Discord id
-    assert carol.embeds[0]["description"] == (f"PC Carol が参加しました(持ち主 <@{ALICE.id}>、位置 砦上部)。")
+    assert carol.embeds[0]["description"] == (f"PC Carolが参加しました(持ち主 <@{ALICE.id}>、位置 砦上部)。")
     await action(battle, BOB, "pc remove", "/pc remove name:Bob", 10, name="Bob")
     pcs = {p["name"]: p for p in (await document(battle))["pcs"]}  # type: ignore[attr-defined]
     assert set(pcs) == {"Alice", "Carol"}
@@ -508,11 +508,11 @@ async def test_gm_set_undo_redo(battle: Harness) -> None:
     result = await battle.run(GM, "gm undo")
     assert not result.ephemeral
     (embed,) = result.embeds
-    assert embed["title"] == "1 件の操作を取り消しました。"
+    assert embed["title"] == "1件の操作を取り消しました。"
     assert embed["description"] == f"#7 <@{GM.id}>: /gm set target:fort.hp value:250"
     assert (await document(battle))["fort"]["hp"] == 300  # type: ignore[index]
     result = await battle.run(GM, "gm redo", steps=1)
-    assert result.embeds[0]["title"] == "1 件の操作をやり直しました。"
+    assert result.embeds[0]["title"] == "1件の操作をやり直しました。"
     assert result.embeds[0]["description"] == f"#7 <@{GM.id}>: /gm set target:fort.hp value:250"
     assert (await document(battle))["fort"]["hp"] == 250  # type: ignore[index]
     await refused(battle, ALICE, "gm undo", "service.gm_only", "en")
@@ -523,8 +523,8 @@ async def test_undo_further_than_there_is_says_how_far_it_went(battle: Harness) 
     result = await battle.run(GM, "gm undo", steps=50)
     (embed,) = result.embeds
     assert embed["title"] == (
-        "5 件の操作を取り消しました"
-        "(steps:50 のうち、取り消せるのはここまでです。戦闘の開始は取り消せません)。"
+        "5件の操作を取り消しました"
+        "(回数:50のうち、取り消せるのはここまでです。戦闘の開始は取り消せません)。"
     )
     assert embed["description"].splitlines()[0] == (f"#6 <@{GM.id}>: /commander add name:隊長 hp:40 area:A2")
     refused_again = await refused(battle, GM, "gm undo", "service.nothing_to_undo")
@@ -539,14 +539,14 @@ async def test_gm_add_and_remove(battle: Harness) -> None:
     await refused(battle, BOB, "fort next", "service.gm_only")
     result = await battle.run(GM, "gm add", user=BOB)
     assert not result.ephemeral
-    assert result.embeds[0]["description"] == f"<@{BOB.id}> を共同GMにしました。"
+    assert result.embeds[0]["description"] == f"<@{BOB.id}>を共同GMにしました。"
     assert result.response.data["allowed_mentions"] == NONE
     await refused(battle, GM, "gm add", "gm.already", user=BOB)
     await action(battle, BOB, "fort next", "/fort next", 7)
     result = await battle.run(ALICE, "gm remove", user=BOB)
     assert result.ephemeral
     result = await battle.run(GM, "gm remove", user=BOB)
-    assert result.embeds[0]["description"] == f"<@{BOB.id}> を共同GMから外しました。"
+    assert result.embeds[0]["description"] == f"<@{BOB.id}>を共同GMから外しました。"
     await refused(battle, BOB, "fort next", "service.gm_only")
 
 

@@ -25,7 +25,7 @@ async def test_a_failure_inside_is_reported_without_a_trace(
         harness.bot.service, "execute", raising(RuntimeError("database exploded at 0xdeadbeef"))
     )
     for member, text in (
-        (BOB, "⚠ ボットの内部で問題が起きました。/fort status で戦闘の状態を確かめてください。"),
+        (BOB, "⚠ ボットの内部で問題が起きました。/砦 状況 で戦闘の状態を確かめてください。"),
         (ALICE, "⚠ Something went wrong inside the bot. Check the battle with /fort status."),
     ):
         result = await harness.run(member, "fort status")
@@ -47,7 +47,7 @@ async def test_a_command_discord_knows_but_the_bot_does_not(harness: Harness) ->
     assert result.ephemeral
     assert result.embeds[0]["description"] == (
         "⚠ このコマンドの定義が古くなっています。"
-        "少し待ってからもう一度どうぞ(管理者は toride sync で更新できます)。"
+        "少し待ってからもう一度どうぞ(管理者は「toride sync」で更新できます)。"
     )
 
 
@@ -74,7 +74,7 @@ async def test_a_slow_refusal_replaces_the_public_thinking_message_with_an_ephem
     assert deferred.type == 5
     assert (deleted.method, deleted.path.endswith("/messages/@original")) == ("DELETE", True)
     assert followup.method == "POST" and followup.ephemeral
-    assert "GM専用" in followup.text()
+    assert "はGMだけが使えます(この戦闘のGM: <@400000000000000001>)。" in followup.text()
 
 
 async def test_an_export_deferred_keeps_its_file(harness: Harness) -> None:

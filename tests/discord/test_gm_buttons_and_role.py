@@ -24,6 +24,7 @@ from discord_harness import (
 
 from bot.discord.buttons import NEXT, UNDO
 from bot.i18n import t
+from bot.i18n.names import CommandName
 from bot.service import Where
 from bot.views import StatusView
 
@@ -45,7 +46,9 @@ async def document(h: Harness, channel: int = CHANNEL_ID) -> str:
 
 def gm_only(result: Result, command: str) -> None:
     assert result.ephemeral, result.text()
-    assert result.text() == "⚠ " + t("service.gm_only", "ja", command=command)
+    assert result.text() == "⚠ " + t(
+        "service.gm_only", "ja", command=CommandName(command.removeprefix("/")), gms="<@400000000000000001>"
+    )
 
 
 async def test_the_status_buttons_are_checked_like_the_commands_in_every_channel(harness: Harness) -> None:

@@ -5,6 +5,10 @@ from __future__ import annotations
 from discord_harness import ALICE, BOB, GM, GUILD_ID, Dice, Harness, Member
 
 from bot.i18n import t
+from bot.i18n.names import CommandName
+
+#: the GM of the battles these tests start, as a refusal names them
+GM_MENTION = "<@400000000000000001>"
 
 
 def header(lang: str, round_: int, rounds: int) -> str:
@@ -22,10 +26,14 @@ async def test_a_japanese_and_an_english_user_each_get_their_language(harness: H
     await harness.run(GM, "fort start", rounds=2)
     ja = await harness.run(BOB, "fort next")
     en = await harness.run(ALICE, "fort next")
-    assert ja.embeds[0]["description"] == "⚠ " + t("service.gm_only", "ja", command="/fort next")
-    assert "GM専用" in ja.embeds[0]["description"]
-    assert en.embeds[0]["description"] == "⚠ " + t("service.gm_only", "en", command="/fort next")
-    assert "for GMs" in en.embeds[0]["description"]
+    assert ja.embeds[0]["description"] == "⚠ " + t(
+        "service.gm_only", "ja", command=CommandName("fort next"), gms=GM_MENTION
+    )
+    assert "はGMだけが使えます(この戦闘のGM: <@400000000000000001>)。" in ja.embeds[0]["description"]
+    assert en.embeds[0]["description"] == "⚠ " + t(
+        "service.gm_only", "en", command=CommandName("fort next"), gms=GM_MENTION
+    )
+    assert "for the GMs only" in en.embeds[0]["description"]
     assert (await harness.run(BOB, "fort status")).embeds[0][
         "title"
     ] == "【砦防衛戦】 第1/2ラウンド PC側の手番"

@@ -36,7 +36,7 @@ MESSAGE_TOTAL, EMBEDS, FIELDS, TITLE, DESCRIPTION, FIELD_NAME, FIELD_VALUE = (
     1024,
 )
 FOOTER, AUTHOR = 2048, 256
-MORE = {"ja": re.compile(r"^…ほか (\d+) 件$"), "en": re.compile(r"^… and (\d+) more$")}
+MORE = {"ja": re.compile(r"^…ほか(\d+)件$"), "en": re.compile(r"^… and (\d+) more$")}
 FIELD_NAMES = {
     "ja": ["A2", "A1", "F0", "B1", "B2", "増援", "撃破", "設備", "GM"],
     "en": ["A2", "A1", "F0", "B1", "B2", "Reinforcements", "Destroyed", "Equipment", "GM"],

@@ -3,7 +3,7 @@ shows, the roster's embed, a preview that writes nothing."""
 
 from __future__ import annotations
 
-from discord_harness import BOB, CHANNEL_ID, GM, GUILD_ID, Harness
+from discord_harness import ALICE, BOB, CHANNEL_ID, GM, GUILD_ID, Harness
 
 from bot.discord.text import md
 from bot.discord.translator import CatalogueTranslator
@@ -77,11 +77,11 @@ async def test_a_preview_writes_nothing(harness: Harness) -> None:
         "　ゴブリンが移動: A1 → F0(10m)。",
         "　ゴブリンがF0に侵入: 砦に10ダメージ(HP 300→290)。",
         "　自動前進: 1体が移動(ゴブリン)。",
-        "これは見込みです。地雷などのダイスは見本で、実際の /unit advance で改めて振ります。",
+        "これは見込みです。地雷などのダイスは見本で、実際の /部隊 前進 で改めて振ります。",
     ]
     assert await _log(harness) == before
     refused = await harness.run(BOB, "unit advance", preview=True)
-    assert refused.ephemeral and "GM専用" in refused.text()
+    assert refused.ephemeral and "はGMだけが使えます(この戦闘のGM: <@400000000000000001>)。" in refused.text()
 
 
 async def test_help_in_discord_in_the_users_language(harness: Harness) -> None:
@@ -90,14 +90,21 @@ async def test_help_in_discord_in_the_users_language(harness: Harness) -> None:
     result = await harness.run(BOB, "help")
     assert result.ephemeral
     text = "\n".join(e["description"] for e in result.embeds)
-    assert text.splitlines()[0].startswith("コマンド一覧([ ] は省略可)。")
+    assert text.splitlines()[0].startswith("コマンド一覧([ ]は省略可)。")
     assert (
-        "　/unit list(/部隊 一覧) — 部隊の一覧: HP、砦ダメージ、打撃点、防護点、残りの移動、"
+        "　/部隊 一覧 — 部隊の一覧: HP、砦ダメージ、打撃点、防護点、残りの移動、"
         "この手番の行動、増援" in text
     )
     group = await harness.run(BOB, "help", command="砦")
     lines = "\n".join(e["description"] for e in group.embeds).splitlines()
-    # Discord's markdown is escaped: fort_hp would otherwise start italics
+    japanese = (
+        "/砦 開始 ラウンド数:<1〜99> [砦hp:<整数>] [大砲の数:<0〜10>] "
+        "[先攻:<PC側・敵側>] [タイトル:<テキスト>]"
+    )
+    assert japanese in lines
+    group = await harness.run(ALICE, "help", command="fort")  # an English client
+    lines = "\n".join(e["description"] for e in group.embeds).splitlines()
+    # Discord''s markdown is escaped: fort_hp would otherwise start italics
     start = "/fort start rounds:<1-99> [fort_hp:<int>] [cannons:<0-10>] [first:<pc|enemy>] [title:<text>]"
     assert md(start) in lines and "fort\\_hp" in md(start)
     unknown = await harness.run(BOB, "help", command="zz")

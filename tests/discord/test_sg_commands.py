@@ -192,7 +192,7 @@ async def test_every_sg_command_through_discord(harness: Harness, dice: Dice) ->
     assert not status.ephemeral and status.embeds[0]["title"].startswith("【庭】")
     log = await h.run(BOB, "sg log", last=2)
     (embed,) = log.embeds
-    assert embed["title"] == "直近 2 件の記録:"
+    assert embed["title"] == "直近 2件の記録:"
     # S-HIDE-1: the table counts only what it saw (the hiding and the surprise named were secret)
     assert embed["description"].split("\n")[0] == f"#14 <@{GM.id}>: /sg damage name:妖精 amount:9 mercy:hp1"
     exported = await h.run(BOB, "sg export")

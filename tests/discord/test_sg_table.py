@@ -61,7 +61,7 @@ async def test_the_skirmish_through_discord_keeps_the_ambusher_hidden(harness: H
         if label in ASIDE:
             (aside,) = result.followups
             assert aside.embeds[0]["description"] == (
-                "(秘匿)潜伏中の ルーミア: DP回復 ルーミア 16→18、隠密 13。このターンの知覚判定: 霊夢、小傘"
+                "(秘匿)潜伏中のルーミア: DP回復 ルーミア 16→18、隠密 13。このターンの知覚判定: 霊夢、小傘"
             )
         struck = struck or label == STRIKE
         texts = public(result.requests) + public(live)

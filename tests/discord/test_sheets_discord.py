@@ -78,7 +78,7 @@ async def test_a_secret_roll_and_refusals(harness: Harness, dice: Dice) -> None:
     assert notice.embeds[0]["description"] == "Alice made a secret roll from ガルド's palette."
     refused = await h.run(BOB, "pc roll", name="ガルド", line="1")
     assert refused.ephemeral
-    not_yours = "⚠ ガルド は他のプレイヤーのPCです。自分のPCかGMだけが動かせます。"
+    not_yours = "⚠ ガルドは他のプレイヤーのPCです。操作できるのは持ち主とGMだけです。"
     assert refused.embeds[0]["description"] == not_yours
 
 
@@ -107,11 +107,11 @@ async def test_a_sheet_by_url(harness: Harness) -> None:
         h.bot.frontend.fetch_policy = server.policy
         read = await h.run(GM, "pc sheet", name="ガルド", sheet=server.url("/ytsheet/sw2.5/?id=fighter"))
         assert not read.ephemeral, read.text()
-        assert "ガルド のシートを読みました: HP 35/35" in read.embeds[0]["description"]
+        assert "ガルドのシートを読みました: HP 35/35" in read.embeds[0]["description"]
         refused = await h.run(GM, "pc sheet", name="ガルド", sheet=server.url("/elsewhere"))
         assert refused.ephemeral
         assert refused.embeds[0]["description"] == (
-            "⚠ シートのURLが別のサイト 127.0.0.1 へ転送されたので読みませんでした。読めるサイト: localhost"
+            "⚠ シートのURLが別のサイト 127.0.0.1へ転送されたので読みませんでした。読めるサイト: localhost"
         )
 
 

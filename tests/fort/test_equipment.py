@@ -62,8 +62,8 @@ def test_f_trap_2_one_trap_of_a_kind_per_crossing() -> None:
 
 def test_f_trap_3_barricade_holds_the_unit_where_it_reached_the_edge_and_is_passed_next_time() -> None:
     """F-TRAP-3: the rest of the move is cancelled, the unit stays where it reached the barricade (A1, not
-    A2 where it started: changed by F-TRAP-3's ruling); its next move reaches where it was going and
-    passes this barricade; flying units ignore it."""
+    A2 where it started: changed by F-TRAP-3's ruling); its next move is an ordinary one and passes
+    this barricade; flying units ignore it."""
     run = battle()
     run(SetTrap(kind="barricade", edge="A1-F0", uses=3))
     run(AddUnit(name="狼", type="normal", area="A2", hp=30, fort_damage=4, move=20))
@@ -323,3 +323,29 @@ def test_f_can_2_1zoro_fails_and_6zoro_loads_at_least_one_shell(
     else:
         assert run.event("cannon.load_failed")["check"] == total
         assert run.event("pc.damaged")["amount"] == 0
+
+
+def test_f_trap_3_a_held_units_next_move_is_an_ordinary_one_however_the_gm_split_the_first() -> None:
+    """F-TRAP-3 (issue 23): two like units held on one edge, one moved toward F0 in one command, the other
+    toward B1 (the first part of the same way): their next auto-advance is an ordinary move with the
+    whole movement, passing that barricade, so both end at F0 with the same fort damage."""
+    run = battle()
+    run(SetTrap(kind="barricade", edge="B1-B2", uses=5))
+    run(AddUnit(name="甲", type="normal", area="B2", hp=30, fort_damage=4, move=20))
+    run(AddUnit(name="乙", type="normal", area="B2", hp=30, fort_damage=4, move=20))
+    run(NextTurn())
+    run(MoveUnit(unit="甲", to="F0"))  # one command
+    run(MoveUnit(unit="乙", to="B1"))  # the first of two
+    assert (run.unit("甲").area, run.unit("乙").area) == (Area.B2, Area.B2)  # both held at B2
+    assert run.s.traps[0].uses == 3
+    run(NextTurn())
+    run(NextTurn())
+    hp = run.s.fort_hp
+    run(AdvanceUnits())
+    assert (run.unit("甲").area, run.unit("乙").area) == (Area.F0, Area.F0)
+    assert [e.data for e in run.events if e.kind == "trap.passed"] == [
+        {"unit": "甲", "edge": "B1-B2"},
+        {"unit": "乙", "edge": "B1-B2"},
+    ]
+    assert run.s.traps[0].uses == 3  # passing the barricade that held it costs it no use
+    assert run.s.fort_hp == hp - 8  # F-FORT-4: each entered F0

@@ -89,7 +89,7 @@ def test_names_and_options() -> None:
     run.refused(AddCommander(name="将", hp=5, area="F0"), "fort.enemy_at_f0")
     run.refused(SetTrap(kind="mine", edge="A1", uses=1), "fort.edge_invalid")
     run.refused(SetPCHP(name="Alice"), "fort.hp_option_required")
-    run.refused(SetPCHP(name="Alice", delta=1, set=3), "fort.hp_option_required")
+    run.refused(SetPCHP(name="Alice", delta=1, set=3), "fort.hp_options_both")  # its own message (issue 23)
     run.refused(SetPCHP(name="Nobody", delta=1), "fort.pc_unknown")
     run.refused(RemovePC(name="Nobody"), "fort.pc_unknown")
     run.refused(SetCommanderHP(name="Nobody", delta=1), "fort.commander_unknown")

@@ -67,7 +67,7 @@ async def test_fort_map_refusals_say_why(
     refused = await nowhere.handle("/fort map")
     assert refused is not None and not refused.ok
     assert refused.text.startswith(
-        f"⚠ ファイル {tmp_path / 'no-such-folder' / 'fort-map-north-1.png'} に書き込めません: "
+        f"⚠ ファイル {tmp_path / 'no-such-folder' / 'fort-map-north-1.png'}に書き込めません: "
     )
     monkeypatch.delitem(pictures.MAPS, "fort")
     unmapped = await console.handle("/fort map")
@@ -113,18 +113,18 @@ def test_toride_map_draws_a_scenario_with_only_its_rounds(
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (None, "⚠ ファイル missing.json がありません。"),
+        (None, "⚠ ファイル missing.jsonがありません。"),
         (
             "{",
-            "⚠ missing.json のJSONが読めません(1行目 2文字目)。"
-            "/fort export で書き出したファイルを指定してください。",
+            "⚠ missing.jsonのJSONが読めません(1行目 2文字目)。"
+            "/砦 書き出し で書き出したファイルを指定してください。",
         ),
         (
             "[1]",
-            "⚠ missing.json は戦闘データ(JSONのオブジェクト)ではありません。"
-            "/fort export で書き出したファイルを指定してください。",
+            "⚠ missing.jsonは戦闘データ(JSONのオブジェクト)ではありません。"
+            "/砦 書き出し で書き出したファイルを指定してください。",
         ),
-        ('{"rounds": 0}', "⚠ 読み込めない戦闘データです。ラウンド数: 1 から 99 までの整数にしてください。"),
+        ('{"rounds": 0}', "⚠ 読み込めない戦闘データです。ラウンド数: 1から99までの整数にしてください。"),
         (
             '{"format": "toride.sengensho/1", "rounds": 2}',
             "⚠ 読み込めない戦闘データです。形式(format): 砦防衛戦の書き出し(toride.fort/1)ではありません。",

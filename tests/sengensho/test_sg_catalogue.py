@@ -96,8 +96,8 @@ def test_roll_lines_show_dice_paid_and_dp_left() -> None:
     run = every_event()
     rolled = [e for e in run.all_events if e.kind == "sg.rolled"][2:]  # after the S-SUR-6 pair
     assert event_line(rolled[0], "ja") == (
-        "[射撃] A の攻撃: 5+2D[3,4] = 12(目標値10: 成功) 【DP −2 → 残り 16/20 [████████░░]】"
-        " ※手番外(いまはイニシアティブ 20 の B・H の手番) (出目 3,4)"
+        "[射撃] Aの攻撃: 5+2D[3,4] = 12(目標値10: 成功) 【DP −2 → 残り16/20 [████████░░]】"
+        " ※手番外(いまはイニシアティブ 20のB・Hの手番) (出目 3,4)"
     )
     assert event_line(rolled[1], "en") == (
         "B, resistance: 5+2D (fixed 7) = 12 (against A 12: won) [DP −2 → 18/20 left [█████████░]]"
@@ -118,8 +118,8 @@ def test_a_roll_from_the_sheet_aimed_and_out_of_step_reads_so() -> None:
     run(NextTurn())  # B at 20, A at 18
     run(Roll("A", None, 2, check="感覚+〈射撃〉", kind="attack", at="B", gm=True), 3, 3)
     assert event_line(run.events[0], "ja") == (
-        "A の攻撃(B へ): 9(感覚+〈射撃〉)+2D[3,3] = 15 【DP −2 → 残り 16/18 [█████████░]】"
-        " ※手番外(いまはイニシアティブ 20 の B の手番) (出目 3,3)"
+        "Aの攻撃(Bへ): 9(感覚+〈射撃〉)+2D[3,3] = 15 【DP −2 → 残り16/18 [█████████░]】"
+        " ※手番外(いまはイニシアティブ 20のBの手番) (出目 3,3)"
     )
     run(Roll("A", None, 1, check="sense+shooting-2", kind="damage"), 6)
     assert event_line(run.events[0], "en") == (

@@ -55,29 +55,29 @@ def test_a_skirmish_from_a_script(tmp_path: Path) -> None:
     out = done.stdout
     # refusals answer and change nothing: bob may not add an enemy nor start turns; mercy is asked
     assert "⚠ 敵側のキャラクター(妖精)を加えられるのはGMだけです。" in out
-    assert "⚠ /sg turn はGM専用です" in out
-    assert "⚠ 妖精 のHPが0になります。攻撃側が mercy: を選んでください: none, unconscious, hp1" in out
+    assert "⚠ /千幻抄 ターン はGMだけが使えます(この戦闘のGM: gm)。" in out
+    assert "⚠ 妖精のHPが0になります。攻撃側が 情け: を選んでください: none, unconscious, hp1" in out
     # the fixed GM rolls, dice paid and DP left
-    assert "妖精 が潜伏しました: 身体+〈隠密〉 6+2D(固定 7) = 13 【DP −2 → 残り 10/12 [████████░░]】" in out
-    assert "霊夢 の知覚判定(探索): 8+2D[4,5] = 17 【DP −2 → 残り 16/18 [█████████░]】 (出目 4,5)" in out
+    assert "妖精が潜伏しました: 身体+〈隠密〉 6+2D(固定 7) = 13 【DP −2 → 残り10/12 [████████░░]】" in out
+    assert "霊夢の知覚判定(探索): 8+2D[4,5] = 17 【DP −2 → 残り16/18 [█████████░]】 (出目 4,5)" in out
     # S-HIDE-1: the console's user is the GM here, and reads what is secret, marked so
-    assert "🔒 あなたにだけ見えています:\n(秘匿)霊夢 の知覚 17 対 妖精 の隠密 13 → 発見!" in out
+    assert "🔒 あなたにだけ見えています:\n(秘匿)霊夢の知覚 17 対 妖精の隠密 13 → 発見!" in out
     assert (
-        "(秘匿)潜伏中の 妖精: DP回復 妖精 10(不意打ちの初ターン)、隠密 13。このターンの知覚判定: 霊夢、魔理沙"
+        "(秘匿)潜伏中の妖精: DP回復 妖精 10(不意打ちの初ターン)、隠密 13。このターンの知覚判定: 霊夢、魔理沙"
         in out
     )
     # S-CORE-3: the GM's roll out of step is carried out and marked
     assert (
-        "妖精 の攻撃: 6+2D(固定 7) = 13 【DP −2 → 残り 8/12 [███████░░░]】"
-        " ※手番外(いまはイニシアティブ 18 の 霊夢 の手番)" in out
+        "妖精の攻撃: 6+2D(固定 7) = 13 【DP −2 → 残り8/12 [███████░░░]】"
+        " ※手番外(いまはイニシアティブ 18の霊夢の手番)" in out
     )
     assert "▶ いまの手番: イニシアティブ 18 — 霊夢" in out
     assert (
-        "[回避] 魔理沙 の回避: 7+3D[6,1,2] -5(S-SUR-4) = 11(対抗 妖精 13: 負け) "
-        "【DP −3 → 残り 13/16 [████████░░]】" in out
+        "[回避] 魔理沙の回避: 7+3D[6,1,2] -5(不意打ち) = 11(対抗 妖精 13: 負け) "
+        "【DP −3 → 残り13/16 [████████░░]】" in out
     )
     # the turn order with DP bars
-    assert "16 魔理沙(PC側) DP [█████░░░░░] 8/16 HP 18/18 [霊夢 の所持品]" in out
+    assert "16 魔理沙(PC側) DP [█████░░░░░] 8/16 HP 18/18 [霊夢の所持品]" in out
     assert "18 霊夢(PC側) DP [█████████░] 16/18 HP 20/20 [スペカ" not in out
     assert "18 霊夢(PC側) DP [█████████░] 16/18 HP 20/20" in out
     assert "━━ ターン2 ━━ DP回復: 霊夢 16→18、魔理沙 8(所持品)、妖精 8(戦闘不能)" in out
@@ -151,6 +151,6 @@ def test_status_text_shows_the_spell_cards_and_warns_when_the_sides_differ() -> 
     lines = render(StatusView(ruleset="sengensho", document=document), "ja").splitlines()
     assert lines[2:] == [
         "-- 霊夢(PC側) DP [██████████] 18/18 [スペカ 霊符「夢想封印」(使用済)、夢符「封魔陣」]",
-        "スペルカード: PC側 2 枚(残り 1)、敵側 1 枚(残り 1)(追加で宣言できる枠: PC側 0、敵側 1)",
+        "スペルカード: PC側 2枚(残り1)、敵側 1枚(残り1)(追加で宣言できる枠: PC側 0、敵側 1)",
         "⚠ スペルカードの枚数が違います(PC側 2、敵側 1): 新しく宣言する側がそろえます。",
     ]

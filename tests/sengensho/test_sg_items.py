@@ -58,8 +58,8 @@ def test_s_rein_1_a_reinforcement_capped_at_its_maximum_says_so() -> None:
     run(Join("S", dp_max=20, recovery=5))
     assert (run.event("sg.joined")["capped"], event_line(run.events[0], "ja")) == (
         False,
-        "S がPC側として参加しました: DP 15/20、回復 5、HP 記録なし。援軍なので DP = 回復5×3 で参加します。"
-        "イニシアティブ 15 で参加します。",
+        "SがPC側として参加しました: DP 15/20、回復 5、HP 記録なし。援軍なので DP = 回復5×3 で参加します。"
+        "イニシアティブ 15で参加します。",
     )
 
 

@@ -134,7 +134,8 @@ async def test_every_gm_only_command_is_refused_to_a_gm_of_another_battle(
     for outsider in OUTSIDERS:
         view = await run(service, where, outsider, text)
         assert isinstance(view, ErrorView) and view.key == "service.gm_only", (outsider, view)
-        assert view.values == {"command": "/" + path}
+        assert view.values["command"] == "/" + path
+        assert str(view.values["gms"]).startswith("gm")  # the refusal names this battle's GMs (issue 23)
         assert await exported(service, where) == before
     for where_, text_, key in GM_USES:
         view = await run(service, where_, MALLORY, text_)

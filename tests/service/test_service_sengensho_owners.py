@@ -24,11 +24,11 @@ async def test_a_player_cannot_act_as_an_enemy_or_another_players_pc(engine: Asy
     enemy = await session.handle("@alice /sg roll name:盗賊 base:5 dice:2")
     assert enemy is not None and not enemy.ok
     assert enemy.text == (
-        "⚠ 盗賊 は敵側のキャラクターです。敵はGMが動かします。自分のキャラクターで行動してください。"
+        "⚠ 盗賊は敵側のキャラクターです。敵はGMが動かします。自分のキャラクターで行動してください。"
     )
     other = await session.handle("@alice /sg roll name:ボブ base:5 dice:2")
     assert other is not None
-    assert other.text == "⚠ ボブ は他のプレイヤーのPCです。自分のPCかGMだけが動かせます。"
+    assert other.text == "⚠ ボブは他のプレイヤーのPCです。操作できるのは持ち主とGMだけです。"
     # nothing was rolled or paid: the two dice are still there for Alice's own roll
     own = await session.handle("@alice /sg roll name:アリス base:5 dice:2")
     assert own is not None and own.ok

@@ -200,10 +200,8 @@ class FastBattle:
                     if gone[i]:
                         continue
                     left = 0 if halted[i] is not None else move[i] - moved[i]
-                    goal = held_to[i]
-                    if goal is None:
-                        goal = F0
-                    path = PATHS[area[i]][goal][: max(left, 0) // 10 + 1]
+                    # F-TRAP-3: a held unit's next move is an ordinary one toward F0
+                    path = PATHS[area[i]][F0][: max(left, 0) // 10 + 1]
                     if len(path) < 2:
                         continue
                     cur, crossed, stopped, edge = path[0], 0, None, -1

@@ -1,0 +1,216 @@
+"""Issue 23, proof 1: every catalogue sentence names commands, options and choices in its reader's own
+words (COMMANDS.md, Conventions, "The reader's own words"), and reads as Japanese text does.
+
+A general rule over the whole catalogue (sentences added later are checked too):
+- *as written*: no catalogue text writes a command path, or (Japanese) an option name, as literal text;
+  it writes a mark (``[[/cannon load]]``, ``[[rounds:]]``, ``[[first:enemy]]``), and every mark names a
+  command, option or choice of the command table;
+- *as read*: every sentence, rendered with the values the played battles of ``test_every_message`` give
+  it (and sample values otherwise), and every reply of those battles, holds no English command path or
+  option in Japanese, no Japanese one in English, no rule id, no space before a Japanese particle and no
+  ASCII comma between Japanese words.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+import pytest
+from test_every_message import Recorded, _values_for, played, recorded  # noqa: F401
+
+from bot.commands import Usage, commands
+from bot.i18n import LANGUAGES, catalogue, raw_catalogue
+from bot.i18n.names import MARK, CommandName, OptionName, choice_words, command_text, option_text
+from bot.i18n.words import say
+from bot.render.common import sentence
+
+#: keys that are names themselves (Discord's labels), not sentences
+_NAME_KEY = re.compile(r"^(?:cmd\..*\.(?:name|desc)|opt\..*\.(?:name|desc)|choice(?:_word|_also)?\..*)$")
+_JA = r"\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f"
+_PARTICLES = "が|を|に|で|は|の|と|へ|や|も|から|まで|より"
+_RULE_ID = re.compile(r"\b[FS]-[A-Z]+-\d")
+
+
+@cache
+def _words() -> dict[str, dict[str, set[str]]]:
+    """Per language: its command paths (``/砦 開始``) and option words (``ラウンド数:``)."""
+    table = commands()
+    out: dict[str, dict[str, set[str]]] = {}
+    for lang in LANGUAGES:
+        names = catalogue(lang)
+        paths = {command_text(path, names) for path in table}
+        paths |= {command_text(spec.group, names) for spec in table.values() if spec.group}
+        options = {option_text(o.name, names, s.path) + ":" for s in table.values() for o in s.options}
+        out[lang] = {"paths": paths, "options": options}
+    return out
+
+
+def _foreign(text: str, lang: str) -> list[str]:
+    """Command paths and options of the other language that ``lang`` does not share."""
+    other = "en" if lang == "ja" else "ja"
+    mine, theirs = _words()[lang], _words()[other]
+    found = []
+    for path in sorted(theirs["paths"] - mine["paths"], key=len, reverse=True):
+        pattern = r"(?<![\w/.:])" + re.escape(path) + r"(?![\w])"
+        if re.search(pattern, text):
+            found.append(path)
+            text = re.sub(pattern, "", text)
+    for option in theirs["options"] - mine["options"]:
+        if re.search(r"(?<![\w.\-/])" + re.escape(option), text):
+            found.append(option)
+    return found
+
+
+def _strip_names(text: str, lang: str) -> str:
+    """``text`` with the language's command paths and option words (and the space after them) taken out:
+    a command is a typed token, and a particle after it may stand apart."""
+    for word in sorted(_words()[lang]["paths"] | _words()[lang]["options"], key=len, reverse=True):
+        text = re.sub(re.escape(word) + r"(?![\w])\s?", "〓", text)
+    return text
+
+
+def problems(text: str, lang: str) -> list[str]:
+    """What in a reader's text is not in that reader's own words (empty if nothing)."""
+    found = [f"foreign {w}" for w in _foreign(text, lang)]
+    if _RULE_ID.search(text):
+        found.append("rule id")
+    if lang == "ja":
+        bare = _strip_names(text, lang)
+        if re.search(rf"[^\s\d〓] (?:{_PARTICLES})", bare):
+            found.append("space before a particle")
+        if re.search(rf"[{_JA}],|,\s*[{_JA}]", text):
+            found.append("ASCII comma")
+    return found
+
+
+def test_the_checker_finds_what_the_issue_found() -> None:
+    ja = [
+        "⚠ /fort start に ラウンド というオプションはありません。使えるもの: rounds, fort_hp",
+        "先に /cannon load を。",
+        "type: は normal | ram のどれかです",
+        "PC アリス が参加しました",
+        "霊夢 の攻撃",
+        "(第1ラウンド, B2)",
+        "完全な不意打ち(S-SUR-3)",
+    ]
+    assert [t for t in ja if not problems(t, "ja")] == []
+    assert problems("Load first with /大砲 装填.", "en") == ["foreign /大砲 装填"]
+    assert problems("先に /大砲 装填 を。アリスの緊急修繕。ラウンド数: は 1 から 99 までです", "ja") == []
+
+
+def _unmarked(text: str, lang: str) -> list[str]:
+    """Literal command paths (and in Japanese, options) in a raw catalogue text, outside its marks."""
+    bare = MARK.sub("", text)
+    table = commands()
+    groups = {s.group for s in table.values() if s.group} | {s.name for s in table.values() if not s.group}
+    found = [m.group(0) for m in re.finditer(r"(?<![\w/:.\[])/([a-z_]+)\b", bare) if m.group(1) in groups]
+    if lang == "ja":
+        options = {o.name for s in table.values() for o in s.options}
+        found += [
+            m.group(0)
+            for m in re.finditer(r"(?<![\w\"\\/.\-\[])([a-z_]+):(?!//)", bare)
+            if m.group(1) in options
+        ]
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_sentence_writes_a_command_option_or_choice_itself(lang: str) -> None:
+    bad = {
+        key: found
+        for key, text in raw_catalogue(lang).items()
+        if not _NAME_KEY.match(key) and (found := _unmarked(text, lang))
+    }
+    assert bad == {}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_mark_names_a_command_an_option_or_a_choice(lang: str) -> None:
+    table = commands()
+    paths = set(table) | {s.group for s in table.values() if s.group}
+    options = {o.name: o for s in table.values() for o in s.options}
+    bad = []
+    seen = 0
+    for key, text in raw_catalogue(lang).items():
+        for mark in MARK.finditer(text):
+            seen += 1
+            path, opt, sep, value = mark.group("path", "opt", "sep", "value")
+            if path is not None and path.removeprefix("/") not in paths:
+                bad.append((key, mark.group(0)))
+            if opt is not None and opt not in options:
+                bad.append((key, mark.group(0)))
+            if opt is not None and path is not None and table[path[1:]].option(opt) is None:
+                bad.append((key, mark.group(0)))
+            if sep == "=" and opt in options and value not in options[opt].choices:
+                bad.append((key, mark.group(0)))
+    assert seen > 300
+    assert bad == []
+
+
+def test_every_choice_word_picks_one_choice() -> None:
+    """A word the bot prints for a choice (or takes as a short form) never names two choices of an option."""
+    for spec in commands().values():
+        for opt in spec.options:
+            if opt.choices:
+                words = choice_words(opt.name, opt.choices)
+                assert set(words.values()) == set(opt.choices), (spec.path, opt.name)
+
+
+#: sample values of the placeholders that name a command or an option, as the bot passes them
+_NAMED: dict[str, Any] = {
+    "command": CommandName("fort start"),
+    "hint": CommandName("fort status"),
+    "group": CommandName("fort"),
+    "usage": Usage("fort start"),
+    "option": OptionName("rounds", "fort start"),
+}
+
+
+#: sentences that quote a command as it was typed
+_QUOTING = ("render.log_entry", "report.action", "report.undo.", "report.redo.")
+
+
+def _log_line(text: str) -> bool:
+    """A log entry, or an embed's title, quotes the command as it was typed (the user's words)."""
+    return (
+        re.match(r"\s*#\d+ ", text) is not None
+        or re.fullmatch(r"/[a-z]+(?: [a-z_]+)?(?: .*)?", text) is not None
+    )
+
+
+async def test_every_sentence_and_reply_is_in_its_readers_words(
+    played: tuple[dict[str, list[str]], Recorded],  # noqa: F811
+) -> None:
+    texts, recorded_values = played
+    bad: list[tuple[str, str, list[str]]] = []
+    for lang in LANGUAGES:
+        for reply in texts[lang]:
+            for line in reply.splitlines():
+                if not _log_line(line) and (found := problems(line, lang)):
+                    bad.append((lang, line, found))
+        for key in catalogue(lang):
+            if _NAME_KEY.match(key):
+                continue
+            seen, samples = _values_for(key, lang, recorded_values)
+            named = {**_NAMED, "hint": OptionName("rounds")} if "option" in key else _NAMED
+            samples = [{**v, **{n: w for n, w in named.items() if n in v}} for v in samples]
+            if key.startswith(_QUOTING):  # the typed command is the user's own words
+                seen = []
+            rendered: list[str] = [say(key, lang, **values) for values in seen]
+            rendered += [_sampled(key, lang, v) for v in samples]
+            bad += [(lang, f"{key}: {r}", found) for r in rendered if (found := problems(r, lang))]
+    import os
+
+    if os.environ.get("OWN_WORDS_DUMP"):
+        with open(os.environ["OWN_WORDS_DUMP"], "w", encoding="utf-8") as out:
+            out.write("\n".join(sorted(set(map(repr, bad)))))
+    assert sorted(set(map(repr, bad))) == []
+
+
+def _sampled(key: str, lang: str, values: dict[str, Any]) -> str:
+    try:
+        return sentence(key, lang, values)
+    except (ValueError, TypeError):
+        return sentence(key, lang, {name: 2 for name in values})
