@@ -27,13 +27,18 @@ def _tables() -> tuple[dict[str, str], dict[tuple[str | None, str], str]]:
     subs: dict[tuple[str | None, str], str] = {}
     for spec in commands().values():
         if spec.group is not None:
-            label = names.get(f"cmd.{spec.group}.name")
-            if label:
+            for label in _labels(names, f"cmd.{spec.group}"):
                 groups.setdefault(norm_word(label), spec.group)
-        label = names.get(f"cmd.{_dotted(spec.path)}.name")
-        if label:
+        for label in _labels(names, f"cmd.{_dotted(spec.path)}"):
             subs.setdefault((spec.group, norm_word(label)), spec.name)
     return groups, subs
+
+
+def _labels(names: dict[str, str], key: str) -> list[str]:
+    """The name at ``key.name`` and the earlier names at ``key.was`` (renamed Japanese words keep
+    working in the console: ``/部隊 一覧`` is ``/ユニット 一覧``), separated by ``、``."""
+    found = [names[f"{key}.name"]] if names.get(f"{key}.name") else []
+    return found + [w for w in names.get(f"{key}.was", "").split("、") if w]
 
 
 def command_words(words: list[str]) -> list[str]:
@@ -60,11 +65,11 @@ def option_word(spec: CommandSpec, word: str) -> str:
         return word
     names = catalogue(LANG)
     for opt in spec.options:
-        for key in (f"cmd.{_dotted(spec.path)}.opt.{opt.name}.name", f"opt.{opt.name}.name"):
-            label = names.get(key)
-            if label and norm_word(label) == word:
+        for key in (f"cmd.{_dotted(spec.path)}.opt.{opt.name}", f"opt.{opt.name}"):
+            labels = _labels(names, key)
+            if any(norm_word(label) == word for label in labels):
                 return opt.name
-            if label:
+            if labels:
                 break
     return word
 

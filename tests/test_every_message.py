@@ -808,12 +808,12 @@ def test_plural_marks_follow_their_count() -> None:
     [
         (
             [{"name": "隊長", "hp": 5, "max_hp": 20}, {"name": "副長", "hp": 0, "max_hp": 10}],
-            "  Commander 隊長 still standing: the boss fight starts with the war-horn (鼓砲) effect "
+            "  Commander 隊長 still standing: the boss fight starts with the war-horn (鼓咆) effect "
             "on the enemy.",
         ),
         (
             [{"name": "隊長", "hp": 5, "max_hp": 20}, {"name": "副長", "hp": 3, "max_hp": 10}],
-            "  Commanders 隊長, 副長 still standing: the boss fight starts with the war-horn (鼓砲) "
+            "  Commanders 隊長, 副長 still standing: the boss fight starts with the war-horn (鼓咆) "
             "effect on the enemy.",
         ),
     ],

@@ -75,8 +75,8 @@ def _render(view: View, lang: str) -> str:
         return "\n".join(lines)
     if isinstance(view, UndoView):
         lines = [undo_title(view, lang)]
-        for entry in view.entries:
-            lines.append("  " + _log_entry(entry, lang)[0])
+        for entry in view.entries:  # a redo's actions are shown as redone, not as undone
+            lines.append("  " + _log_entry(entry, lang, redone=view.redo)[0])
         return "\n".join(lines)
     if isinstance(view, RollView):
         key = "roll.secret_result" if view.secret else "roll.result"
@@ -103,12 +103,14 @@ def undo_title(view: UndoView, lang: str) -> str:
     return say(key, lang, count=len(view.entries), requested=view.requested)
 
 
-def _log_entry(entry: LogEntry, lang: str) -> list[str]:
+def _log_entry(entry: LogEntry, lang: str, *, redone: bool = False) -> list[str]:
     if entry.redacted:
         head = t("render.log_entry_secret", lang, seq=entry.seq)
     else:
         head = t("render.log_entry", lang, seq=entry.seq, actor=entry.actor, text=entry.text)
-    if entry.status in ("undone", "discarded"):
+    if redone:
+        head += " " + t("render.log_redone", lang)
+    elif entry.status in ("undone", "discarded"):
         head += " " + t("render.log_undone", lang)
     return [head] + ["    " + event_line(e, lang) for e in entry.events]
 

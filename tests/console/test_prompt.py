@@ -91,7 +91,7 @@ async def test_tab_completes_the_battles_names(session: ConsoleSession) -> None:
     assert complete(session, "/fort repair by:") == ["by:アリス"]
     assert complete(session, "/pc add position:o") == ["position:outside"]
     # with the Japanese names Discord shows
-    assert complete(session, "/部隊 移動 部隊:オ") == ["部隊:オーガ"]
+    assert complete(session, "/ユニット 移動 部隊:オ") == ["部隊:オーガ"]
     assert complete(session, "/罠 撤去 種類:mine 経路:") == ["経路:B1-B2"]
 
 
@@ -114,11 +114,11 @@ async def test_keys_through_the_prompt(session: ConsoleSession, capsys: pytest.C
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "ゴブリン 隊が移動: A1 → F0(10m)。 〔手番外: PC側の手番〕"
     assert not any(line.startswith("【") for line in out)  # /fort status never ran
-    at = out.index("/部隊 一覧 [エリア:<テキスト>]")  # the help in the reader's own words (issue 23)
+    at = out.index("/ユニット 一覧 [エリア:<テキスト>]")  # the help in the reader's own words (issue 23)
     assert out[at + 1 : at + 4] == [
         "  部隊の一覧: HP、砦ダメージ、打撃点、防護点、残りの移動、この手番の行動、増援",
         "    エリア: このエリアの部隊と指揮官だけ(A2 A1 F0 B1 B2)",
-        "  例: /部隊 一覧 エリア:F0",
+        "  例: /ユニット 一覧 エリア:F0",
     ]
     assert "⚠ 「量:」には整数を指定してください(「x」は整数ではありません)。" in out
     assert out[-1] == "終了します。"
@@ -160,5 +160,5 @@ async def test_help_in_english_and_japanese_names(session: ConsoleSession) -> No
     moved = await session.handle("/pc 移動 名前:アリス 位置:砦外部")
     assert moved is not None and moved.ok and moved.view is not None
     assert [e.data["to_position"] for e in moved.view.events] == ["outside"]  # type: ignore[attr-defined]
-    listed = await session.handle("/部隊 一覧 エリア:B2")
+    listed = await session.handle("/ユニット 一覧 エリア:B2")
     assert listed is not None and listed.text.splitlines()[1] == "  オーガ(通常・敵側) B2 HP 40/40"

@@ -302,7 +302,7 @@ RUNNING: Refused = [
     ),
     (
         "@bob /unit move unit:ゴブリン to:F0",
-        "⚠ /部隊 移動 はGMだけが使えます(この戦闘のGM: gm)。",
+        "⚠ /ユニット 移動 はGMだけが使えます(この戦闘のGM: gm)。",
         "⚠ /unit move is for the GMs only (this battle's GMs: gm).",
     ),
     (

@@ -182,7 +182,7 @@ def test_status_shows_soldiers_by_position_weaknesses_and_war_horns() -> None:
     )
     assert b.state is not None
     text = fort_text.status(StatusView(ruleset="fort", document=FORT.export(b.state), gms=()), "ja")
-    assert "A2: 隊長 40/40 [指揮官] 〔鼓砲: 敵全体の命中力+1〕" in text
+    assert "A2: 隊長 40/40 [指揮官] 〔鼓咆: 敵全体の命中力+1〕" in text
     assert "A1: 骨 30/30 弱点: 炎属性ダメージ+3" in text
     assert "F0: 砦上部: Alice 40/40 / 砦外部: 兵 20/20 [兵士]" in text
 
@@ -195,5 +195,5 @@ def test_the_final_summary_names_standing_commanders_with_their_war_horn() -> No
     assert b.state is not None and b.state.ended
     summary = Summary(kind="final", round=2, events=(), document=FORT.export(b.state))
     assert fort_text.summary_extra(summary, "ja")[-1] == (
-        "  指揮官 隊長 〔鼓砲: 敵全体の命中力+1〕が健在: ボス戦は鼓砲の効果を受けた敵と始まります。"
+        "  指揮官 隊長 〔鼓咆: 敵全体の命中力+1〕が健在: ボス戦は鼓咆の効果を受けた敵と始まります。"
     )

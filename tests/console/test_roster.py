@@ -64,13 +64,13 @@ async def test_the_roster_in_japanese(session: ConsoleSession) -> None:
         "  オーガ(破城槌・敵側) 第2ラウンドにB2へ到着予定 HP 40/40",
         "      砦ダメージ 30、打撃点 2D+5、防護点 0、移動 10m",
         "  狼(通常・敵側) 撃破済み(A2)",
-        "  指揮官 隊長 A2 HP 60/60 鼓砲: 命中力+1",
+        "  指揮官 隊長 A2 HP 60/60 鼓咆: 命中力+1",
         "  指揮官 副長 B1 倒れています",
     ]
     assert (await say(session, "/unit list area:ａ２")).splitlines() == [
         "A2のユニット(第1/3ラウンド PC側の手番)",
         "  狼(通常・敵側) 撃破済み(A2)",
-        "  指揮官 隊長 A2 HP 60/60 鼓砲: 命中力+1",
+        "  指揮官 隊長 A2 HP 60/60 鼓咆: 命中力+1",
     ]
     # the status too shows a fallen commander as fallen, not as HP -5/10
     assert "B1: 副長 [指揮官] 倒れています" in (await say(session, "/fort status")).splitlines()
@@ -124,7 +124,7 @@ async def test_a_preview_changes_nothing_and_spends_no_dice(
         "  自動前進: 1体が移動(ゴブリン)。",
     ]
     assert (
-        preview[-1] == "これは見込みです。地雷などのダイスは見本で、実際の /部隊 前進 で改めて振ります。"
+        preview[-1] == "これは見込みです。地雷などのダイスは見本で、実際の /ユニット 前進 で改めて振ります。"
     )
     # nothing changed: no log row, the same status, the console's scripted dice untouched
     assert await say(session, "/fort log last:5") == log_before
@@ -139,7 +139,7 @@ async def test_a_preview_changes_nothing_and_spends_no_dice(
 
 async def test_a_preview_is_for_gms_and_refused_after_the_end(session: ConsoleSession) -> None:
     assert (await say(session, "@bob /unit advance preview:true")).startswith(
-        "⚠ /部隊 前進 はGMだけが使えます(この戦闘のGM: gm)。"
+        "⚠ /ユニット 前進 はGMだけが使えます(この戦闘のGM: gm)。"
     )
     await say(session, "/fort end outcome:retreat")
     assert (await say(session, "/unit advance preview:true")).startswith("⚠ この戦闘は終わっています")

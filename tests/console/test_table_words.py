@@ -122,3 +122,26 @@ def test_f_fort_3_a_repair_says_what_it_gained_under_the_forts_maximum(tmp_path:
     )
     done = console(tmp_path / "b.db", script, "--lang", "ja")
     assert done.stdout.splitlines()[-1] == "アリスの緊急修繕: 砦HP +8(上限300)(HP 292→300)。"
+
+
+def test_a_redo_shows_what_it_redid_as_redone(tmp_path: Path) -> None:
+    script = "/fort start rounds:2\n/fort heal amount:12\n/gm undo\n/gm redo\n"
+    done = console(tmp_path / "b.db", script, "--lang", "ja")
+    assert done.stdout.splitlines()[-2:] == ["1件の操作をやり直しました。", "  #2 gm: /fort heal amount:12 (やり直し済み)"]
+
+
+def test_renamed_japanese_commands_and_options_keep_working_in_the_console(tmp_path: Path) -> None:
+    """One term for one thing (issue 23): /ロール is /ダイス (ロール is the Discord role), 部隊 is ユニット,
+    矢弾 is 太矢, 鼓砲 is 鼓咆; the earlier names are still taken."""
+    script = (
+        "/ロール 式:2d6\n/ダイス 式:2d6\n/砦 開始 ラウンド数:1\n"
+        "/部隊 追加 名前:a タイプ:通常 エリア:A1 hp:5 砦ダメージ:1\n"
+        "@bob /部隊 移動 部隊:a 移動先:F0\n@bob /ユニット 移動 ユニット:a 移動先:F0\n"
+        "/指揮官 追加 名前:隊長 hp:10 鼓砲:命中+1\n/pc 追加 名前:アリス\n/バリスタ 装填 矢弾:銀の太矢 行動者:アリス\n"
+    )
+    done = console(tmp_path / "b.db", script, "--dice", "1,2,3,4", "--lang", "ja")
+    lines = done.stdout.splitlines()
+    assert lines[:2] == ["gm: (2D6) ＞ 3[1,2] ＞ 3", "gm: (2D6) ＞ 7[3,4] ＞ 7"]
+    assert lines[5:7] == ["⚠ /ユニット 移動 はGMだけが使えます(この戦闘のGM: gm)。"] * 2
+    assert lines[7].startswith("指揮官 隊長がA2に配置されました") and "鼓咆: 命中+1" in lines[7]
+    assert not any(line.startswith("⚠") for line in lines[7:])

@@ -255,7 +255,7 @@ async def test_fort_end_posts_the_final_summary_and_drops_the_buttons(battle: Ha
     assert final["color"] == 0x95A5A6
     assert final["fields"][0]["value"].split("\n")[1:] == [
         "**撤退**",
-        "指揮官 隊長が健在: ボス戦は鼓砲の効果を受けた敵と始まります。",
+        "指揮官 隊長が健在: ボス戦は鼓咆の効果を受けた敵と始まります。",
     ]
     (edit,) = await battle.flush_live()
     assert edit.method == "PATCH" and edit.payload is not None and edit.payload["components"] == []

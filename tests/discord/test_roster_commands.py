@@ -77,7 +77,7 @@ async def test_a_preview_writes_nothing(harness: Harness) -> None:
         "　ゴブリンが移動: A1 → F0(10m)。",
         "　ゴブリンがF0に侵入: 砦に10ダメージ(HP 300→290)。",
         "　自動前進: 1体が移動(ゴブリン)。",
-        "これは見込みです。地雷などのダイスは見本で、実際の /部隊 前進 で改めて振ります。",
+        "これは見込みです。地雷などのダイスは見本で、実際の /ユニット 前進 で改めて振ります。",
     ]
     assert await _log(harness) == before
     refused = await harness.run(BOB, "unit advance", preview=True)
@@ -92,7 +92,7 @@ async def test_help_in_discord_in_the_users_language(harness: Harness) -> None:
     text = "\n".join(e["description"] for e in result.embeds)
     assert text.splitlines()[0].startswith("コマンド一覧([ ]は省略可)。")
     assert (
-        "　/部隊 一覧 — 部隊の一覧: HP、砦ダメージ、打撃点、防護点、残りの移動、"
+        "　/ユニット 一覧 — 部隊の一覧: HP、砦ダメージ、打撃点、防護点、残りの移動、"
         "この手番の行動、増援" in text
     )
     group = await harness.run(BOB, "help", command="砦")
