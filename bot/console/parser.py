@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from bot.command_names import choice_word, command_words, option_word
 from bot.commands import UserError, commands, nfkc, norm_word, unknown_command
+from bot.i18n.names import CommandName
 from engine import limits
 
 
@@ -67,7 +68,7 @@ def parse_line(text: str) -> Line | None:
     else:
         raise unknown_command(words)
     if extra:
-        raise UserError("console.stray_words", words=" ".join(extra), command="/" + path)
+        raise UserError("console.stray_words", words=" ".join(extra), command=CommandName(path))
     options: dict[str, str] = {}
     last = ""
     for token in tokens:

@@ -17,6 +17,7 @@ from typing import Any
 from bot import commands as cmd
 from bot import rulesets
 from bot.commands import CommandSpec, UserError
+from bot.i18n.names import CommandName, OptionName
 from bot.render.common import refusal_text
 from engine.errors import EngineError
 from engine.fort import commands as fc
@@ -172,7 +173,8 @@ def field_value(
         if name in required(form):
             the = spec(form.path)
             error = UserError(
-                "command.missing_option", command="/" + the.path, option=name, usage=cmd.usage(the)
+                "command.missing_option", command=CommandName(the.path), option=OptionName(name, the.path),
+                usage=cmd.usage(the),
             )
             refusals.append(Refusal(place, words(error, lang)))
             return False, None

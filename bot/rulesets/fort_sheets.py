@@ -28,6 +28,7 @@ from bot.commands import (
     UserError,
     usage,
 )
+from bot.i18n.names import CommandName, OptionName
 from bot.rulesets import fort as _fort  # noqa: F401 - the fort's commands first: this module extends them
 from bot.views import PaletteRollView, PaletteView
 from engine.common import fold
@@ -164,7 +165,10 @@ def _optional(spec: CommandSpec, *names: str) -> tuple[Option, ...]:
 
 
 def _missing(spec: CommandSpec, option: str) -> UserError:
-    return UserError("command.missing_option", command="/" + spec.path, option=option, usage=usage(spec))
+    return UserError(
+        "command.missing_option", command=CommandName(spec.path), option=OptionName(option, spec.path),
+        usage=usage(spec),
+    )
 
 
 def with_pc_sheet(spec: CommandSpec) -> CommandSpec:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from bot.commands import BuildContext, CommandSpec, Kind, QueryContext
+from bot.i18n.names import CommandName
 from bot.rulesets import RulesetBinding
 from bot.service import audience, history, rights
 from bot.service.audience import Viewer
@@ -79,7 +80,8 @@ async def act(
         command = None
         if spec.kind is Kind.QUERY:
             if spec.query is None:
-                raise Refused("service.not_supported", command="/" + spec.path, ruleset=live.binding.group)
+                group = live.binding.group
+                raise Refused("service.not_supported", command=CommandName(spec.path), ruleset=group)
             answer = spec.query(live.state, options, QueryContext(actor.id, is_gm, dice))
             if isinstance(answer, View):
                 return answer
@@ -184,7 +186,7 @@ def decide(
 def build(spec: CommandSpec, binding: RulesetBinding, options: dict[str, Any], ctx: BuildContext) -> Any:
     builder = spec.build if spec.build is not None else binding.builders.get(spec.path)
     if builder is None:
-        raise Refused("service.not_supported", command="/" + spec.path, ruleset=binding.group)
+        raise Refused("service.not_supported", command=CommandName(spec.path), ruleset=binding.group)
     return builder(options, ctx)
 
 

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot import rulesets
 from bot.commands import CommandSpec
+from bot.i18n.names import CommandName
 from bot.rulesets import RulesetBinding
 from bot.service import rights
 from bot.service.types import Actor, Live, Refused, Where
@@ -41,7 +42,7 @@ def binding_of(name: str | None) -> RulesetBinding:
 
 def check_ruleset(spec: CommandSpec, live: Live) -> None:
     if spec.ruleset is not None and spec.ruleset != live.binding.name:
-        raise Refused("service.wrong_ruleset", command="/" + spec.path, running=live.binding.group)
+        raise Refused("service.wrong_ruleset", command=CommandName(spec.path), running=live.binding.group)
 
 
 class BattleCache:

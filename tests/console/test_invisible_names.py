@@ -72,7 +72,7 @@ async def test_an_invisible_character_does_not_make_a_second_name(session: Conso
         session, "/pc add name:Bob", "/pc add name:Bob\u200b", "/pc add name:Al\u00adice\u2060"
     )
     assert "Bob" in added and twin == refused("fort.name_taken", name="Bob")
-    assert "PC Alice が" in soft  # stored without them
+    assert "PC Aliceが" in soft  # stored without them
     # found by the name with invisible characters in it
     (moved,) = await lines(session, "/pc move name:B\u200bob area:A1")
     assert moved.startswith("Bobが移動: F0(砦上部) → A1"), moved

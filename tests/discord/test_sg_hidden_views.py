@@ -71,7 +71,7 @@ async def test_s_hide_1_another_players_view_holds_nothing_hidden(harness: Harne
     # ボブ's own reads
     status = await h.run(BOB, "sg status")
     assert not status.ephemeral
-    assert "スペルカード: PC側 1 枚(残り 1)、敵側 1 枚(残り 1)" in status.text()  # what the table saw
+    assert "スペルカード: PC側 1枚(残り1)、敵側 1枚(残り1)" in status.text()  # what the table saw
     assert "凍符「パーフェクトフリーズ」" in status.text()  # still with 妖精, as far as the table knows
     mine = await h.run(BOB, "sg status", gm=True)  # a player's own view: nothing hidden is theirs
     log = await h.run(BOB, "sg log", last=50)

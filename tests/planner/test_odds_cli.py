@@ -131,7 +131,7 @@ def test_focus_and_what_is_not_played(tmp_path: Path, capsys: pytest.CaptureFixt
     assert (code, err) == (0, "")
     lines = out.splitlines()
     assert lines[lines.index("この戦闘で計算に入れていないもの:") + 1] == (
-        "　指揮官「隊長」の鼓砲「全員の命中+1」: "
+        "　指揮官「隊長」の鼓咆「全員の命中+1」: "
         "効果は計算に入れていません(計算に使う数値は何も変わりません)。"
     )
     assert "　指揮官「隊長」への攻撃(「集中先:指揮官」で狙います)。" in lines  # focus: threats, the default

@@ -26,8 +26,7 @@ def test_a_field_gets_its_options_sentence():
         ("$.units[0].hp", refusal_text("command.not_int", {"option": "hp", "value": "abc"}, "en"))
     ]
     assert _refusals({"settings": {**SETTINGS, "rounds": str(MAX_ROUNDS + 1)}}) == [
-        ("$.rounds", refusal_text("command.out_of_range", {"option": "rounds", "value": "100", "min": 1,
-                                                          "max": MAX_ROUNDS}, "ja"))
+        ("$.rounds", "「ラウンド数:」は1から99までです(「100」)。")
     ]  # fmt: skip
 
 
@@ -67,7 +66,8 @@ def test_names_are_checked_across_the_battle_as_import_checks_them():
 
 def test_a_required_field_left_empty_is_the_commands_missing_option():
     place, text = _refusals(_units({**GOBLIN, "fort_damage": ""}))[0]
-    assert place == "$.units[0].fort_damage" and text.startswith("/unit add には fort_damage: が必要です。")
+    assert place == "$.units[0].fort_damage"
+    assert text.startswith("/ユニット 追加 には「砦ダメージ:」が必要です。")
 
 
 def test_an_opened_battle_keeps_what_the_forms_do_not_show():

@@ -110,7 +110,7 @@ def test_s_core_4_dp_0_a_roll_of_0d_reads_as_its_base_alone() -> None:
     run(NextTurn())
     run(GMSet("A.dp", "0"))
     run(Roll("A", 6, 0, kind="check"))
-    assert event_line(run.events[0], "ja") == "A の判定: 6+0D = 6 【DP 消費なし → 残り 0/10 [░░░░░░░░░░]】"
+    assert event_line(run.events[0], "ja") == "Aの判定: 6+0D = 6 【DP 消費なし → 残り0/10 [░░░░░░░░░░]】"
 
 
 def test_a_roll_from_the_sheet_aimed_and_out_of_step_reads_so() -> None:

@@ -206,7 +206,7 @@ def test_s_hide_1_a_players_join_under_a_hidden_name_renames_the_hidden_one_priv
     assert (public.owner, public.hidden, public.side) == ("u2", False, Side.PC)
     assert (hidden.hidden, hidden.searched_by, hidden.clash) == (True, ("霊夢",), "ルーミア")
     gm_view = StatusView(ruleset="sengensho", document=SENGENSHO.export(run.s))
-    assert "[名前が重複: プレイヤーが ルーミア で参加したので呼び替えました。" in status(gm_view, "ja")
+    assert "[名前が重複: プレイヤーがルーミアで参加したので呼び替えました。" in status(gm_view, "ja")
     assert SENGENSHO.import_(SENGENSHO.export(run.s)) == run.s
     # the table reads one ルーミア, the player's
     doc = visible(SENGENSHO.export(run.s), None)

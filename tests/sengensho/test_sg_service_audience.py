@@ -172,10 +172,10 @@ async def test_s_hide_1_undo_of_public_and_secret_actions_counts_the_public_ones
     assert isinstance(undo, UndoView) and not undo.ephemeral
     assert [e.seq for e in undo.entries] == [3, 2] and undo.requested == 2
     assert AMBUSHER not in render(_without_private(undo), "ja")
-    assert "2 件の操作を取り消しました" in render(_without_private(undo), "ja")
+    assert "2件の操作を取り消しました" in render(_without_private(undo), "ja")
     assert isinstance(undo.private, UndoView) and [e.seq for e in undo.private.entries] == [4, 3, 2]
     log = await run(service, "u1", "sg log", last=20)
     assert isinstance(log, LogView) and [e.seq for e in log.entries] == [1, 2, 3, 4]
-    assert "2 件の操作を取り消しました(#3、2)" in render(log, "ja")
+    assert "2件の操作を取り消しました(#3、2)" in render(log, "ja")
     gm_log = await run(service, "gm", "sg log", last=20, gm=True)
-    assert isinstance(gm_log, LogView) and "3 件の操作を取り消しました(#4、3、2)" in render(gm_log, "ja")
+    assert isinstance(gm_log, LogView) and "3件の操作を取り消しました(#4、3、2)" in render(gm_log, "ja")

@@ -152,6 +152,6 @@ def test_a_hostile_sheet_through_the_console_crashes_nothing_and_a_refusal_store
         assert limits.is_unicode(reply.text) and not any(
             limits.is_control(c) and c != "\n" for c in reply.text
         )
-        assert "内部" not in reply.text and "Something went wrong" not in reply.text, reply.text
+        assert "ボットの内部で問題" not in reply.text and "Something went wrong" not in reply.text, reply.text
         if not reply.ok:
             assert runner.run(_stored(engine)) == before, (line, reply.text)
