@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import shlex
 from pathlib import Path
 
 import pytest
 from PIL import Image
-from planner_helpers import battle
+from planner_helpers import battle, toride
 
-from bot.cli import main
 from bot.render.picture import odds_chart
 from engine.fort import AddUnit, SetTrap, StartBattle
 from engine.fort.export import export_state
@@ -23,17 +21,6 @@ MINE = battle(
     AddUnit(name="ゴブリン隊", type="normal", area="A1", hp=15, fort_damage=20),
     SetTrap(kind="mine", edge="A1-F0", uses=1),
 )
-
-
-def toride(*args: str, cwd: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    here = Path.cwd()
-    os.chdir(cwd)
-    try:
-        code = main(list(args))
-    finally:
-        os.chdir(here)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_json_answers_what_the_planner_answers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

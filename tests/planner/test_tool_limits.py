@@ -6,14 +6,12 @@ with exit status 2, and nothing is drawn."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
-from planner_helpers import battle
+from planner_helpers import battle, toride
 
-from bot.cli import main
 from bot.i18n import t
 from bot.render.common import refusal_text
 from engine import limits
@@ -29,17 +27,6 @@ UNIT = {"name": "u", "type": "normal", "area": "A2", "hp": 10, "fort_damage": 1}
 
 def document(**changes: Any) -> dict[str, Any]:
     return {**export_state(GOBLINS), **changes}
-
-
-def toride(*args: str, cwd: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    here = Path.cwd()
-    os.chdir(cwd)
-    try:
-        code = main(list(args))
-    finally:
-        os.chdir(here)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def refused(key: str, **values: Any) -> str:
