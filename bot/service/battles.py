@@ -102,7 +102,7 @@ class BattleService:
         if live is None or live.binding.visible is None:
             return False
         if spec.kind is Kind.EXPORT and not invocation.options.get("format"):  # more than the table's
-            held = self.cache.grants.get((live.head.id, actor.id))
+            held = self.cache.held(live.head, actor)
             gm = rights.gm_by_itself(actor, live.head) or (
                 held is not None and rights.gm_by_grants(actor, held)
             )
