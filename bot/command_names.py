@@ -74,16 +74,6 @@ def option_word(spec: CommandSpec, word: str) -> str:
     return word
 
 
-def japanese_path(spec: CommandSpec) -> str:
-    """``/砦 開始``: the command as Discord shows it in Japanese (English where a name is missing)."""
-    names = catalogue(LANG)
-    words = []
-    if spec.group is not None:
-        words.append(names.get(f"cmd.{spec.group}.name", spec.group))
-    words.append(names.get(f"cmd.{_dotted(spec.path)}.name", spec.name))
-    return "/" + " ".join(words)
-
-
 def choice_word(spec: CommandSpec, option: str, value: str) -> str:
     """A choice's Japanese name as Discord shows it (``先攻:敵側``) as its value (``enemy``); other values
     as given (the command's check refuses what is no choice)."""

@@ -171,9 +171,5 @@ MASTERY = {
 CRAFT_IDS = frozenset({"Bar", "Alc", "Dar", "Mys"})
 
 
-def magic_classes() -> tuple[SwClass, ...]:
-    return tuple(c for c in CLASSES if c.magic is not None)
-
-
 def find_class(name: str) -> SwClass | None:
     return next((c for c in CLASSES if c.name == name), None)
