@@ -146,11 +146,15 @@ class RatingCommand:
         if round_ > 1:
             parts.append(f"{round_ - 1}回転")
         total = rating_total + self.modifier
+        total_text: str | None = None
         if self.half is not None:
+            if total == -1 and self.half == 0:
+                # BCDice halves in floating point and prints ceil(-0.5) as it is: "-0.0"
+                total_text = "-0.0"
             total = -(-total // 2) + self.half
         elif self.one_and_a_half is not None:
             total = -(-total * 3 // 2) + self.one_and_a_half
-        parts.append(str(total))
+        parts.append(total_text or str(total))
         return RollResult(
             kind=RollKind.RATING,
             command=command,
