@@ -13,6 +13,7 @@ import sys
 from typing import Any, TextIO
 
 from bot.i18n import DEFAULT_LANG, t
+from bot.i18n.words import say
 from engine.dice import (
     DiceError,
     DiceSource,
@@ -110,7 +111,7 @@ def _run(args: argparse.Namespace) -> int:
         recorder = RecordingDice(source)
         result = roll(expr, recorder)
     except DiceError as error:
-        print(t(error.key, lang, **error.values), file=sys.stderr)
+        print(say(error.key, lang, **error.values), file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(result_json(result, [v for _, v in recorder.rolls]), ensure_ascii=False))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from bot.console.quit import Quit, is_quit
 from bot.i18n import DEFAULT_LANG, LANGUAGES, t
+from bot.i18n.words import say
 from bot.storage import open_database
 from bot.storage.failures import storage_failure
 from bot.storage.url import shown_url, without_secrets
@@ -244,7 +245,8 @@ async def console_main(args: argparse.Namespace, dice: DiceSource, stdin: TextIO
             await loader.database()  # a database that cannot be opened is told before any line is read
             refused = await _lines(loader, source)
         if isinstance(dice, ScriptedDice) and dice.remaining:
-            print(t("console.dice_left", args.lang, count=dice.remaining), file=sys.stderr)
+            left = {"count": dice.remaining, "total": dice.total}
+            print(say("console.dice_left", args.lang, **left), file=sys.stderr)
     except DatabaseUnavailable as error:
         return _db_error(args, error)
     finally:

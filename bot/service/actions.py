@@ -78,19 +78,23 @@ async def act(
         check_ruleset(spec, live)
         is_gm, held = await _rights(svc, where, actor, live, spec)
         command = None
+        mark = mark_dice(dice)
         if spec.kind is Kind.QUERY:
             if spec.query is None:
                 group = live.binding.group
                 raise Refused("service.not_supported", command=CommandName(spec.path), ruleset=group)
-            answer = spec.query(live.state, options, QueryContext(actor.id, is_gm, dice))
+            try:  # a query that rolls (``/pc roll``) and is refused gives its scripted dice back
+                answer = spec.query(live.state, options, QueryContext(actor.id, is_gm, dice))
+            except BaseException:
+                restore_dice(dice, mark)
+                raise
             if isinstance(answer, View):
                 return answer
             command = answer
-        if live.snapshots is None:
-            async with svc.engine.connect() as conn:
-                live.snapshots = await repo.snapshots_of(conn, live.head.id)
-        mark = mark_dice(dice)
         try:
+            if live.snapshots is None:
+                async with svc.engine.connect() as conn:
+                    live.snapshots = await repo.snapshots_of(conn, live.head.id)
             new, applied, plan = decide(live, actor, is_gm, invocation, spec, options, command, dice, held)
             stored = await svc.storage.store(plan, key)
         except BaseException as error:
@@ -205,10 +209,11 @@ async def _reply(svc: BattleService, live: Live, applied: Applied) -> View:
 
 
 def mark_dice(dice: DiceSource) -> int | None:
-    return dice.position if isinstance(dice, ScriptedDice) else None
+    """A command starts: scripted dice count from here (``ScriptedDice.begin``)."""
+    return dice.begin() if isinstance(dice, ScriptedDice) else None
 
 
 def restore_dice(dice: DiceSource, mark: int | None) -> None:
     """A refused or retried command gives its scripted dice back."""
     if mark is not None and isinstance(dice, ScriptedDice):
-        dice.position = mark
+        dice.rewind(mark)

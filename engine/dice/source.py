@@ -46,28 +46,55 @@ class SeededDice:
 class ScriptedDice:
     """Dice that take their values from a list, in order.
 
-    Running out is an error that says so (``dice.script_exhausted``); a value that
-    does not fit the die (a 7 on a d6) is refused (``dice.script_bad_value``).
+    A command that needs more than are left is refused, saying so: ``dice.script_short`` (some were
+    left, this command needs more), ``dice.script_exhausted`` (none were left), ``dice.script_none``
+    (the list was empty); ``begin`` marks where a command starts, so that its refusal counts from
+    there, and ``rewind`` gives a refused command's dice back. A value that does not fit the die (a 7
+    on a d6) is refused (``dice.script_bad_value``).
     """
 
-    __slots__ = ("_values", "position")
+    __slots__ = ("_values", "position", "start")
 
     def __init__(self, values: Iterable[int]) -> None:
         self._values = list(values)
         self.position = 0
+        #: where the command now rolling started (``begin``)
+        self.start = 0
+
+    @property
+    def total(self) -> int:
+        return len(self._values)
 
     @property
     def remaining(self) -> int:
         return len(self._values) - self.position
 
+    def begin(self) -> int:
+        """A command starts here: its refusal counts the dice left from here. Answers the mark that
+        ``rewind`` takes."""
+        self.start = self.position
+        return self.position
+
+    def rewind(self, mark: int) -> None:
+        """Give back every die taken since ``mark`` (a refused or retried command)."""
+        self.position = mark
+
     def roll(self, sides: int) -> int:
         if self.position >= len(self._values):
-            raise DiceError("dice.script_exhausted", used=self.position)
+            raise self._short()
         value = self._values[self.position]
         if not 1 <= value <= sides:
             raise DiceError("dice.script_bad_value", value=value, sides=sides, index=self.position + 1)
         self.position += 1
         return value
+
+    def _short(self) -> DiceError:
+        total, left = len(self._values), len(self._values) - self.start
+        if not total:
+            return DiceError("dice.script_none")
+        if not left:
+            return DiceError("dice.script_exhausted", total=total)
+        return DiceError("dice.script_short", left=left)
 
 
 class RecordingDice:

@@ -60,7 +60,10 @@ def test_jsonl_one_line_each_with_null_text_for_no_command() -> None:
 
 def test_running_out_of_scripted_dice_is_an_error_not_a_trace(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["roll", "--dice", "3", "--lang", "en", "2D6"]) == 2
-    assert capsys.readouterr().err == "The scripted dice ran out (1 used). Add numbers to --dice.\n"
+    assert capsys.readouterr().err == (
+        "Too few scripted dice: 1 is left, and this command needs more. It changed nothing and used none. "
+        "Add numbers to --dice.\n"
+    )
 
 
 def test_a_refused_command_says_why_in_japanese_by_default(capsys: pytest.CaptureFixture[str]) -> None:

@@ -95,7 +95,10 @@ def test_dice_running_out_says_so_and_changes_nothing(tmp_path: Path) -> None:
     script = "\n".join(BATTLE.splitlines()[:6]) + "\n/cannon fire cannon:1 unit:オーガ\n/fort export\n"
     done = console(tmp_path / "b.db", script, "--dice", "3", "--lang", "en")
     assert done.returncode == 0, done.stderr
-    assert "⚠ The scripted dice ran out (1 used). Add numbers to --dice." in done.stdout
+    assert (
+        "⚠ Too few scripted dice: 1 is left, and this command needs more. It changed nothing and used none. "
+        "Add numbers to --dice."
+    ) in done.stdout.splitlines()
     doc = last_json(done.stdout)
     assert doc["cannons"][0] == {"shells": 1}
     assert next(u for u in doc["units"] if u["name"] == "オーガ")["hp"] == 50
@@ -164,7 +167,7 @@ def test_roll_status_and_help(tmp_path: Path) -> None:
 def test_unused_dice_and_an_unopenable_database_are_reported(tmp_path: Path) -> None:
     done = console(tmp_path / "b.db", "/roll expr:1d6\n", "--dice", "3,4,5", "--lang", "en")
     assert done.stdout == "gm: (1D6) ＞ 3\n"
-    assert done.stderr == "2 scripted dice are left.\n"
+    assert done.stderr == "2 of the 3 scripted dice were left unused.\n"
     broken = console(tmp_path / "no" / "such" / "dir.db", "/fort status\n", "--lang", "en", cwd=tmp_path)
     assert broken.returncode == 2
     assert broken.stderr.startswith("Cannot open the database sqlite+aiosqlite:///")

@@ -187,7 +187,27 @@ class TestSources:
     def test_scripted_dice_say_when_they_run_out(self) -> None:
         with pytest.raises(DiceError) as info:
             roll("K20", ScriptedDice([3]))
-        assert (info.value.key, info.value.values) == ("dice.script_exhausted", {"used": 1})
+        assert (info.value.key, info.value.values) == ("dice.script_short", {"left": 1})
+
+    def test_scripted_dice_count_what_was_left_when_the_command_began(self) -> None:
+        """Dice left when the command began (``begin``), not those it took before running out; none
+        left, and an empty script, say so; ``rewind`` gives a refused command's dice back."""
+        dice = ScriptedDice([3, 4, 5])
+        roll("2D6", dice)
+        mark = dice.begin()
+        with pytest.raises(DiceError) as info:
+            roll("2D6", dice)
+        assert (info.value.key, info.value.values) == ("dice.script_short", {"left": 1})
+        dice.rewind(mark)
+        assert (dice.remaining, dice.total) == (1, 3)
+        roll("1D6", dice)
+        dice.begin()
+        with pytest.raises(DiceError) as info:
+            roll("1D6", dice)
+        assert (info.value.key, info.value.values) == ("dice.script_exhausted", {"total": 3})
+        with pytest.raises(DiceError) as info:
+            roll("1D6", ScriptedDice([]))
+        assert (info.value.key, info.value.values) == ("dice.script_none", {})
 
     def test_scripted_dice_refuse_a_face_the_die_does_not_have(self) -> None:
         with pytest.raises(DiceError) as info:

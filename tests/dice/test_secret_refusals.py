@@ -103,10 +103,10 @@ def test_a_public_commands_refusal_is_not(command: str, key: str) -> None:
 def test_dice_running_out_in_a_secret_roll_is_secret() -> None:
     with pytest.raises(DiceError) as info:
         roll("SK20", ScriptedDice([3]))
-    assert (info.value.key, info.value.secret) == ("dice.script_exhausted", True)
+    assert (info.value.key, info.value.secret) == ("dice.script_short", True)
     with pytest.raises(DiceError) as info:
         roll("K20", ScriptedDice([3]))
-    assert (info.value.key, info.value.secret) == ("dice.script_exhausted", False)
+    assert (info.value.key, info.value.secret) == ("dice.script_short", False)
 
 
 def test_a_secret_command_that_is_no_command_prints_nothing_and_no_secret() -> None:

@@ -230,5 +230,5 @@ def test_running_out_of_scripted_dice_changes_nothing() -> None:
         FORT.apply(before, GMSet(target="nope", value="1"), ScriptedDice([]))
     with pytest.raises(DiceError) as caught:
         FORT.apply(before, AttackArea(unit="鬼", damage="2d", radius=1, by="Alice"), ScriptedDice([3]))
-    assert caught.value.key == "dice.script_exhausted"
+    assert (caught.value.key, caught.value.values) == ("dice.script_short", {"left": 1})
     assert run.s is before and run.unit("鬼").hp == 30
