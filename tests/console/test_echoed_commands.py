@@ -61,6 +61,14 @@ def test_a_logged_command_in_either_language_reads_in_the_readers() -> None:
     )
     assert shown("/千幻抄 奇襲 攻撃側:a 対象:b 距離:10", "ja") == "/千幻抄 不意打ち 攻撃側:a 対象:b 距離:10"
     assert shown("/ロール 式:2d6+5 命中:ゴブリンへ", "en") == "/roll expr:2d6+5 命中:ゴブリンへ"
+    # the earlier Japanese names (bot/i18n/ja/renamed.toml) are still read: 奇襲 and 情け of issue 23, item 7
+    assert (
+        shown("/千幻抄 ダメージ 名前:a 量:3 情け:HP1で行動不能", "en")
+        == "/sg damage name:a amount:3 mercy:hp1"
+    )
+    assert (
+        shown("/千幻抄 奇襲 攻撃側:a 対象:b 距離:10", "en") == "/sg surprise attacker:a target:b distance:10"
+    )
     assert shown("/fort heal amount:12", "ja") == "/砦 回復 量:12"
     # what names no command (a text cut at the log's limit, say) is shown as it is
     assert shown("/nonsense x:1", "ja") == "/nonsense x:1"

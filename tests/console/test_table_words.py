@@ -87,6 +87,19 @@ SYNONYMS = [
     ("attack area", "element", "炎", "fire"),
     ("attack area", "kind", "確定", "fixed"),
     ("attack area", "kind", "確定ダメージ", "fixed"),
+    # item 7: the bot says 確定ダメージ (and 物理ダメージ, 魔法ダメージ); the earlier words are still taken
+    ("attack area", "kind", "固定値", "fixed"),
+    ("attack area", "kind", "固定量", "fixed"),
+    ("attack area", "kind", "物理", "physical"),
+    ("attack area", "kind", "物理ダメージ", "physical"),
+    ("attack area", "kind", "魔法", "magic"),
+    ("attack area", "kind", "魔法ダメージ", "magic"),
+    ("fort siege", "effect", "確定ダメージ", "fixed"),
+    ("fort siege", "effect", "確定", "fixed"),
+    ("sg damage", "mercy", "HP1で戦闘不能", "hp1"),
+    ("sg damage", "mercy", "HP1で行動不能", "hp1"),
+    ("sg start", "opening", "不意打ち", "ambush"),
+    ("sg start", "opening", "奇襲", "ambush"),
     ("trap set", "kind", "バリケード", "barricade"),
 ]
 
