@@ -19,7 +19,7 @@ from bot.discord.presenters import NEUTRAL, REFUSED, SECRET, presenter
 from bot.discord.text import event_line, md, tr, who
 from bot.i18n import t
 from bot.i18n.words import say
-from bot.render import fort_report, fort_roster, help_text
+from bot.render import command_line, fort_report, fort_roster, help_text
 from bot.render.common import echo
 from bot.render.picture.pictures import PictureCache, final_chart
 from bot.render.text import undo_title
@@ -197,7 +197,7 @@ def events_embeds(view: EventsView, lang: str, user: str = "") -> list[discord.E
             cut = min(cut, summary.after)
     lines = [event_line(e, lang) for e in view.events[:cut]] or [t("render.no_events", lang)]
     embeds = limits.build(
-        title=md(view.command) or None,
+        title=md(command_line.shown(view.command, lang)) if view.command else None,
         lines=lines,
         colour=NEUTRAL,
         author=user or None,
@@ -248,7 +248,8 @@ def _entry_lines(entry: LogEntry, lang: str, *, with_events: bool = True) -> lis
     if entry.redacted:
         head = t("render.log_entry_secret", lang, seq=entry.seq)
     else:
-        head = t("render.log_entry", lang, seq=entry.seq, actor=who(entry.actor), text=md(entry.text))
+        text = md(command_line.shown(entry.text, lang))
+        head = t("render.log_entry", lang, seq=entry.seq, actor=who(entry.actor), text=text)
     if with_events and entry.status == "undone":
         head = f"~~{head}~~ " + t("render.log_undone", lang)
     lines = [head]

@@ -33,6 +33,7 @@ from bot.discord.pictures import status_picture
 from bot.discord.presenters import filter_names, presenter
 from bot.discord.text import md
 from bot.i18n import DEFAULT_LANG
+from bot.render import command_line
 from bot.render.picture.pictures import PictureCache
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.sheet_fetch import FetchPolicy, SheetFetchError, fetch_sheet_options
@@ -68,17 +69,6 @@ def actor_of(interaction: discord.Interaction) -> Actor:
         roles=roles,
         manage_guild=permissions.manage_guild,
     )
-
-
-def command_text(path: str, options: Mapping[str, Any]) -> str:
-    """The command as typed, for the log: ``/unit move unit:"ゴブリン 隊" to:F0``."""
-    parts = ["/" + path]
-    for name, value in options.items():
-        text = ("true" if value else "false") if isinstance(value, bool) else str(value)
-        if not text or any(c.isspace() for c in text) or '"' in text:
-            text = '"' + text.replace('"', "'") + '"'
-        parts.append(f"{name}:{text}")
-    return " ".join(parts)
 
 
 class Frontend:
@@ -151,7 +141,7 @@ class Frontend:
             else:
                 options[name] = shown[name] = value
         in_order = {o.name: shown[o.name] for o in spec.options if o.name in shown}  # as the table lists them
-        invocation = Invocation(path=spec.path, options=options, text=command_text(spec.path, in_order))
+        invocation = Invocation(path=spec.path, options=options, text=command_line.typed(spec.path, in_order))
         where, actor = where_of(interaction), actor_of(interaction)
 
         async def work() -> View:

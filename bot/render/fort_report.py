@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from bot.i18n import t
+from bot.render import command_line
 from bot.render.common import event_line as text_event_line
 from engine.fort.report import Action, HPChange, RoundReport, TrapSpent, Undo
 from engine.ruleset import Event
@@ -47,7 +48,8 @@ def action_lines(
             out.append(_undo(entry, lang, name, user))
             continue
         assert isinstance(entry, Action)
-        out.append(t("report.action", lang, seq=entry.seq, actor=user(entry.actor), text=name(entry.text)))
+        text = name(command_line.shown(entry.text, lang))
+        out.append(t("report.action", lang, seq=entry.seq, actor=user(entry.actor), text=text))
         out.extend(indent + line(event, lang) for event in entry.events)
     return out
 
@@ -56,7 +58,9 @@ def _undo(entry: Undo, lang: str, name: Name, user: Name) -> str:
     count = len(entry.seqs)
     texts = (*entry.texts, *("",) * (count - len(entry.texts)))
     what = t("report.separator", lang).join(
-        t("report.undo.item", lang, seq=seq, text=name(text)) if text else t("report.undo.seq", lang, seq=seq)
+        t("report.undo.item", lang, seq=seq, text=name(command_line.shown(text, lang)))
+        if text
+        else t("report.undo.seq", lang, seq=seq)
         for seq, text in zip(entry.seqs, texts, strict=False)
     )
     verb = "redo" if entry.redo else "undo"

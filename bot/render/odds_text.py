@@ -44,9 +44,9 @@ def odds_lines(view: OddsView, lang: str, escape: Callable[[str], str] = str) ->
         *_commanders(result, lang, escape),
         t("odds.pc_damage", lang, attacks=_attacks(result.attacks, lang, escape)) if result.attacks
         else t("odds.pc_damage_none", lang),
-        t("odds.policy", lang),
-        *([t("odds.policy_focus", lang)] if result.focus is Focus.COMMANDERS else []),
-        *([t("odds.policy_equipment", lang)] if result.equipment else []),  # else: in what is not played
+        *t("odds.policy", lang).splitlines(),  # a heading and short lines, one a rule
+        *(t("odds.policy_focus", lang).splitlines() if result.focus is Focus.COMMANDERS else []),
+        *(t("odds.policy_equipment", lang).splitlines() if result.equipment else []),  # else: not played
         *_not_played(result, lang, escape),
         t("odds.setup", lang, runs=number(result.runs), seed=result.seed, round=result.round,
           rounds=result.rounds),

@@ -8,7 +8,16 @@ from typing import Any
 
 from bot.i18n import t
 from bot.i18n.words import say
-from bot.render import fort_report, fort_roster, fort_text, help_text, odds_text, sengensho_text, sheet_text
+from bot.render import (
+    command_line,
+    fort_report,
+    fort_roster,
+    fort_text,
+    help_text,
+    odds_text,
+    sengensho_text,
+    sheet_text,
+)
 from bot.render.common import event_line, refusal_text, sentence, value_text
 from bot.views import (
     ErrorView,
@@ -107,7 +116,8 @@ def _log_entry(entry: LogEntry, lang: str, *, redone: bool = False) -> list[str]
     if entry.redacted:
         head = t("render.log_entry_secret", lang, seq=entry.seq)
     else:
-        head = t("render.log_entry", lang, seq=entry.seq, actor=entry.actor, text=entry.text)
+        text = command_line.shown(entry.text, lang)
+        head = t("render.log_entry", lang, seq=entry.seq, actor=entry.actor, text=text)
     if redone:
         head += " " + t("render.log_redone", lang)
     elif entry.status in ("undone", "discarded"):

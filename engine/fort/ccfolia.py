@@ -104,7 +104,7 @@ def unit_character(unit: Unit) -> dict[str, Any]:
     ]
     if unit.strike:
         params.append({"label": "打撃", "value": unit.strike})
-    memo = [f"部隊／{_TYPE[unit.type.value]}／{unit.area.value}"]
+    memo = [f"ユニット／{_TYPE[unit.type.value]}／{unit.area.value}"]
     if weakness:
         params.append({"label": "弱点", "value": str(weakness)})
         memo.append(f"弱点: {weakness}")

@@ -116,8 +116,8 @@ async def test_keys_through_the_prompt(session: ConsoleSession, capsys: pytest.C
     assert not any(line.startswith("【") for line in out)  # /fort status never ran
     at = out.index("/ユニット 一覧 [エリア:<テキスト>]")  # the help in the reader's own words (issue 23)
     assert out[at + 1 : at + 4] == [
-        "  部隊の一覧: HP、砦ダメージ、打撃点、防護点、残りの移動、この手番の行動、増援",
-        "    エリア: このエリアの部隊と指揮官だけ(A2 A1 F0 B1 B2)",
+        "  ユニットの一覧: HP、砦ダメージ、打撃点、防護点、残りの移動、この手番の行動、増援",
+        "    エリア: このエリアのユニットと指揮官だけ(A2 A1 F0 B1 B2)",
         "  例: /ユニット 一覧 エリア:F0",
     ]
     assert "⚠ 「量:」には整数を指定してください(「x」は整数ではありません)。" in out

@@ -96,7 +96,7 @@ NO_BATTLE: Refused = [
     ),
     (
         "/fort import file:bad_edge.json",
-        "⚠ 読み込めない戦闘データです。1番目の罠の辺: 「A1-B2」は隣り合うエリアの辺ではありません。使えるもの: A2-A1、A1-F0、F0-B1、B1-B2、A1-B1、A2-B2。",
+        "⚠ 読み込めない戦闘データです。1番目の罠の経路: 「A1-B2」は隣り合うエリアを結ぶ経路ではありません。使えるもの: A2-A1、A1-F0、F0-B1、B1-B2、A1-B1、A2-B2。",
         '⚠ The battle document cannot be imported (the edge of the 1st trap): "A1-B2" does not join two adjacent areas. Edges: A2-A1, A1-F0, F0-B1, B1-B2, A1-B1, A2-B2.',
     ),
     (
@@ -292,7 +292,7 @@ RUNNING: Refused = [
     ),
     (
         "/trap set kind:mine edge:A1-B2 uses:1",
-        "⚠ 「A1-B2」は隣り合うエリアの辺ではありません。使えるもの: A2-A1、A1-F0、F0-B1、B1-B2、A1-B1、A2-B2",
+        "⚠ 「A1-B2」は隣り合うエリアを結ぶ経路ではありません。使えるもの: A2-A1、A1-F0、F0-B1、B1-B2、A1-B1、A2-B2",
         '⚠ "A1-B2" does not join two adjacent areas. Edges: A2-A1, A1-F0, F0-B1, B1-B2, A1-B1, A2-B2',
     ),
     (
@@ -343,7 +343,7 @@ RUNNING: Refused = [
     ("/unit hp unit:ゴブリン", "⚠ 増減、設定値のどちらかを指定してください。", "⚠ Give one of delta, set."),
     (
         "/fort siege effect:fixed",
-        "⚠ 「固定値」には 量:(砦への固定ダメージ)が必要です。",
+        "⚠ 「確定ダメージ」には 量:(砦に与える点数)が必要です。",
         '⚠ The effect "fixed amount" needs amount: (the fixed damage to the fort).',
     ),
     ("/gm undo steps:0", "⚠ 「回数:」は1から100までです(「0」)。", '⚠ steps: goes from 1 to 100 ("0").'),

@@ -153,7 +153,7 @@ def test_event_lines_with_rolls_variants_and_words() -> None:
         ((6, 2),),
     )
     assert event_line(area, "ja") == (
-        "Aの範囲攻撃(A1、半径5、魔法): 狙いはG。ユニット: G、H。 H: d6=2(はい) (出目 2)"
+        "Aの範囲攻撃(A1、半径5、魔法ダメージ): 狙いはG。ユニット: G、H。 H: d6=2(はい) (出目 2)"
     )
     ended = Event(
         "battle.ended", {"outcome": "success", "reason": "rounds", "fort_hp": 60, "fort_max_hp": 100}

@@ -104,10 +104,10 @@ def test_characters_caught_at_radius_7_and_units_over_the_cap_are_named() -> Non
         5,
     )
     assert b.lines("ja") == [
-        "Aliceの範囲攻撃(A1、半径7、魔法・炎属性): 狙いは的。ユニット: 的。キャラクター: Cid。"
+        "Aliceの範囲攻撃(A1、半径7、魔法ダメージ・炎属性): 狙いは的。ユニット: 的。キャラクター: Cid。"
         "対象数の上限で外れた: 隊長。",
         "的に9ダメージ(弱点+3込み)(HP 50→41)。 《(2D6) ＞ 6[3,3] ＞ 6》",
-        "Cidも巻き込まれた: 7ダメージ(魔法・炎属性、半減なら4)。"
+        "Cidも巻き込まれた: 7点の魔法ダメージ・炎属性(半減なら4)。"
         "HPは /pc hp で反映してください(回避・抵抗は各自で)。 《(2D6) ＞ 7[2,5] ＞ 7》",
     ]
     assert b.lines("en")[0] == (
@@ -119,8 +119,8 @@ def test_characters_caught_at_radius_7_and_units_over_the_cap_are_named() -> Non
     )
     b(AttackArea(commander="隊長", damage=10, radius=3, kind="magic", by="Alice"))
     assert b.lines("ja") == [
-        "Aliceの範囲攻撃(A1、半径3、魔法): 狙いは指揮官 隊長。ユニット: なし。キャラクター: 隊長。",
-        "隊長に命中: 10ダメージ(魔法、半減なら5)。"
+        "Aliceの範囲攻撃(A1、半径3、魔法ダメージ): 狙いは指揮官 隊長。ユニット: なし。キャラクター: 隊長。",
+        "隊長に命中: 10点の魔法ダメージ(半減なら5)。"
         "HPは /指揮官 hp で反映してください(回避・抵抗は各自で)。",
     ]
 

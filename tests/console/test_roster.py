@@ -134,7 +134,7 @@ async def test_a_preview_changes_nothing_and_spends_no_dice(
     done = await say(session, "/unit advance")
     assert "《(2D6+10) ＞ 2[1,1]+10 ＞ 12》" in done
     assert dice.remaining == left - 2
-    assert "/unit advance" in await say(session, "/fort log last:1")
+    assert "/ユニット 前進" in await say(session, "/fort log last:1")  # in the reader's words
 
 
 async def test_a_preview_is_for_gms_and_refused_after_the_end(session: ConsoleSession) -> None:

@@ -60,19 +60,20 @@ async def test_a_round_summary_lists_every_action_and_adds_up(session: ConsoleSe
     assert last[-1] == "第2ラウンド、PC側の手番です。"
     summary = last[title : last.index("第2ラウンド、PC側の手番です。")]
     text = "\n".join(summary)
-    # every action with who ran it, in order: the failed load with its dice, the override, the undo
+    # every action with who ran it, in order: the failed load with its dice, the override, the undo; each
+    # command in the reader's words, though typed in English (issue 23, item 8)
     heads = [line.strip() for line in summary if re.match(r"\s+#\d+ ", line)]
     assert heads == [
-        "#1 gm: /fort start rounds:2 fort_hp:300 cannons:1",
-        "#2 alice: /pc add name:アリス position:top",
-        "#3 gm: /unit add name:ゴブリン type:normal area:A1 hp:20 fort_damage:10 defense:2",
-        "#4 gm: /trap set kind:mine edge:A1-F0 uses:2",
-        "#5 alice: /cannon load cannon:1 check:5",
-        "#6 gm: /gm set target:fort.hp value:250",
-        "#8 gmが取り消しました: #7 /fort heal amount:12",
-        "#9 gm: /fort next",
-        "#10 gm: /unit advance",
-        "#11 gm: /fort next",
+        "#1 gm: /砦 開始 ラウンド数:2 砦hp:300 大砲の数:1",
+        "#2 alice: /pc 追加 名前:アリス 位置:砦上部",
+        "#3 gm: /ユニット 追加 名前:ゴブリン タイプ:通常 エリア:A1 hp:20 砦ダメージ:10 防護点:2",
+        "#4 gm: /罠 設置 種類:地雷 経路:A1-F0 回数:2",
+        "#5 alice: /大砲 装填 砲番号:1 判定値:5",
+        "#6 gm: /gm 上書き 対象:fort.hp 値:250",
+        "#8 gmが取り消しました: #7 /砦 回復 量:12",
+        "#9 gm: /砦 次へ",
+        "#10 gm: /ユニット 前進",
+        "#11 gm: /砦 次へ",
     ]
     assert "      大砲1の装填失敗(筋力判定 5): 砲弾を落としました。" in summary
     assert any(
@@ -112,5 +113,5 @@ async def test_a_battle_ended_by_the_gm_mid_round_sums_up_the_round(session: Con
     lines = ended.splitlines()
     final = lines[lines.index("━━ 戦闘の結果 ━━") :]
     assert "  砦HP: 100 → 70/100(−30)" in final
-    assert "    構造物破壊(固定値): −30" in final
-    assert any(line.strip() == "#2 gm: /fort siege effect:fixed amount:30" for line in final)
+    assert "    構造物破壊(確定ダメージ): −30" in final
+    assert any(line.strip() == "#2 gm: /砦 攻城 効果:確定ダメージ 量:30" for line in final)

@@ -23,19 +23,19 @@ REPLIES = [
     '⚠ 「タイプ:」は通常・破城槌・飛行・兵士のどれかです(「ゴブリン」)。',
     'ユニット 兵士隊(兵士、PC側)をF0(砦上部)に配置: HP 10、砦ダメージ 0、防護点 0、移動 10m。',
     'ユニット 槌(破城槌、敵側)をB1に配置: HP 10、砦ダメージ 5、防護点 0、移動 10m、打撃点 2D。',
-    '構造物破壊効果(固定値): 砦に10ダメージ(HP 300→290)。',
-    '構造物破壊効果(固定値): 砦に1ダメージ(HP 290→289)。',
+    '構造物破壊効果(確定ダメージ): 砦に10ダメージ(HP 300→290)。',
+    '構造物破壊効果(確定ダメージ): 砦に1ダメージ(HP 290→289)。',
     '⚠ /砦 に「状態」はありません。/砦 状況 のことですか? 使えるもの: 終了、書き出し、回復、読み込み、記録、戦場図、次へ、防衛予測、修繕、攻城、開始、状況',
     '⚠ /砦 に「strat」はありません。/砦 開始 のことですか? 使えるもの: 終了、書き出し、回復、読み込み、記録、戦場図、次へ、防衛予測、修繕、攻城、開始、状況',
     'PC アリスが参加しました(持ち主 gm、位置 砦上部)。',
     'A1-F0にバリケードを設置しました(残り1回)。',
-    'アリスの範囲攻撃(B1、半径1、確定・炎属性): 狙いは槌。ユニット: 槌。 〔手番外: 敵側の手番〕',
+    'アリスの範囲攻撃(B1、半径1、確定ダメージ・炎属性): 狙いは槌。ユニット: 槌。 〔手番外: 敵側の手番〕',
     '槌に3ダメージ(HP 10→7)。 〔手番外: 敵側の手番〕',
     'gm: (2D6+5) ＞ 7[3,4]+5 ＞ 12  命中:ゴブリンへ',
     '⚠ 増減、設定値は一緒には使えません。どちらか一方を指定してください。',
     '/千幻抄 隠密 名前:<テキスト> ダイス数:<0〜30> [基本値:<-99〜999>]',
     '  隠れます(身体+〈隠密〉、GMと持ち主だけに表示)。',
-    '    名前(必須): 名前',
+    '    名前(必須): 対象の名前(戦闘での名前)',
     '    ダイス数(必須): 払うDP(振るダイスの数)',
     '    基本値: 特性値+技能+修正',
     '  例: /千幻抄 隠密 名前:魔理沙 ダイス数:3 基本値:2',
@@ -87,6 +87,19 @@ SYNONYMS = [
     ("attack area", "element", "炎", "fire"),
     ("attack area", "kind", "確定", "fixed"),
     ("attack area", "kind", "確定ダメージ", "fixed"),
+    # item 7: the bot says 確定ダメージ (and 物理ダメージ, 魔法ダメージ); the earlier words are still taken
+    ("attack area", "kind", "固定値", "fixed"),
+    ("attack area", "kind", "固定量", "fixed"),
+    ("attack area", "kind", "物理", "physical"),
+    ("attack area", "kind", "物理ダメージ", "physical"),
+    ("attack area", "kind", "魔法", "magic"),
+    ("attack area", "kind", "魔法ダメージ", "magic"),
+    ("fort siege", "effect", "確定ダメージ", "fixed"),
+    ("fort siege", "effect", "確定", "fixed"),
+    ("sg damage", "mercy", "HP1で戦闘不能", "hp1"),
+    ("sg damage", "mercy", "HP1で行動不能", "hp1"),
+    ("sg start", "opening", "不意打ち", "ambush"),
+    ("sg start", "opening", "奇襲", "ambush"),
     ("trap set", "kind", "バリケード", "barricade"),
 ]
 
@@ -127,7 +140,7 @@ def test_f_fort_3_a_repair_says_what_it_gained_under_the_forts_maximum(tmp_path:
 def test_a_redo_shows_what_it_redid_as_redone(tmp_path: Path) -> None:
     script = "/fort start rounds:2\n/fort heal amount:12\n/gm undo\n/gm redo\n"
     done = console(tmp_path / "b.db", script, "--lang", "ja")
-    assert done.stdout.splitlines()[-2:] == ["1件の操作をやり直しました。", "  #2 gm: /fort heal amount:12 (やり直し済み)"]
+    assert done.stdout.splitlines()[-2:] == ["1件の操作をやり直しました。", "  #2 gm: /砦 回復 量:12 (やり直し済み)"]
 
 
 def test_renamed_japanese_commands_and_options_keep_working_in_the_console(tmp_path: Path) -> None:

@@ -58,12 +58,12 @@ async def test_a_whole_battle(harness: Harness, dice: Dice) -> None:
 
     # the GM ends the PC turn with the button; the enemy moves; the GM ends the enemy turn
     pressed = await h.press(GM, NEXT, message_id)
-    assert not pressed.ephemeral and pressed.embeds[0]["title"] == "/fort next"
+    assert not pressed.ephemeral and pressed.embeds[0]["title"] == "/砦 次へ"
     moved = await h.run(GM, "unit move", unit="ゴブリン隊", to="F0")
     assert (await fort(h))["hp"] == 90
     round_end = await h.run(GM, "fort next")
     # the summary right after the round's end, the next round's first line after it
-    assert titles([round_end.response]) == ["/fort next", "第1ラウンドのまとめ", ""]
+    assert titles([round_end.response]) == ["/砦 次へ", "第1ラウンドのまとめ", ""]
     assert round_end.embeds[0]["description"].splitlines()[-1].startswith("第1ラウンド終了時: 砦HP 90/100")
     assert round_end.embeds[2]["description"] == "第2ラウンド、PC側の手番です。"
     summary = round_end.embeds[1]
@@ -72,7 +72,7 @@ async def test_a_whole_battle(harness: Harness, dice: Dice) -> None:
     ]
     # every action of the round under its command, with who ran it
     text = summary["description"]
-    assert "#3 <@" in text and ": /unit move unit:ゴブリン隊 to:F0" in text
+    assert "#3 <@" in text and ": /ユニット 移動 ユニット:ゴブリン隊 移動先:F0" in text
     for line in moved.embeds[0]["description"].splitlines():
         assert "　　" + line in summary["description"].splitlines()
 
@@ -100,7 +100,7 @@ async def test_a_whole_battle(harness: Harness, dice: Dice) -> None:
     assert (await fort(h))["hp"] == 90
     final = await h.run(GM, "fort next")
     # the round summary after the round's end, the battle's end after it, then the final summary
-    assert titles([final.response]) == ["/fort next", "第2ラウンドのまとめ", "", "戦闘の結果"]
+    assert titles([final.response]) == ["/砦 次へ", "第2ラウンドのまとめ", "", "戦闘の結果"]
     assert final.embeds[2]["description"].splitlines()[-1].startswith("戦闘終了")
     result = final.embeds[3]
     hp = (await fort(h))["hp"]

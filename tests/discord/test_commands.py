@@ -25,6 +25,7 @@ from discord_harness import (
 
 from bot.discord.text import event_line, md
 from bot.i18n import t
+from bot.render.command_line import shown as in_words
 from bot.service import Actor, Invocation, Where
 from bot.views import LogView, StatusView
 
@@ -48,13 +49,14 @@ async def document(h: Harness) -> dict[str, object]:
 async def action(
     h: Harness, member: object, path: str, text: str, seq: int, lang: str = "ja", **options: object
 ) -> Result:
-    """Run a command that must succeed; check the response embed against the log."""
+    """Run a command that must succeed; check the response embed against the log: its title is the
+    logged command ``text`` in the member's words (issue 23, item 8)."""
     result = await h.run(member, path, **options)  # type: ignore[arg-type]
     response = result.response
     assert response.type == 4 and not response.ephemeral, result.text()
     assert response.data["allowed_mentions"] == NONE
     first = response.embeds[0]
-    assert first["title"] == md(text)
+    assert first["title"] == md(in_words(text, lang))
     assert first["author"] == {"name": member.name}  # type: ignore[attr-defined]
     assert first["footer"] == {"text": f"#{seq}"}
     lines = await logged_lines(h, lang)
@@ -83,7 +85,7 @@ async def refused(
 @pytest.fixture
 async def battle(harness: Harness, dice: Dice) -> Harness:
     """A battle: Alice (PC on top), Bob (PC outside), goblins at A1, a soldier unit, a commander."""
-    await action(
+    started = await action(
         harness,
         GM,
         "fort start",
@@ -93,6 +95,8 @@ async def battle(harness: Harness, dice: Dice) -> Harness:
         cannons=1,
         title="北の砦",
     )
+    # the GM's client is Japanese: the command the embed shows is in Japanese
+    assert started.response.embeds[0]["title"] == "/砦 開始 ラウンド数:3 大砲の数:1 タイトル:北の砦"
     await action(
         harness,
         ALICE,
@@ -271,9 +275,9 @@ async def test_fort_log(battle: Harness) -> None:
     lines = embed["description"].split("\n")
     assert (
         lines[0]
-        == f"#5 <@{GM.id}>: /unit add name:兵士隊 type:soldier area:F0 hp:20 fort\\_damage:0 strike:2d"
+        == f"#5 <@{GM.id}>: /ユニット 追加 名前:兵士隊 タイプ:兵士 エリア:F0 hp:20 砦ダメージ:0 打撃点:2d"
     )
-    assert lines[-2] == f"#6 <@{GM.id}>: /commander add name:隊長 hp:40 area:A2"
+    assert lines[-2] == f"#6 <@{GM.id}>: /指揮官 追加 名前:隊長 hp:40 エリア:A2"
     assert lines[-1] == "　" + (await logged_lines(battle))[0]
 
 
@@ -509,11 +513,11 @@ async def test_gm_set_undo_redo(battle: Harness) -> None:
     assert not result.ephemeral
     (embed,) = result.embeds
     assert embed["title"] == "1件の操作を取り消しました。"
-    assert embed["description"] == f"#7 <@{GM.id}>: /gm set target:fort.hp value:250"
+    assert embed["description"] == f"#7 <@{GM.id}>: /gm 上書き 対象:fort.hp 値:250"
     assert (await document(battle))["fort"]["hp"] == 300  # type: ignore[index]
     result = await battle.run(GM, "gm redo", steps=1)
     assert result.embeds[0]["title"] == "1件の操作をやり直しました。"
-    assert result.embeds[0]["description"] == f"#7 <@{GM.id}>: /gm set target:fort.hp value:250"
+    assert result.embeds[0]["description"] == f"#7 <@{GM.id}>: /gm 上書き 対象:fort.hp 値:250"
     assert (await document(battle))["fort"]["hp"] == 250  # type: ignore[index]
     await refused(battle, ALICE, "gm undo", "service.gm_only", "en")
     assert len(await battle.flush_live()) == 1  # the three changes, one coalesced edit
@@ -526,7 +530,7 @@ async def test_undo_further_than_there_is_says_how_far_it_went(battle: Harness) 
         "5件の操作を取り消しました"
         "(回数:50のうち、取り消せるのはここまでです。戦闘の開始は取り消せません)。"
     )
-    assert embed["description"].splitlines()[0] == (f"#6 <@{GM.id}>: /commander add name:隊長 hp:40 area:A2")
+    assert embed["description"].splitlines()[0] == (f"#6 <@{GM.id}>: /指揮官 追加 名前:隊長 hp:40 エリア:A2")
     refused_again = await refused(battle, GM, "gm undo", "service.nothing_to_undo")
     (nothing,) = refused_again.embeds
     assert nothing["description"] == "⚠ 取り消せる操作がありません(戦闘の開始は取り消せません)。"

@@ -81,7 +81,7 @@ async def test_a_command_is_deferred_while_the_database_is_slow(
     assert first.path.endswith("/callback") and first.type == 5 and not first.ephemeral  # "thinking ..."
     edit = [r for r in result.requests if r.via == "webhook"][-1]
     assert edit.method == "PATCH" and edit.path.endswith("/messages/@original")
-    assert edit.embeds[0]["title"] == "/pc add name:Alice"
+    assert edit.embeds[0]["title"] == "/pc 追加 名前:Alice"
 
 
 async def test_a_refusal_held_back_still_ends_ephemeral(
@@ -109,7 +109,7 @@ async def test_the_next_button_is_deferred_while_the_battle_is_read(
     first, result = await _held_back(harness, gate, payload)
     assert first.type == 5
     edit = [r for r in result.requests if r.via == "webhook"][-1]
-    assert edit.method == "PATCH" and edit.embeds[0]["title"] == "/fort next"
+    assert edit.method == "PATCH" and edit.embeds[0]["title"] == "/砦 次へ"
 
 
 async def test_a_refresh_held_back_edits_the_status_message_afterwards(

@@ -117,7 +117,7 @@ async def test_a_long_log_is_sent_in_several_messages(harness: Harness) -> None:
     for embeds in messages:
         check_message(embeds)
     text = "\n".join(e["description"] for m in messages for e in m)
-    assert text.count("/unit add") == 60
+    assert text.count("/ユニット 追加") == 60  # each in the reader's words
 
 
 def test_an_empty_field_holds_nothing_to_read() -> None:

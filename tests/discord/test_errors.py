@@ -60,7 +60,7 @@ async def test_a_slow_answer_is_deferred_then_edited(harness: Harness) -> None:
         "PATCH",
         f"/webhooks/{APPLICATION_ID}/{edit.path.split('/')[3]}/messages/@original",
     )
-    assert edit.embeds[0]["title"] == "/fort start rounds:2"
+    assert edit.embeds[0]["title"] == "/砦 開始 ラウンド数:2"
     assert edit.payload is not None and edit.payload["allowed_mentions"] == {"parse": []}
 
 

@@ -69,7 +69,7 @@ async def test_the_status_buttons_are_checked_like_the_commands_in_every_channel
     h.channel_id = OTHER_CHANNEL
     try:
         pressed = await h.press(KEEPER_THERE, NEXT)
-        assert not pressed.ephemeral and pressed.embeds[0]["title"] == "/fort next"
+        assert not pressed.ephemeral and pressed.embeds[0]["title"] == "/砦 次へ"
     finally:
         h.channel_id = CHANNEL_ID
 
@@ -85,7 +85,7 @@ async def test_the_servers_gm_role_set_with_manage_server_counts_on_its_server_o
     assert result.embeds[0]["description"] == t("gm.role_set", "ja", role=f"<@&{GM_ROLE.id}>")
     assert result.response.data["allowed_mentions"] == {"parse": []}
     pressed = await h.press(ROLE_MEMBER, NEXT)
-    assert not pressed.ephemeral and pressed.embeds[0]["title"] == "/fort next"
+    assert not pressed.ephemeral and pressed.embeds[0]["title"] == "/砦 次へ"
     # the same role id on another server is nothing there
     h.guild_id += 1
     try:

@@ -118,7 +118,7 @@ async def test_a_deleted_status_message_is_posted_again(harness: Harness) -> Non
 async def test_no_permission_to_post_is_not_the_users_problem(harness: Harness) -> None:
     harness.http.fail[("POST", f"/channels/{CHANNEL_ID}/messages")] = 403
     result = await harness.run(GM, "fort start", rounds=1)
-    assert not result.ephemeral and result.embeds[0]["title"] == "/fort start rounds:1"
+    assert not result.ephemeral and result.embeds[0]["title"] == "/砦 開始 ラウンド数:1"
     assert [r.method for r in result.channel] == ["POST"]
 
 

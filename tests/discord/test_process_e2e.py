@@ -216,7 +216,7 @@ async def test_a_battle_through_the_gateway_with_a_rate_limit_a_resume_a_stop_an
 
     # the status message's buttons: next turn (the GM), refresh (anyone)
     _, pressed = await press(fake, session, GM, NEXT, status_id)
-    assert pressed.type == 4 and not pressed.ephemeral and "/fort next" in pressed.text()
+    assert pressed.type == 4 and not pressed.ephemeral and "/砦 次へ" in pressed.text()
     _, refreshed = await press(fake, session, BOB, REFRESH, status_id)
     assert refreshed.type == 7 and "北の砦" in refreshed.text()
 

@@ -47,7 +47,7 @@ async def test_the_commands_carry_japanese_names(harness: Harness) -> None:
     assert subs["list"]["name_localizations"] == {"ja": "一覧"}
     (area,) = subs["list"]["options"]
     assert area["name_localizations"] == {"ja": "エリア"}
-    assert area["description_localizations"] == {"ja": "このエリアの部隊と指揮官だけ(A2 A1 F0 B1 B2)"}
+    assert area["description_localizations"] == {"ja": "このエリアのユニットと指揮官だけ(A2 A1 F0 B1 B2)"}
     preview = next(o for o in subs["advance"]["options"] if o["name"] == "preview")
     assert preview["name_localizations"] == {"ja": "プレビュー"} and preview["type"] == 5  # a boolean
 
@@ -92,7 +92,7 @@ async def test_help_in_discord_in_the_users_language(harness: Harness) -> None:
     text = "\n".join(e["description"] for e in result.embeds)
     assert text.splitlines()[0].startswith("コマンド一覧([ ]は省略可)。")
     assert (
-        "　/ユニット 一覧 — 部隊の一覧: HP、砦ダメージ、打撃点、防護点、残りの移動、"
+        "　/ユニット 一覧 — ユニットの一覧: HP、砦ダメージ、打撃点、防護点、残りの移動、"
         "この手番の行動、増援" in text
     )
     group = await harness.run(BOB, "help", command="砦")

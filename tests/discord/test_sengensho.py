@@ -11,7 +11,7 @@ from bot.i18n import t
 async def test_a_sengensho_battle_through_discord(harness: Harness, dice: Dice) -> None:
     h = harness
     start = await h.run(GM, "sg start", title="千の夜")
-    assert not start.ephemeral and start.embeds[0]["title"] == "/sg start title:千の夜"
+    assert not start.ephemeral and start.embeds[0]["title"] == "/千幻抄 開始 タイトル:千の夜"
     (post,) = start.channel
     assert post.embeds[0]["title"].startswith("【千の夜】")
     joined = await h.run(
@@ -27,7 +27,7 @@ async def test_a_sengensho_battle_through_discord(harness: Harness, dice: Dice) 
     (edit,) = await h.flush_live()
     message_id = int(edit.path.rsplit("/", 1)[1])
     turn = await h.press(GM, NEXT, message_id)
-    assert not turn.ephemeral and turn.embeds[0]["title"] == "/sg turn"
+    assert not turn.ephemeral and turn.embeds[0]["title"] == "/千幻抄 ターン"
     dice.feed(6, 5)
     rolled = await h.run(ALICE, "sg roll", name="Alice", base=5, dice=2, target=10)
     assert not rolled.ephemeral, rolled.text()

@@ -14,6 +14,7 @@ from discord_harness import ALICE, BOB, CHANNEL_ID, GM, GUILD_ID, Attachment, Di
 
 from bot.discord.text import event_line, md
 from bot.i18n import t
+from bot.render.command_line import shown as in_words
 from bot.service import Actor, Invocation, Where
 from bot.views import LogView, StatusView
 
@@ -35,11 +36,11 @@ async def action(h: Harness, member: Member, path: str, text: str, seq: int, **o
     assert response.type == 4 and not response.ephemeral, result.text()
     assert response.data["allowed_mentions"] == {"parse": []}
     first = response.embeds[0]
-    assert first["title"] == md(text)
+    lang = "en" if member.locale.startswith("en") else "ja"
+    assert first["title"] == md(in_words(text, lang))  # the logged command in the member's words
     assert first["author"] == {"name": member.name}
     assert first["footer"] == {"text": f"#{seq}"}
     events = await logged(h)
-    lang = "en" if member.locale.startswith("en") else "ja"
     public = [e for e in events if e.audience is None and e.kind != "service.secret_text"]
     assert first["description"] == "\n".join(event_line(e, lang) for e in public)
     secret = [e for e in events if e.audience is not None and e.kind != "service.secret_text"]
@@ -194,7 +195,8 @@ async def test_every_sg_command_through_discord(harness: Harness, dice: Dice) ->
     (embed,) = log.embeds
     assert embed["title"] == "直近 2件の記録:"
     # S-HIDE-1: the table counts only what it saw (the hiding and the surprise named were secret)
-    assert embed["description"].split("\n")[0] == f"#14 <@{GM.id}>: /sg damage name:妖精 amount:9 mercy:hp1"
+    first = embed["description"].split("\n")[0]
+    assert first == f"#14 <@{GM.id}>: /千幻抄 ダメージ 名前:妖精 量:9 手加減:HP1で戦闘不能"
     exported = await h.run(BOB, "sg export")
     ((filename, content),) = exported.response.files
     assert filename == f"sengensho-{CHANNEL_ID}-1.json"

@@ -27,6 +27,12 @@ def test_pc_damage_one_expression_or_one_per_pc() -> None:
         Attack("2d+8", DamageKind.MAGIC, "アリス"),
         Attack("30", DamageKind.FIXED),
     )
+    # the words the bot prints for a kind (issue 23: 確定ダメージ) are taken too
+    assert parse_pc_damage("30:確定ダメージ, 2d:物理ダメージ, 2d:魔法ダメージ") == (
+        Attack("30", DamageKind.FIXED),
+        Attack("2d", DamageKind.PHYSICAL),
+        Attack("2d", DamageKind.MAGIC),
+    )
 
 
 @pytest.mark.parametrize(

@@ -68,18 +68,18 @@ def test_a_battle_built_by_hand_is_the_battle_the_console_imports(browser, prep_
     _add(page, "PCを加える", "pcs", {"name": "ボブ", "position": "outside"})
     page.wait_for_selector("#map-picture:not([hidden])")
     first_picture = page.get_attribute("#map-picture", "src")
-    goblin = _add(page, "部隊を加える", "units",
+    goblin = _add(page, "ユニットを加える", "units",
                   {"name": "ゴブリン", "type": "normal", "area": "A2", "hp": "30", "fort_damage": "10",
                    "strike": "2d+3", "defense": "2"})  # fmt: skip
-    _add(page, "部隊を加える", "units",
+    _add(page, "ユニットを加える", "units",
          {"name": "破城槌", "type": "ram", "area": "A1", "hp": "60", "fort_damage": "30", "strike": "2d+10",
           "move": "10"})  # fmt: skip
-    _add(page, "部隊を加える", "units",
+    _add(page, "ユニットを加える", "units",
          {"name": "ハーピー", "type": "flying", "area": "B2", "hp": "25", "fort_damage": "5", "move": "20",
           "weakness": "炎属性ダメージ+3"})  # fmt: skip
     _add(
         page,
-        "部隊を加える",
+        "ユニットを加える",
         "units",
         {
             "name": "守備隊",
@@ -92,7 +92,7 @@ def test_a_battle_built_by_hand_is_the_battle_the_console_imports(browser, prep_
     )
     _add(
         page,
-        "部隊を加える",
+        "ユニットを加える",
         "units",
         {
             "name": "増援オーク",
@@ -207,7 +207,7 @@ def test_a_refused_value_shows_the_bots_sentence_and_nothing_is_saved(browser, p
     Conventions); that refuses nothing."""
     file = tmp_path / "battle.json"
     page = _open(browser, prep_server(str(file)))
-    _add(page, "部隊を加える", "units", {"name": "ゴブリン", "type": "normal", "area": "A2", "hp": "0",
+    _add(page, "ユニットを加える", "units", {"name": "ゴブリン", "type": "normal", "area": "A2", "hp": "0",
                                    "fort_damage": "10", "move": "15"})  # fmt: skip
     hp = page.locator('.refusal[data-place="$.units[0].hp"]')
     hp_words = refusal_text(

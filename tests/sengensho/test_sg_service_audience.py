@@ -101,7 +101,7 @@ async def test_s_hide_1_each_reader_sees_what_they_may(sg_db: AsyncEngine) -> No
     assert "秘匿" not in render(log, "ja")
     assert [e.seq for e in log.entries] == list(range(1, len(log.entries) + 1))
     gm_log = await run(service, "gm", "sg log", last=20, gm=True)
-    assert isinstance(gm_log, LogView) and gm_log.ephemeral and "/sg hide" in render(gm_log, "ja")
+    assert isinstance(gm_log, LogView) and gm_log.ephemeral and "/千幻抄 隠密" in render(gm_log, "ja")
     assert len(gm_log.entries) == len(log.entries) + 2  # the hidden join and the hiding, real numbers
     assert [e.seq for e in gm_log.entries] == list(range(1, len(gm_log.entries) + 1))
     short = await run(service, "u1", "sg log", last=3)
@@ -155,7 +155,7 @@ async def test_s_hide_1_undoing_a_secret_action_tells_the_table_nothing(sg_db: A
     await run(service, "gm", "sg hide", name="ルーミア", base=6, dice=2)
     undo = await run(service, "gm", "gm undo", steps=2)
     assert isinstance(undo, UndoView) and undo.ephemeral and undo.private is None  # the GM's alone
-    assert "/sg hide" in render(undo, "ja") and [e.seq for e in undo.entries] == [3, 2]
+    assert "/千幻抄 隠密" in render(undo, "ja") and [e.seq for e in undo.entries] == [3, 2]
     log = await run(service, "u1", "sg log", last=20)
     assert isinstance(log, LogView) and [e.seq for e in log.entries] == [1]  # the start, nothing else
     assert AMBUSHER not in render(log, "ja") and "取り消" not in render(log, "ja")

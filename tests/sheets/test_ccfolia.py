@@ -137,7 +137,7 @@ def test_a_whole_battle_pastes_as_documented() -> None:
     }  # fmt: skip
     assert watcher["status"] == []
     assert goblins == {
-        "name": "ゴブリン隊", "memo": "部隊／通常／A1", "initiative": 0,
+        "name": "ゴブリン隊", "memo": "ユニット／通常／A1", "initiative": 0,
         "status": [{"label": "HP", "value": 40, "max": 40}],
         "params": [
             {"label": "防護", "value": "2"}, {"label": "移動", "value": "10"},
@@ -145,9 +145,9 @@ def test_a_whole_battle_pastes_as_documented() -> None:
         ],
         "commands": "2D+6 打撃／ゴブリン隊",
     }  # fmt: skip
-    assert soldiers["memo"] == "部隊／兵士／F0"
-    assert coming["memo"] == "部隊／飛行／B2\n増援: ラウンド3"
-    assert fallen["memo"] == "部隊／破城槌／A2\n撃破" and fallen["status"][0]["value"] == 0
+    assert soldiers["memo"] == "ユニット／兵士／F0"
+    assert coming["memo"] == "ユニット／飛行／B2\n増援: ラウンド3"
+    assert fallen["memo"] == "ユニット／破城槌／A2\n撃破" and fallen["status"][0]["value"] == 0
     assert boss == {
         "name": "隊長", "memo": "指揮官／A2", "initiative": 0,
         "status": [{"label": "HP", "value": 60, "max": 60}], "params": [], "commands": "",
@@ -171,6 +171,6 @@ def test_weakness_and_war_horn_where_the_state_has_them() -> None:
     weak: Unit = with_text(state.units[0], "weakness", "炎属性ダメージ+3")
     data = check_clipboard_character(json.dumps(unit_character(weak), ensure_ascii=False))
     assert {"label": "弱点", "value": "炎属性ダメージ+3"} in data["params"]
-    assert data["memo"] == "部隊／通常／A1\n弱点: 炎属性ダメージ+3"
+    assert data["memo"] == "ユニット／通常／A1\n弱点: 炎属性ダメージ+3"
     horned: Commander = with_text(state.commanders[0], "horn", "鼓咆+1")
     assert commander_character(horned)["data"]["memo"] == "指揮官／A2\n鼓砲: 鼓咆+1"

@@ -32,6 +32,8 @@ KIND_WORDS: dict[str, DamageKind] = {
     "魔法": DamageKind.MAGIC,
     "確定": DamageKind.FIXED,
 }
+#: and the words the bot prints for a kind (``物理ダメージ``, ``確定ダメージ``), taken as well
+_PRINTED_KIND_WORDS = {f"{word}ダメージ": kind for word, kind in KIND_WORDS.items() if not word.isascii()}
 _SEPARATORS = re.compile(r"[,、]")
 #: ``name=expression``: an ``=`` that is no part of a comparison (``2d>=5`` names nobody)
 _NAMED = re.compile(r"(?P<name>[^=<>!]*)=(?![=<>])(?P<expression>.*)")
@@ -114,7 +116,7 @@ def _attack(entry: str) -> Attack:
     kind = DamageKind.PHYSICAL
     if ":" in expression:
         expression, _, word = (part.strip() for part in expression.rpartition(":"))
-        found = KIND_WORDS.get(fold(word))
+        found = KIND_WORDS.get(fold(word)) or _PRINTED_KIND_WORDS.get(fold(word))
         if found is None:
             raise RuleError("odds.pc_damage_kind", entry=entry, kind=word, allowed=list(KIND_WORDS))
         kind = found
