@@ -131,10 +131,16 @@ def _item_texts(new: Items, old: Sequence[Any], old_texts: list[str]) -> list[st
     """Each item's text: the old one where its element is the same object (in place, else anywhere;
     ``old`` is alive, so an id names one object)."""
     make, elements = new.make, new.elements
-    if len(elements) == len(old):
-        return [old_texts[i] if e is old[i] else dumps(make(e)) for i, e in enumerate(elements)]
-    known = {id(e): text for e, text in zip(old, old_texts, strict=True)}
-    return [known.get(id(e)) or dumps(make(e)) for e in elements]
+    texts = []
+    known: dict[int, str] | None = None
+    for i, element in enumerate(elements):
+        if i < len(old) and element is old[i]:
+            texts.append(old_texts[i])
+            continue
+        if known is None:
+            known = {id(e): text for e, text in zip(old, old_texts, strict=True)}
+        texts.append(known.get(id(element)) or dumps(make(element)))
+    return texts
 
 
 def diff(old: Encoded, new: Encoded) -> Patch:
