@@ -43,17 +43,13 @@ async def undo_redo(
         if not changed:
             raise Refused("service.nothing_to_undo")
         restored = rows[len(changed)]
-    document = live.encoded.document()  # as stored: the patches go from it
     if any(r.delta is None for r in changed):
         document = await repo.state_at(conn, head.id, restored.seq)
-    elif redo:
-        for r in changed:
-            assert r.delta is not None
-            document = docpatch.apply(document, r.delta)
     else:
-        for r in changed:  # newest first
+        document = live.encoded.document()  # as stored: the patches go from it
+        for r in changed:  # redo: oldest first; undo: newest first
             assert r.delta is not None
-            document = docpatch.apply(document, r.delta, reverse=True)
+            document = docpatch.apply(document, r.delta, reverse=not redo)
     state = binding.ruleset.import_(document)
     status = ENDED if binding.is_over(state) else RUNNING
     seqs = [r.seq for r in changed]

@@ -28,8 +28,13 @@ from typing import Any
 Patch = dict[str, Any]
 
 
+#: ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``, without making an encoder each call
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """``value`` as compact JSON, non-ASCII kept."""
+    return _ENCODER.encode(value)
 
 
 @dataclass(frozen=True, slots=True)

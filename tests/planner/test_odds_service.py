@@ -61,7 +61,7 @@ async def test_the_worker_answers_what_the_planner_answers(engine: AsyncEngine) 
     live = await service.status(HERE)
     assert live is not None
     request = PlanRequest(runs=2000, attacks=parse_pc_damage("Alice=2d+4"), seed=9)
-    assert view.result == plan(import_state(live.document()), request)
+    assert view.result == plan(import_state(live.document), request)
     # without a seed the service draws one, and the answer says which
     unseeded = await service.execute(HERE, PLAYER, odds())
     assert isinstance(unseeded, OddsView) and unseeded.result is not None and unseeded.result.runs == 10_000

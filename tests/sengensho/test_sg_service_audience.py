@@ -89,7 +89,7 @@ async def test_s_hide_1_each_reader_sees_what_they_may(sg_db: AsyncEngine) -> No
     assert "潜伏中(GMと持ち主だけに表示):" in lines
     assert any(line.startswith("18 ルーミア(敵側)") and "[潜伏中 隠密13]" in line for line in lines)
     live = await service.status(HERE)
-    assert live is not None and AMBUSHER not in json.dumps(live.document(), ensure_ascii=False)
+    assert live is not None and AMBUSHER not in json.dumps(live.document, ensure_ascii=False)
     gm_names = await service.status(HERE, GM)  # autocomplete: the GM's names include it
     assert gm_names is not None and AMBUSHER in [c["name"] for c in gm_names.document["characters"]]
 
