@@ -150,7 +150,7 @@ def decide(
     events = tuple(outcome.events)
     secret_text = audience.text_is_secret(binding, live.state, outcome.state, command, events)
     # only what the command changed is exported and serialised again (docpatch)
-    previous = live.encoded
+    previous = live.encoded()
     encoded = encode(binding, outcome.state, previous)
     status = ENDED if binding.is_over(outcome.state) else RUNNING
     row = repo.NewRow(

@@ -21,7 +21,6 @@ from bot.i18n.names import CommandName
 from bot.rulesets import RulesetBinding
 from bot.service import rights
 from bot.service.types import Actor, Live, Refused, Where
-from bot.storage import docpatch
 from bot.storage import repository as repo
 
 #: how many channels' battles stay loaded in memory
@@ -128,7 +127,6 @@ def restore(
     head: repo.BattleHead, document: dict[str, Any], has_redo: bool, snapshots: repo.Snapshots | None
 ) -> Live:
     """A stored battle as this process holds it (restored, not checked as an import), with the
-    document as stored serialised (the next action's patch is from it)."""
+    document as read (the next action's patch is from it)."""
     binding = binding_of(head.ruleset)
-    state = binding.restore(document)
-    return Live(head, binding, state, docpatch.encode(document), has_redo, snapshots=snapshots)
+    return Live(head, binding, binding.restore(document), document, has_redo, snapshots=snapshots)

@@ -55,22 +55,34 @@ class Invocation:
 
 @dataclass(slots=True)
 class Live:
-    """A channel's running battle as this process last saw it: the state and the stored document's
-    text, piece by piece (the next write reuses what did not change); not the document itself."""
+    """A channel's running battle as this process last saw it: the state and the document as stored,
+    serialised piece by piece (the next write reuses what did not change), not beside it as objects."""
 
     head: repo.BattleHead
     binding: RulesetBinding
     state: Any
-    #: the document as stored at ``head.version``, serialised piece by piece (``docpatch``)
-    encoded: Encoded
+    #: the document as stored at ``head.version``: serialised (``docpatch``), or as read from the
+    #: database while no action changed the battle here (the first one serialises it)
+    stored: Encoded | dict[str, Any]
     #: are there undone actions (that a new action discards)?
     has_redo: bool = False
     #: the battle row's snapshot bookkeeping at ``head.version`` (None: not known, the write reads it)
     snapshots: repo.Snapshots | None = None
 
+    def encoded(self) -> Encoded:
+        """The stored document serialised piece by piece (a document as read: serialised now, once)."""
+        if not isinstance(self.stored, Encoded):
+            self.stored = docpatch.encode(self.stored)
+        return self.stored
+
+    def stored_document(self) -> dict[str, Any]:
+        """The document as stored (the one read, else read back from its text)."""
+        return self.stored.document() if isinstance(self.stored, Encoded) else self.stored
+
     def document(self) -> dict[str, Any]:
-        """The state's document, exported on each call (a read's; not kept between commands)."""
-        return self.binding.export(self.state)
+        """The state's document for a read: the one read from the database while it is held, else
+        exported, on each call (not kept between commands)."""
+        return self.binding.export(self.state) if isinstance(self.stored, Encoded) else self.stored
 
 
 def encode(binding: RulesetBinding, state: Any, previous: Encoded | None = None) -> Encoded:

@@ -46,7 +46,7 @@ async def undo_redo(
     if any(r.delta is None for r in changed):
         document = await repo.state_at(conn, head.id, restored.seq)
     else:
-        document = live.encoded.document()  # as stored: the patches go from it
+        document = live.stored_document()  # the patches go from it
         for r in changed:  # redo: oldest first; undo: newest first
             assert r.delta is not None
             document = docpatch.apply(document, r.delta, reverse=not redo)
