@@ -363,13 +363,13 @@ def serialise_cpu(units: int, commands: int, runs: int) -> float:
                 build(convert(spec, parsed.options), BuildContext(invoker="gm", is_gm=True))
             )
         if docpatch is not None:
-            memo = binding.export_memo() if binding.export_memo is not None else None
-            encoded = docpatch.encode(binding.export(state, memo))
+            encode = encoder(binding, docpatch)
+            encoded = encode(state, None)
         t0 = time.process_time()
         for command in commands_built:
             outcome = binding.ruleset.apply(state, command, dice)
             if docpatch is not None:
-                new = docpatch.encode(binding.export(outcome.state, memo), encoded)
+                new = encode(outcome.state, encoded)
                 repo.dumps(docpatch.diff(encoded, new))
                 _ = new.size
                 encoded = new
@@ -467,6 +467,17 @@ async def throughput(
         await engine.dispose()
     figures = (rates, p50s, p99s, cpus, raw1, rawn, worst, stall99, cpu_worst, cpu99)
     return tuple(statistics.median(x) for x in figures)
+
+
+def encoder(binding: Any, docpatch: Any) -> Any:
+    """(state, the previous encoding or None) → the state's encoding, as the service makes it (before
+    issue 22: with the export memo that kept each element's document)."""
+    try:
+        from bot.service.types import encode
+    except ImportError:
+        memo = binding.export_memo() if binding.export_memo is not None else None
+        return lambda state, previous: docpatch.encode(binding.export(state, memo), previous)
+    return lambda state, previous: encode(binding, state, previous)
 
 
 async def close(service: BattleService) -> None:

@@ -57,9 +57,10 @@ class RulesetBinding:
     private_reply: Callable[[Any, str, Mapping[str, Any], str], bool] | None = None
     #: other export formats (``/fort export format:ccfolia``): name → (the state → the file's text)
     exporters: Mapping[str, Callable[[Any], str]] = field(default_factory=dict)
-    #: makes a memo for ``ruleset.export(state, memo)``, which then reuses the documents of what did not
-    #: change since the last export with that memo (None: the rule set exports the whole state each time)
-    export_memo: Callable[[], Any] | None = None
+    #: the state's document with each list of elements given by ``part(elements, make)`` (``make``: one
+    #: element's document), so that ``bot.storage.docpatch`` makes and serialises only the elements a
+    #: command changed (None: the rule set exports the whole state each time)
+    export_parts: Callable[[Any, Callable[[Any, Callable[[Any], Any]], Any]], dict[str, Any]] | None = None
     #: the state of a document this program stored (checked when it was written), built without the
     #: import's checks; None: the import's own
     restorer: Callable[[Mapping[str, Any]], Any] | None = None
@@ -70,11 +71,8 @@ class RulesetBinding:
             return self.restorer(document)
         return self.ruleset.import_(document)
 
-    def export(self, state: Any, memo: Any = None) -> dict[str, Any]:
-        """The state's document (with ``memo``, if the rule set takes one, reusing unchanged parts)."""
-        if memo is not None and self.export_memo is not None:
-            document: dict[str, Any] = self.ruleset.export(state, memo)  # type: ignore[call-arg]
-            return document
+    def export(self, state: Any) -> dict[str, Any]:
+        """The state's document."""
         return self.ruleset.export(state)
 
     @property

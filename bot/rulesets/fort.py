@@ -21,7 +21,7 @@ from engine.common import Command
 from engine.dice import SeededDice
 from engine.fort import FORT
 from engine.fort import commands as fc
-from engine.fort.export import ExportMemo
+from engine.fort.export import export_parts
 from engine.fort.limits import check_state
 from engine.fort.lookup import name_key, resolve_actor
 from engine.fort.planner import DEFAULT_RUNS, MAX_RUNS, MIN_RUNS, Focus
@@ -290,7 +290,7 @@ rulesets.register(
         in_summary=in_summary,
         report=_report,
         check_limits=check_state,
-        export_memo=ExportMemo,
+        export_parts=export_parts,
         restorer=restore_state,
     )
 )

@@ -25,7 +25,7 @@ from bot.rulesets import RulesetBinding
 from bot.service import audience, history, rights
 from bot.service.audience import Viewer
 from bot.service.cache import check_ruleset
-from bot.service.types import Actor, Invocation, Live, Refused, Where
+from bot.service.types import Actor, Invocation, Live, Refused, Where, encode
 from bot.storage import docpatch
 from bot.storage import repository as repo
 from bot.storage.models import ACTION, ENDED, RUNNING
@@ -154,14 +154,8 @@ def decide(
     events = tuple(outcome.events)
     secret_text = audience.text_is_secret(binding, live.state, outcome.state, command, events)
     # only what the command changed is exported and serialised again (docpatch)
-    memo = live.memo
-    if memo is None and binding.export_memo is not None:
-        memo = live.memo = binding.export_memo()
-    document = binding.export(outcome.state, memo)
-    previous = live.encoded
-    if previous is None:
-        previous = live.encoded = docpatch.encode(live.document)
-    encoded = docpatch.encode(document, previous)
+    previous = live.encoded()
+    encoded = encode(binding, outcome.state, previous)
     status = ENDED if binding.is_over(outcome.state) else RUNNING
     row = repo.NewRow(
         kind=ACTION,
@@ -183,7 +177,7 @@ def decide(
     )  # fmt: skip
     applied = Applied(view, Viewer(actor.id, is_gm), secret_text)
     after = written.snapshots
-    new = Live(head, binding, outcome.state, document, encoded=encoded, memo=memo, snapshots=after)
+    new = Live(head, binding, outcome.state, encoded, snapshots=after)
     return new, applied, plan
 
 

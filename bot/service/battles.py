@@ -106,8 +106,9 @@ class BattleService:
             gm = rights.gm_by_itself(actor, live.head) or (
                 held is not None and rights.gm_by_grants(actor, held)
             )
-            return audience.document(live.binding, live.document, Viewer(actor.id, gm)) != audience.document(
-                live.binding, live.document, TABLE
+            whole = live.document()
+            return audience.document(live.binding, whole, Viewer(actor.id, gm)) != audience.document(
+                live.binding, whole, TABLE
             )
         if live.binding.private_reply is None or spec.kind is not Kind.ENGINE:
             return False

@@ -126,6 +126,7 @@ class BattleCache:
 def restore(
     head: repo.BattleHead, document: dict[str, Any], has_redo: bool, snapshots: repo.Snapshots | None
 ) -> Live:
-    """A stored battle as this process holds it (restored, not checked as an import)."""
+    """A stored battle as this process holds it (restored, not checked as an import), with the
+    document as read (the next action's patch is from it)."""
     binding = binding_of(head.ruleset)
     return Live(head, binding, binding.restore(document), document, has_redo, snapshots=snapshots)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -45,9 +46,10 @@ async def summaries(
     battle_id: int,
     seq: int,
     events: tuple[Event, ...],
-    document: dict[str, Any],
+    battle_document: Callable[[], dict[str, Any]],
 ) -> tuple[Summary, ...]:
-    """The summaries ``events`` close: a round summary when a round ended, the final one at the end."""
+    """The summaries ``events`` close: a round summary when a round ended, the final one at the end
+    (with the battle's document, exported only then)."""
     kinds = {e.kind for e in events}
     keep = binding.in_summary or (lambda kind: True)
     out: list[Summary] = []
@@ -55,6 +57,7 @@ async def summaries(
     # the summary's report (the rule set's, ``round_log``): the round's log as it stands
     closes = binding.report is not None and (bool(ends) or bool(kinds & binding.battle_end_kinds))
     log = await round_log.stretch(engine, binding, battle_id, seq) if closes else ()
+    document = battle_document() if ends or kinds & binding.battle_end_kinds else {}
     if ends:
         if closes:  # one read of the round's log for both
             earlier = round_log.earlier_events(log, seq)

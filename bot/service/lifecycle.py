@@ -19,8 +19,7 @@ from bot.rulesets import RulesetBinding
 from bot.service import rights, undo
 from bot.service.actions import build, mark_dice, restore_dice
 from bot.service.cache import binding_of, check_ruleset
-from bot.service.types import Actor, Invocation, Live, Refused, Where
-from bot.storage import docpatch
+from bot.service.types import Actor, Invocation, Live, Refused, Where, encode
 from bot.storage import repository as repo
 from bot.storage.models import ACTION, ENDED, RUNNING
 from bot.views import EventsView, View
@@ -105,9 +104,7 @@ async def create(
         if head is not None and head.status == RUNNING:
             raise Refused("service.battle_running")
         state, events, command_json = begin()
-        memo = binding.export_memo() if binding.export_memo is not None else None
-        document = binding.export(state, memo)
-        encoded = docpatch.encode(document)
+        encoded = encode(binding, state)
         status = ENDED if binding.is_over(state) else RUNNING
         logged = [e.to_json() for e in events]
         row = repo.NewRow(ACTION, actor.id, invocation.log_text(), command_json, logged)
@@ -123,7 +120,7 @@ async def create(
             ruleset=binding.name, command=row.command_text, actor=actor.id, seq=1, events=events,
             ended=status == ENDED,
         )  # fmt: skip
-        live = Live(new, binding, state, document, encoded=encoded, memo=memo)
+        live = Live(new, binding, state, encoded)
         live.snapshots = repo.Snapshots(state_seq=1, pending_bytes=0)
         return live, view
 

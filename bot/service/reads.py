@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 async def status_view(conn: AsyncConnection, live: Live, viewer: Viewer = TABLE) -> StatusView:
     return StatusView(
         ruleset=live.binding.name,
-        document=audience.document(live.binding, live.document, viewer),
+        document=audience.document(live.binding, live.document(), viewer),
         gms=(live.head.started_by, *await repo.co_gms(conn, live.head.id)),
         ended=live.head.status != RUNNING,
         battle_id=live.head.id,
@@ -83,9 +83,10 @@ def export(where: Where, live: Live, options: Mapping[str, Any], viewer: Viewer)
     fmt = options.get("format") or "toride"
     exporter = live.binding.exporters.get(fmt)
     if exporter is None:
-        document = audience.document(live.binding, live.document, viewer)
+        whole = live.document()
+        document = audience.document(live.binding, whole, viewer)
         return ExportView(
-            ephemeral=document != audience.document(live.binding, live.document, TABLE),
+            ephemeral=document != audience.document(live.binding, whole, TABLE),
             ruleset=live.binding.name,
             document=document,
             filename=name + ".json",
@@ -106,9 +107,10 @@ async def odds(svc: BattleService, where: Where, spec: CommandSpec, options: Map
     check_ruleset(spec, live)
     if live.binding.is_over(live.state):
         raise Refused("odds.battle_over")
-    result = await svc.odds.run(live.document, request, (where.guild, where.channel))
+    document = live.document()
+    result = await svc.odds.run(document, request, (where.guild, where.channel))
     filename = f"{live.binding.name}-odds-{where.channel}-{live.head.id}-{request.seed}.png"
-    return OddsView(title=str(live.document.get("title") or ""), result=result, filename=filename)
+    return OddsView(title=str(document.get("title") or ""), result=result, filename=filename)
 
 
 def roll(dice: DiceSource, actor: Actor, options: Mapping[str, Any]) -> View:

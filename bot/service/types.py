@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.rulesets import RulesetBinding
+from bot.storage import docpatch
 from bot.storage import repository as repo
 from bot.storage.docpatch import Encoded
 from bot.views import ErrorView
@@ -54,20 +55,42 @@ class Invocation:
 
 @dataclass(slots=True)
 class Live:
-    """A channel's running battle as this process last saw it."""
+    """A channel's running battle as this process last saw it: the state and the document as stored,
+    serialised piece by piece (the next write reuses what did not change), not beside it as objects."""
 
     head: repo.BattleHead
     binding: RulesetBinding
     state: Any
-    document: dict[str, Any]
+    #: the document as stored at ``head.version``: serialised (``docpatch``), or as read from the
+    #: database while no action changed the battle here (the first one serialises it)
+    stored: Encoded | dict[str, Any]
     #: are there undone actions (that a new action discards)?
     has_redo: bool = False
-    #: ``document`` serialised piece by piece (the next write reuses what did not change); None: not yet
-    encoded: Encoded | None = None
-    #: the rule set's export memo for ``state`` (``RulesetBinding.export_memo``), if it has one
-    memo: Any = None
     #: the battle row's snapshot bookkeeping at ``head.version`` (None: not known, the write reads it)
     snapshots: repo.Snapshots | None = None
+
+    def encoded(self) -> Encoded:
+        """The stored document serialised piece by piece (a document as read: serialised now, once)."""
+        if not isinstance(self.stored, Encoded):
+            self.stored = docpatch.encode(self.stored)
+        return self.stored
+
+    def stored_document(self) -> dict[str, Any]:
+        """The document as stored (the one read, else read back from its text)."""
+        return self.stored.document() if isinstance(self.stored, Encoded) else self.stored
+
+    def document(self) -> dict[str, Any]:
+        """The state's document for a read: the one read from the database while it is held, else
+        exported, on each call (not kept between commands)."""
+        return self.binding.export(self.state) if isinstance(self.stored, Encoded) else self.stored
+
+
+def encode(binding: RulesetBinding, state: Any, previous: Encoded | None = None) -> Encoded:
+    """``state``'s document serialised (``docpatch.encode``); with the rule set's ``export_parts``,
+    only the elements that are not the very ones of ``previous`` are exported and serialised."""
+    if binding.export_parts is not None:
+        return docpatch.encode(binding.export_parts(state, docpatch.Items), previous)
+    return docpatch.encode(binding.export(state), previous)
 
 
 class Refused(Exception):

@@ -43,17 +43,13 @@ async def undo_redo(
         if not changed:
             raise Refused("service.nothing_to_undo")
         restored = rows[len(changed)]
-    document = live.document
     if any(r.delta is None for r in changed):
         document = await repo.state_at(conn, head.id, restored.seq)
-    elif redo:
-        for r in changed:
-            assert r.delta is not None
-            document = docpatch.apply(document, r.delta)
     else:
-        for r in changed:  # newest first
+        document = live.stored_document()  # the patches go from it
+        for r in changed:  # redo: oldest first; undo: newest first
             assert r.delta is not None
-            document = docpatch.apply(document, r.delta, reverse=True)
+            document = docpatch.apply(document, r.delta, reverse=not redo)
     state = binding.ruleset.import_(document)
     status = ENDED if binding.is_over(state) else RUNNING
     seqs = [r.seq for r in changed]
@@ -61,7 +57,7 @@ async def undo_redo(
     # current state is it with the patches of the live actions after it. Else it is rewritten.
     snapshots = live.snapshots if live.snapshots is not None else await repo.snapshots_of(conn, head.id)
     rewrite = min(seqs) <= snapshots.state_seq
-    encoded = docpatch.encode(document) if rewrite else None
+    encoded = docpatch.encode(document)
     note = Event("service.redone" if redo else "service.undone", {"steps": len(changed), "seqs": seqs})
     row = repo.NewRow(
         kind=NOTE,
@@ -72,7 +68,7 @@ async def undo_redo(
     )
     # the version-checked write first: a conflict leaves nothing written (writer.py)
     written = await repo.write(
-        conn, head, state=encoded if encoded is not None else document, status=status, row=row,
+        conn, head, state=encoded, status=status, row=row,
         discard_redo=False, rewrite=rewrite, snapshots=snapshots,
     )  # fmt: skip
     version = written.version
@@ -86,7 +82,7 @@ async def undo_redo(
         ruleset=binding.name,
         requested=steps,
     )
-    live = Live(new_head, binding, state, document, has_redo, encoded=encoded, snapshots=written.snapshots)
+    live = Live(new_head, binding, state, encoded, has_redo, snapshots=written.snapshots)
     # S-HIDE-1: where actions may be secret, the table reads them by its own numbers (the whole log)
     log = await history.whole_log(conn, head.id) if binding.visible is not None else None
     return live, audience.undo_view(view, binding, log)

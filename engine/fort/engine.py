@@ -19,7 +19,7 @@ from engine.fort import (
 )
 from engine.fort.commands import FortCommand
 from engine.fort.context import Context
-from engine.fort.export import FORMAT, ExportMemo, export_state, import_state
+from engine.fort.export import FORMAT, export_state, import_state
 from engine.fort.gmset import gm_set
 from engine.fort.state import FortState
 from engine.ruleset import Event, Outcome, RuleError, Ruleset
@@ -94,9 +94,8 @@ class FortRules:
         ctx.check_all_dice_emitted()
         return Outcome(new, tuple(ctx.events))
 
-    def export(self, state: FortState, memo: ExportMemo | None = None) -> dict[str, Any]:
-        """The state's document; ``memo`` (kept by the caller between exports) reuses what is unchanged."""
-        return export_state(state, memo)
+    def export(self, state: FortState) -> dict[str, Any]:
+        return export_state(state)
 
     def import_(self, document: Mapping[str, Any]) -> FortState:
         return import_state(document)

@@ -49,37 +49,25 @@ DEFAULT_FORT_HP = 300
 STORED_MAX_CANNONS = 20
 
 
-class ExportMemo:
-    """Each element's document from the last export, by identity, for the next export to reuse.
-
-    The state is immutable, so an element (a unit, a PC ...) that is the very object exported last time
-    has the same document: a command that changed one unit of a hundred exports one unit. The
-    documents are shared between the exports that reuse them: their readers must not change them.
-    """
-
-    __slots__ = ("docs",)
-
-    def __init__(self) -> None:
-        self.docs: dict[int, tuple[object, dict[str, Any]]] = {}
+#: what becomes of a list of elements in ``export_parts``: ``part(elements, make)``, ``make`` giving
+#: one element's document
+Part = Callable[[tuple[Any, ...], Callable[[Any], dict[str, Any]]], Any]
 
 
-def export_state(state: FortState, memo: ExportMemo | None = None) -> dict[str, Any]:
-    """The ``toride.fort/1`` document of ``state`` (``memo``: reuse the elements exported last time)."""
-    seen: dict[int, tuple[object, dict[str, Any]]] = {}
-    known = memo.docs if memo is not None else {}
+def export_state(state: FortState) -> dict[str, Any]:
+    """The ``toride.fort/1`` document of ``state``."""
+    return export_parts(state, _made)
 
-    def part(elements: tuple[Any, ...], make: Callable[[Any], dict[str, Any]]) -> list[dict[str, Any]]:
-        if memo is None:
-            return [make(e) for e in elements]
-        out = []
-        for element in elements:
-            hit = known.get(id(element))
-            doc = hit[1] if hit is not None and hit[0] is element else make(element)
-            seen[id(element)] = (element, doc)
-            out.append(doc)
-        return out
 
-    doc = {
+def _made(elements: tuple[Any, ...], make: Callable[[Any], dict[str, Any]]) -> list[dict[str, Any]]:
+    return [make(e) for e in elements]
+
+
+def export_parts(state: FortState, part: Part) -> dict[str, Any]:
+    """``state``'s document, its lists of elements (PCs, units, commanders, traps) each given by
+    ``part(elements, make)``: a caller that keeps the text of what it exported last time makes only
+    the elements that changed (``bot.storage.docpatch.Items``)."""
+    return {
         "format": FORMAT,
         "title": state.title,
         "rounds": state.rounds,
@@ -100,9 +88,6 @@ def export_state(state: FortState, memo: ExportMemo | None = None) -> dict[str, 
         },
         "confused_round": state.confused_round,
     }
-    if memo is not None:
-        memo.docs = seen
-    return doc
 
 
 def _pc_doc(p: PC) -> dict[str, Any]:
