@@ -41,7 +41,12 @@ def test_a_patch_goes_forward_and_back_exactly(old: dict[str, Any], new: dict[st
     patch = diff(before, after)
     assert exact(apply(old, patch)) == exact(new)
     assert exact(apply(new, patch, reverse=True)) == exact(old)
-    assert (patch == {}) == (exact(old) == exact(new))
+    # a change of the JSON is never lost, and equal texts make no patch (keys only reordered inside
+    # a value may make one: the patch is of the values' texts)
+    if exact(old) != exact(new):
+        assert patch != {}
+    if dumps(old) == dumps(new):
+        assert patch == {}
     assert before.text == dumps(old) and before.size == len(dumps(old))
 
 
