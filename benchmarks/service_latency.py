@@ -514,6 +514,8 @@ async def load(dbs: Databases, units: int, loads: int, runs: int) -> tuple[float
 
 
 WORKER_TASKS = 8
+#: the throughput section's numbers of channels playing at once
+CHANNELS = (1, 10, 100)
 
 
 async def worker(url: str, schema: str, ops: int) -> None:
@@ -593,8 +595,8 @@ async def bench(backend: str, pg_url: str, args: argparse.Namespace) -> None:
                     figures = await latency(dbs, units, history, args.runs)
                     shown = "   ".join(f"{k} {v:7.2f} ms" for k, v in figures.items())
                     print(f"latency {units:5} units, {history:6} earlier actions: {shown}")
-            combos = [(c, 100) for c in (1, 10, 100)]
-            if not args.quick:
+            combos = [(c, 100) for c in args.channels]
+            if not args.quick and args.channels == CHANNELS:
                 combos += [(100, 10), (10, 1000)]
             for channels, units in combos if "throughput" in args.sections else ():
                 per = max(5, args.throughput_commands // channels)
@@ -635,6 +637,10 @@ def main() -> None:
     parser.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
     parser.add_argument("--growth-commands", type=int, default=None)
     parser.add_argument("--throughput-commands", type=int, default=None, help="commands per run in all")
+    parser.add_argument(
+        "--channels", type=lambda v: tuple(int(c) for c in v.split(",")), default=CHANNELS,
+        help="throughput: how many channels at once, e.g. 100 (default 1,10,100)",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.worker:
         url, schema, ops = args.worker
