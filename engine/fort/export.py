@@ -74,9 +74,12 @@ def export_state(state: FortState, memo: ExportMemo | None = None) -> dict[str, 
         out = []
         for element in elements:
             hit = known.get(id(element))
-            doc = hit[1] if hit is not None and hit[0] is element else make(element)
-            seen[id(element)] = (element, doc)
-            out.append(doc)
+            if hit is None or hit[0] is not element:
+                # (a hit is kept as it is: a new pair for each of a hundred unchanged units would be
+                # a hundred objects more for the garbage collector's youngest generation per command)
+                hit = (element, make(element))
+            seen[id(element)] = hit
+            out.append(hit[1])
         return out
 
     doc = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -389,3 +390,27 @@ def test_a_stored_battle_is_restored_as_the_import_reads_it_and_an_older_one_thr
     del older["units"][0]["held_to"]
     older["pcs"][0]["position_round"] = 1
     assert restore_state(older) == import_state(older)
+
+
+def test_an_export_with_a_memo_keeps_what_it_knew_of_the_elements_that_did_not_change() -> None:
+    from engine.fort.export import ExportMemo, export_state
+
+    run = busy()
+    memo = ExportMemo()
+    before = run.state
+    first = export_state(before, memo)
+    pairs = dict(memo.docs)
+    goblins = next(u for u in before.units if u.name == "ゴブリン隊")
+    after = replace(before, units=tuple(replace(u, hp=u.hp - 5) if u is goblins else u for u in before.units))
+    second = export_state(after, memo)
+    assert second == {**first, "units": [
+        {**doc, "hp": doc["hp"] - 5} if doc["name"] == "ゴブリン隊" else doc for doc in first["units"]
+    ]}  # fmt: skip
+    # the unchanged elements' entries are the very ones of the first export, documents and all
+    kept = [e for e in (*after.pcs, *after.units, *after.commanders, *after.traps) if e is not goblins]
+    kept = [e for e in kept if id(e) in pairs and pairs[id(e)][0] is e]
+    assert len([e for e in kept if type(e) is type(goblins)]) == len(after.units) - 1
+    for element in kept:
+        assert memo.docs[id(element)] is pairs[id(element)]
+    changed = next(u for u in after.units if u.name == "ゴブリン隊")
+    assert memo.docs[id(changed)][0] is changed and memo.docs[id(changed)] is not pairs[id(goblins)]
