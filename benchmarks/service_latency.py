@@ -440,7 +440,8 @@ async def throughput(
     dbs: Databases, channels: int, units: int, per_channel: int, runs: int
 ) -> tuple[float, ...]:
     """(commands/s, p50 ms, p99 ms, CPU ms per command, raw commits/s one writer, raw commits/s
-    ``channels`` writers, loop stall worst ms, p99 ms, the loop thread's CPU in a stall worst, p99)."""
+    ``channels`` writers, loop stall worst ms, p99 ms, the loop thread's CPU in the worst stall, the
+    p99 of the loop thread's CPU in a stall)."""
     rates, p50s, p99s, cpus, raw1, rawn, worst, stall99, cpu_worst, cpu99 = ([] for _ in range(10))
     for r in range(runs):
         _db, engine = await dbs.fresh()
@@ -449,13 +450,17 @@ async def throughput(
         for where in wheres:
             await start(service, where, units)
         samples: list[float] = []
-        plays = [_play(service, w, units, per_channel, samples) for w in wheres]
+        parse_line("/unit hp unit:u0 delta:-1")  # the console's tables, built once per process
         t0, cpu0 = time.perf_counter(), time.process_time()
+        plays = [asyncio.create_task(_play(service, w, units, per_channel, samples)) for w in wheres]
+        # the plays' first steps, all in one pass (the console parsing every channel's first line, the
+        # service's pacer letting a few of them go on): a start the benchmark makes, not measured
+        await asyncio.sleep(0)
         with LoopStalls() as stalls:
             await asyncio.gather(*plays)
         worst.append(max(stalls.samples))
         stall99.append(percentile(stalls.samples, 99))
-        cpu_worst.append(max(stalls.cpu))
+        cpu_worst.append(stalls.cpu[stalls.samples.index(worst[-1])])
         cpu99.append(percentile(stalls.cpu, 99))
         rates.append(channels * per_channel / (time.perf_counter() - t0))
         cpus.append((time.process_time() - cpu0) / (channels * per_channel) * 1000)
@@ -606,7 +611,7 @@ async def bench(backend: str, pg_url: str, args: argparse.Namespace) -> None:
                     f"throughput {channels:3} channels x {units:4} units: {rate:7.0f} commands/s"
                     f"   p50 {p50:6.2f} ms   p99 {p99:7.2f} ms   cpu {cpu:5.3f} ms/command"
                     f"   loop stall worst {worst:6.2f} ms p99 {stall99:5.2f} ms"
-                    f" (loop CPU worst {cpu_worst:6.2f} ms p99 {cpu99:5.2f} ms)"
+                    f" (loop CPU in it {cpu_worst:6.2f} ms, p99 {cpu99:5.2f} ms)"
                     f"   | raw commits: {one:6.0f}/s (1 writer), {many:6.0f}/s ({channels} writers)"
                 )
             if "load" in args.sections:

@@ -11,8 +11,8 @@ everything else would wait behind all of them.
 *window*; commands go on at once while less than ``budget`` seconds have passed since it opened.
 Past that, a command waits, first come first served; the window ends with a callback on the loop's
 timer heap (``loop.call_at(loop.time(), …)``), which the loop runs after the timers that came due
-before it, not before them as ``call_soon`` (``asyncio.sleep(0)``) would. That callback lets the
-next waiting commands go on: as many as the last window that ran out let through (twice as many
+before it, not before them as ``call_soon`` (``asyncio.sleep(0)``) would; in the pass after it (the
+tasks those timers woke going first) the next waiting commands go on: as many as the last window that ran out let through (twice as many
 after a window that did not), each checking the budget again when it runs.
 """
 
@@ -99,8 +99,12 @@ class Pacer:
         self._closing = False
         self._opened, self._spent = None, False
         self._front = 0
+        # released in the next pass, so that the tasks the due timers woke (in this one) go first
+        asyncio.get_running_loop().call_soon(self._release, self._per_window)
+
+    def _release(self, count: int) -> None:
         released = 0
-        while self._waiting and released < self._per_window:
+        while self._waiting and released < count:
             future = self._waiting.popleft()
             if not future.done():  # (a cancelled one is on its way out)
                 future.set_result(None)

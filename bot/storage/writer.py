@@ -45,6 +45,11 @@ ATTEMPTS = 6
 #: else (a heartbeat, another interaction) for as long; the next few are answered after the timers
 #: that came due meanwhile (``after_due_timers``)
 ANSWERS_PER_PASS = 8
+#: a batch is taken once this many pauses of the event loop in a row (``after_due_timers``, each
+#: two passes) added no plan to it: the pacer lets waiting commands go on every third pass
+QUIET_PASSES = 2
+#: the most plans a batch waits for: past that it is taken at once, however many more are coming
+GATHERED_MAX = 200
 
 
 @dataclass(slots=True)
@@ -119,13 +124,14 @@ class StorageWriter:
             await _answer(batch, outcomes)
 
     async def _gathered(self) -> None:
-        """Wait while each pass of the event loop adds plans to the next batch (commands that went on
-        together being decided one after another, ``bot.service.pacing``): one batch for them all."""
-        while True:
+        """Wait while the event loop adds plans to the next batch (commands that went on together,
+        decided a few in each pass, ``bot.service.pacing``): one batch for them all. Taken when
+        ``QUIET_PASSES`` pauses in a row added none, or once it holds ``GATHERED_MAX`` plans."""
+        quiet = 0
+        while quiet < QUIET_PASSES and len(self._pending) < GATHERED_MAX:
             count = len(self._pending)
             await after_due_timers()
-            if len(self._pending) == count:
-                return
+            quiet = quiet + 1 if len(self._pending) == count else 0
 
     # ---------------------------------------------------------------------------------------------
     # in the writer's thread
