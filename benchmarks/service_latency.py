@@ -38,7 +38,7 @@ commands/s lost for it); an uncached load ≤ 2 ms of CPU at 100 units; several 
 channel at least a quarter of one process's rate.
 
 The process is settled first as a bot process is once started (``bot.service.pacing.settle_process``:
-``gc.freeze()``, a 1 ms switch interval); ``--unsettled`` leaves it as Python starts it.
+``gc.freeze()``); ``--unsettled`` leaves it as Python starts it.
 
 What the loop stall was made of (issue 22, SQLite, 100 channels x 100 units, measured with the
 loop's passes and callbacks timed one by one): every command's continuation landing in one pass of
@@ -46,8 +46,10 @@ the loop (the writer's whole batch answered, each answered channel deciding its 
 a due timer run only after all of them; garbage collections of the youngest generation of 10,000 to
 15,000 objects (3 to 6 ms each: the fort export's memo made a new pair per unit per command, and
 every freed old object kept the collector's count down) and of the next (6 to 8 ms); full
-collections (50 to 70 ms, a third of them the objects made at start). Pacing
-(``bot.service.pacing``) lets one pass begin about 3 ms of commands; the memo keeps its pairs.
+collections (60 to 80 ms; 30 ms once the objects made at start are frozen). Pacing
+(``bot.service.pacing``) lets one pass begin about 3 ms of commands; the memo keeps its pairs; the
+process is settled. The loop's thread waiting while the writer's thread held the GIL was not seen:
+in the long stalls whose CPU was a fraction of their length, no batch was being written.
 Goals (issue 10): growth ≤ 2,000 bytes per command at 100 units; round end, undo, redo and log within
 10 ms at 100 units at any history length; CPU per write ≤ 0.3 ms at 100 units; 100 channels of
 100-unit battles ≥ 2,000 commands/s with p99 ≤ 100 ms.
@@ -664,7 +666,7 @@ def main() -> None:
     parser.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
     parser.add_argument(
         "--unsettled", action="store_true",
-        help="leave the interpreter as started (no gc.freeze(), Python's switch interval)",
+        help="leave the interpreter as started (no gc.freeze() of what the start made)",
     )  # fmt: skip
     parser.add_argument("--growth-commands", type=int, default=None)
     parser.add_argument("--throughput-commands", type=int, default=None, help="commands per run in all")
@@ -684,7 +686,7 @@ def main() -> None:
     settle = getattr(pacing, "settle_process", None) if pacing is not None else None
     if settle is not None and not args.unsettled:
         settle()  # as the bot process does once started (``toride run``)
-        print("process settled as the bot's: gc.freeze(), switch interval", sys.getswitchinterval())
+        print("process settled as the bot's once started: gc.freeze()")
     pg_url = os.environ.get("TORIDE_TEST_DATABASE_URL") or PG_DEFAULT
     for backend in args.backends.split(","):
         if backend == "postgresql" and not asyncio.run(pg_available(pg_url)):

@@ -59,7 +59,7 @@ async def serve(token: str, options: RunOptions) -> None:
         raise DatabaseUnavailable(_unavailable(error, options.db)) from error
     health = None
     service = BattleService(engine)
-    settle_process()  # started: the loop's pauses kept short (GC, GIL; ``bot.service.pacing``)
+    settle_process()  # started: what the start made is left out of the garbage collections
     try:
         bot = TorideBot(
             service,
