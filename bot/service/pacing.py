@@ -96,8 +96,8 @@ class Pacer:
 
     def _close(self) -> None:
         self.windows += 1
-        if not self._spent:  # the window let every command through that came: more next time
-            self._per_window *= 2
+        if not self._spent and self._waiting:  # it let through every command that came: more next time
+            self._per_window = min(2 * self._per_window, len(self._waiting))
         self._closing = False
         self._opened, self._spent = None, False
         self._front = 0
