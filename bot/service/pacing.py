@@ -11,10 +11,10 @@ everything else would wait behind all of them.
 *window*; commands go on at once while less than ``budget`` seconds have passed since it opened.
 Past that, a command waits, first come first served. The window ends with a callback on the loop's
 timer heap (``loop.call_at(loop.time(), …)``), which the loop runs after the timers that came due
-before it, not before them as ``call_soon`` (``asyncio.sleep(0)``) would; in the pass after that
-(the tasks those timers woke going first) the next waiting commands go on: as many as the last
-window that ran out let through (twice as many after a window that did not), each checking the
-budget again when it runs.
+before it, not before them as ``call_soon`` (``asyncio.sleep(0)``) would. The next waiting commands
+are released from the timer heap again, so that they go on behind the tasks woken by the timers due
+by then: as many as the last window that ran out let through (twice as many after a window that did
+not), each checking the budget again when it runs.
 """
 
 from __future__ import annotations
@@ -101,8 +101,14 @@ class Pacer:
         self._closing = False
         self._opened, self._spent = None, False
         self._front = 0
-        # released in the next pass, so that the tasks the due timers woke (in this one) go first
-        asyncio.get_running_loop().call_soon(self._release, self._per_window)
+        # released behind the timers due by the next pass and the tasks they wake (``_after_timers``)
+        loop = asyncio.get_running_loop()
+        loop.call_at(loop.time(), self._after_timers, self._per_window)
+
+    def _after_timers(self, count: int) -> None:
+        """Run among the timers due at the start of a pass: the tasks those wake go on in the next
+        pass, and so does ``_release``, after them; the released commands in the pass after."""
+        asyncio.get_running_loop().call_soon(self._release, count)
 
     def _release(self, count: int) -> None:
         released = 0

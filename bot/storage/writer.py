@@ -46,8 +46,8 @@ ATTEMPTS = 6
 #: that came due meanwhile (``after_due_timers``)
 ANSWERS_PER_PASS = 8
 #: a batch is taken once this many pauses of the event loop in a row (``after_due_timers``, each
-#: two passes) added no plan to it: the pacer lets waiting commands go on every third pass
-QUIET_PASSES = 2
+#: two passes) added no plan to it: the pacer lets waiting commands go on every fourth pass
+QUIET_PASSES = 3
 #: the most plans a batch waits for: past that it is taken at once, however many more are coming
 GATHERED_MAX = 200
 

@@ -60,6 +60,26 @@ async def test_a_due_timer_runs_after_the_budget_not_after_every_command() -> No
     assert pacer.waited == 4
 
 
+async def test_a_task_woken_by_a_timer_due_after_the_window_goes_on_before_the_waiting() -> None:
+    pacer, clock, log = paced(1.5)
+    loop = asyncio.get_running_loop()
+    woken: asyncio.Future[None] = loop.create_future()
+
+    async def watcher() -> None:
+        await woken  # as ``asyncio.sleep`` waits: for a future its timer sets
+        log.append("watcher")
+
+    def comes_due() -> None:  # (runs just after the window ended): a timer due by the next pass
+        loop.call_at(loop.time() - 1, woken.set_result, None)
+
+    watching = asyncio.create_task(watcher())
+    tasks = [asyncio.create_task(command(pacer, clock, log, i)) for i in range(4)]
+    await asyncio.sleep(0)  # 0 and 1 began, 2 and 3 wait
+    loop.call_at(loop.time(), comes_due)
+    await asyncio.gather(watching, *tasks)
+    assert log == [0, 1, "watcher", 2, 3]
+
+
 async def test_without_a_budget_spent_nothing_waits() -> None:
     pacer, clock, log = paced(100)
     tasks = [asyncio.create_task(command(pacer, clock, log, i)) for i in range(5)]
