@@ -37,6 +37,7 @@ class RunOptions:
 async def serve(token: str, options: RunOptions) -> None:
     from bot.discord.client import TorideBot
     from bot.service import BattleService
+    from bot.service.pacing import settle_process
     from bot.storage import open_database
 
     loop = asyncio.get_running_loop()
@@ -58,6 +59,7 @@ async def serve(token: str, options: RunOptions) -> None:
         raise DatabaseUnavailable(_unavailable(error, options.db)) from error
     health = None
     service = BattleService(engine)
+    settle_process()  # started: what the start made is left out of the garbage collections
     try:
         bot = TorideBot(
             service,

@@ -28,6 +28,7 @@ from bot.service.audience import TABLE, Viewer
 from bot.service.cache import CACHE_SIZE, RETRIES, BattleCache
 from bot.service.jobs import ChannelLocks, Jobs
 from bot.service.odds import OddsRunner
+from bot.service.pacing import Pacer
 from bot.service.types import Actor, Invocation, Refused, Where
 from bot.storage import repository as repo
 from bot.storage.writer import StorageWriter
@@ -79,6 +80,8 @@ class BattleService:
         self.numbers = audience.TableNumbers()
         #: how many actions were decided again because their plan did not hold
         self.conflicts = 0
+        #: how many commands one pass of the event loop begins (``bot.service.pacing``)
+        self.pacer = Pacer()
 
     async def close(self) -> None:
         """Close what the service opened besides the engine (the storage writer's connection, the odds
@@ -119,6 +122,7 @@ class BattleService:
 
     async def execute(self, where: Where, actor: Actor, invocation: Invocation) -> View:
         """Run one command; every refusal is an ``ErrorView`` and changes nothing."""
+        await self.pacer.turn()  # after the timers and I/O due, when many commands go on at once
         try:
             if limits.text_problem(actor.id, limits.NAME_MAX) is not None or not actor.id:
                 raise Refused("service.actor_invalid", max=limits.NAME_MAX)

@@ -42,8 +42,14 @@ from bot.storage.db import transient, writer_engine
 ATTEMPTS = 6
 #: how many of a batch's callers are answered in one pass of the event loop: each goes on at once
 #: (its reply, its next command), and a hundred of them together would keep the loop from anything
-#: else (a heartbeat, another interaction) for as long
+#: else (a heartbeat, another interaction) for as long; the next few are answered after the timers
+#: that came due meanwhile (``after_due_timers``)
 ANSWERS_PER_PASS = 8
+#: a batch is taken once this many pauses of the event loop in a row (``after_due_timers``, each
+#: two passes) added no plan to it: the pacer lets waiting commands go on every fourth pass
+QUIET_PASSES = 3
+#: the most plans a batch waits for: past that it is taken at once, however many more are coming
+GATHERED_MAX = 200
 
 
 @dataclass(slots=True)
@@ -105,6 +111,7 @@ class StorageWriter:
         loop = asyncio.get_running_loop()
         assert self._executor is not None
         while self._pending:
+            await self._gathered()
             batch, self._pending = self._pending, []
             try:
                 outcomes = await loop.run_in_executor(self._executor, self._run, batch)
@@ -115,6 +122,16 @@ class StorageWriter:
                 raise
             # answered a few at a time; what they submit meanwhile goes into the next batch together
             await _answer(batch, outcomes)
+
+    async def _gathered(self) -> None:
+        """Wait while the event loop adds plans to the next batch (commands that went on together,
+        decided a few in each pass, ``bot.service.pacing``): one batch for them all. Taken when
+        ``QUIET_PASSES`` pauses in a row added none, or once it holds ``GATHERED_MAX`` plans."""
+        quiet = 0
+        while quiet < QUIET_PASSES and len(self._pending) < GATHERED_MAX:
+            count = len(self._pending)
+            await after_due_timers()
+            quiet = quiet + 1 if len(self._pending) == count else 0
 
     # ---------------------------------------------------------------------------------------------
     # in the writer's thread
@@ -206,7 +223,7 @@ async def _answer(batch: list[_Pending], outcomes: list[bool | BaseException]) -
     """Answer the batch's callers, ``ANSWERS_PER_PASS`` in each pass of the event loop."""
     for start in range(0, len(batch), ANSWERS_PER_PASS):
         if start:
-            await asyncio.sleep(0)
+            await after_due_timers()
         for pending, outcome in zip(
             batch[start : start + ANSWERS_PER_PASS], outcomes[start : start + ANSWERS_PER_PASS], strict=True
         ):
@@ -216,3 +233,20 @@ async def _answer(batch: list[_Pending], outcomes: list[bool | BaseException]) -
                 pending.future.set_exception(outcome)
             else:
                 pending.future.set_result(outcome)
+
+
+async def after_due_timers() -> None:
+    """Let the event loop run what is ready and the timers due by now, then go on.
+
+    ``asyncio.sleep(0)`` goes on in the loop's next pass *ahead of* the timers that came due (the loop
+    adds them behind what was already ready); a callback on the timer heap, due now, runs after them.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[None] = loop.create_future()
+    loop.call_at(loop.time(), _set_result, future)
+    await future
+
+
+def _set_result(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
