@@ -47,16 +47,19 @@ a due timer run only after all of them; garbage collections of the youngest gene
 15,000 objects (3 to 6 ms each: the fort export's memo made a new pair per unit per command, and
 every freed old object kept the collector's count down) and of the next (6 to 8 ms); full
 collections (60 to 80 ms; 30 ms once the objects made at start are frozen). Pacing
-(``bot.service.pacing``) lets one pass begin about 3 ms of commands; the memo keeps its pairs; the
-process is settled. The loop's thread waiting while the writer's thread held the GIL was not seen:
-in the long stalls whose CPU was a fraction of their length, no batch was being written.
+(``bot.service.pacing``) lets one pass begin about 2 ms of commands; a held battle keeps its state and
+the stored text only (no document, no export memo: fewer objects for the collector); the process is
+settled. The loop's thread waiting while the writer's thread held the GIL was not seen: in the long
+stalls whose CPU was a fraction of their length, no batch was being written.
 
-Measured (2 CPUs, load average 0.5 to 0.9 from other work, ``--quick --runs 3 --channels 100
---throughput-commands 2000``, four pairs run in turn, before / after issue 22's pacing): commands/s
-2032 1587 1707 1659 / 1607 1380 1561 1594 (12% fewer); loop stall worst 13.2 14.7 17.5 16.9 /
-12.2 12.4 10.8 12.8 ms, p99 12.7 14.1 14.0 14.2 / 9.6 10.1 9.7 9.7 ms, the loop's CPU in the
-worst stall about as long as it. Not met yet: worst ≤ 10 ms; what is left is one window of
-commands and a collection of the young generations (3 to 5 ms) or a full one (about 20 ms).
+Measured (2 CPUs, idle but for the benchmark, load average about 1, ``--quick --runs 3 --channels 100
+--throughput-commands 2000``, run in turn: the session's start cfc656b / now, then the fast lane of
+fce1750 beside): commands/s 1806 1754 1799 / 1850 1846 1815 (3 ms pacing), fast lane 1959 1645 1534;
+loop stall worst 14.9 16.8 17.3 / 7.6 7.5 8.9 ms, p99 13.5 15.2 14.0 / 7.2 6.3 7.9 ms, fast lane
+worst 118 ms. Pacing's budget, 2 ms against 3 ms, three pairs: worst 6.9 8.8 7.2 / 9.0 9.2 8.5 ms,
+p99 5.6 6.4 5.6 / 7.4 8.2 8.3 ms, commands/s 1651 1359 1597 / 1696 1575 1542 (fast lane in the same
+run: 1422 1519 1506). Six single runs (``--runs 1``): worst stall 9.2 to 10.8 ms at 3 ms, 5.7 to 7.6
+ms at 2 ms. What is left in the worst stall is one window of commands and a young collection.
 Goals (issue 10): growth ≤ 2,000 bytes per command at 100 units; round end, undo, redo and log within
 10 ms at 100 units at any history length; CPU per write ≤ 0.3 ms at 100 units; 100 channels of
 100-unit battles ≥ 2,000 commands/s with p99 ≤ 100 ms.

@@ -26,8 +26,9 @@ from collections import deque
 from collections.abc import Callable
 
 #: how long (seconds) one pass of the loop may spend beginning commands before the rest wait for the
-#: next; a command's work on the loop is about 0.3 ms (issue 22: the loop's worst stall ≤ 10 ms)
-BUDGET = 0.003
+#: next; a command's work on the loop is about 0.3 ms (issue 22: the loop's worst stall ≤ 10 ms; at 100
+#: channels 2 ms gave a worst stall of 6.9 to 8.8 ms, 3 ms 8.5 to 9.2 ms, for about the same commands/s)
+BUDGET = 0.002
 
 
 class Pacer:
