@@ -11,6 +11,7 @@ goes through ``import_state``, which reads every older form. A test holds the tw
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from engine.common import fold
@@ -32,6 +33,13 @@ from engine.fort.state import (
 from engine.sheets.model import sheet_from_json
 
 _EDGES: dict[str, Edge] = {edge_text(e): e for e in EDGES}
+# the members by value, looked up directly: calling the enum (``Area(text)``) costs several times more,
+# twice per unit of a hundred on every load
+_AREAS: dict[str, Area] = {a.value: a for a in Area}
+_POSITIONS: dict[str, Position] = {p.value: p for p in Position}
+_UNIT_TYPES: dict[str, UnitType] = {t.value: t for t in UnitType}
+#: ``fold`` of the stored names seen last (a name stored was checked: at most ``NAME_MAX`` characters)
+_folded = lru_cache(maxsize=4096)(fold)
 
 
 def _edge(text: str) -> Edge:
@@ -87,7 +95,7 @@ def restore_state(doc: Mapping[str, Any]) -> FortState:
         pcs=tuple(_pc(p) for p in doc["pcs"]),
         units=tuple(_unit(u) for u in doc["units"]),
         commanders=tuple(
-            Commander(c["name"], fold(c["name"]), Area(c["area"]), c["hp"], c["max_hp"], c["horn"])
+            Commander(c["name"], _folded(c["name"]), Area(c["area"]), c["hp"], c["max_hp"], c["horn"])
             for c in doc["commanders"]
         ),
         traps=tuple(Trap(TrapKind(t["kind"]), _edge(t["edge"]), t["uses"]) for t in doc["traps"]),
@@ -102,7 +110,7 @@ def _pc(p: Mapping[str, Any]) -> PC:
     sheet = p["sheet"]
     return PC(
         p["name"],
-        fold(p["name"]),
+        _folded(p["name"]),
         p["owner"],
         Area(p["area"]),
         Position(p["position"]) if p["position"] else None,
@@ -118,9 +126,9 @@ def _pc(p: Mapping[str, Any]) -> PC:
 def _unit(u: Mapping[str, Any]) -> Unit:
     return Unit(
         u["name"],
-        fold(u["name"]),
-        UnitType(u["type"]),
-        Area(u["area"]),
+        _folded(u["name"]),
+        _UNIT_TYPES[u["type"]],
+        _AREAS[u["area"]],
         u["hp"],
         u["max_hp"],
         u["fort_damage"],
@@ -130,11 +138,11 @@ def _unit(u: Mapping[str, Any]) -> Unit:
         u["arrive_round"],
         u["arrived"],
         u["destroyed"],
-        Position(u["position"]) if u["position"] else None,
+        _POSITIONS[u["position"]] if u["position"] else None,
         u["weakness"] or None,
         u["moved_m"],
         u["halted"],
         u["acted"],
         _edge(u["held_edge"]) if u["held_edge"] else None,
-        Area(u["held_to"]) if u["held_to"] else None,
+        _AREAS[u["held_to"]] if u["held_to"] else None,
     )
