@@ -43,11 +43,11 @@ JA_EQUIPMENT = [
 ]
 EN_POLICY = [
     "Policy:",
-    "　• PCs: each PC turn, every damage given is one attack.",
-    "　• Target: the unit that would damage the fort soonest (of those equally soon, the most fort damage per hit, then the one added first).",
-    "　• Damage: physical damage loses the defence, a weakness adds. One target each: damage beyond its HP is lost.",
-    "　• Soldiers: soldiers outside at F0 make a unit attack on the soonest threat at F0 (not a flying one).",
-    "　• Enemy: it auto-advances (not while confused), then its units at F0 attack the soldiers outside (every attack hits).",
+    "  • PCs: each PC turn, every damage given is one attack.",
+    "  • Target: the unit that would damage the fort soonest (of those equally soon, the most fort damage per hit, then the one added first).",
+    "  • Damage: physical damage loses the defence, a weakness adds. One target each: damage beyond its HP is lost.",
+    "  • Soldiers: soldiers outside at F0 make a unit attack on the soonest threat at F0 (not a flying one).",
+    "  • Enemy: it auto-advances (not while confused), then its units at F0 attack the soldiers outside (every attack hits).",
 ]
 
 
@@ -71,7 +71,7 @@ async def _policy(engine: AsyncEngine, tmp_path: Path, lang: str, odds: str) -> 
     lines = reply.text.splitlines()
     start = lines.index("方針:" if lang == "ja" else "Policy:")
     end = start + 1
-    while end < len(lines) and lines[end].startswith(("　・", "　• ")):
+    while end < len(lines) and lines[end].startswith(("　・", "  • ")):
         end += 1
     return lines[start:end]
 
