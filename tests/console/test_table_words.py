@@ -158,3 +158,25 @@ def test_renamed_japanese_commands_and_options_keep_working_in_the_console(tmp_p
     assert lines[5:7] == ["⚠ /ユニット 移動 はGMだけが使えます(この戦闘のGM: gm)。"] * 2
     assert lines[7].startswith("指揮官 隊長がA2に配置されました") and "鼓咆: 命中+1" in lines[7]
     assert not any(line.startswith("⚠") for line in lines[7:])
+
+
+def test_f_end_1_the_gm_ending_round_1_of_2_charges_every_standing_unit_wherever_it_stands(tmp_path: Path) -> None:
+    """F-END-1 (issue 23): `/砦 終了` in round 1 of 2 is not "the last round's end", and a unit standing at
+    B1 (not at F0) reads as what it is: the end of the battle's fort damage."""
+    script = (
+        "/砦 開始 ラウンド数:2\n"
+        "/ユニット 追加 名前:オーガ隊 タイプ:通常 エリア:B1 hp:30 砦ダメージ:15\n"
+        "/ユニット 追加 名前:ゴブリン タイプ:通常 エリア:A1 hp:10 砦ダメージ:5\n"
+        "/砦 終了\n"
+    )
+    done = console(tmp_path / "b.db", script, "--lang", "ja")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[4:7] == [
+        "戦闘の終わり(まだ立っている敵ユニットの砦ダメージ): オーガ隊が砦に15ダメージ(HP 300→285)。",
+        "戦闘の終わり(まだ立っている敵ユニットの砦ダメージ): ゴブリンが砦に5ダメージ(HP 285→280)。",
+        "戦闘終了(GMの判断): 防衛成功。砦HP 280/300。",
+    ]
+    assert "    オーガ隊(戦闘の終わりの砦ダメージ): −15" in lines
+    assert "    ゴブリン(戦闘の終わりの砦ダメージ): −5" in lines
+    assert not any("最終ラウンド" in line for line in lines)
