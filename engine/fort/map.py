@@ -54,15 +54,16 @@ _NEIGHBOURS: dict[Area, tuple[Area, ...]] = {
 }
 #: How far (in steps) each area is from the fort; used to break ties between shortest paths.
 _FRONT: dict[Area, int] = {Area.F0: 0, Area.A1: 1, Area.B1: 1, Area.A2: 2, Area.B2: 2}
-_AREA_BY_TEXT: dict[str, Area] = {a.value: a for a in AREAS}
-_POSITION_BY_TEXT: dict[str, Position] = {p.value: p for p in Position}
+#: each area and position by its stored text (a lookup, not a call of the enum: several times cheaper)
+AREA_BY_TEXT: dict[str, Area] = {a.value: a for a in AREAS}
+POSITION_BY_TEXT: dict[str, Position] = {p.value: p for p in Position}
 
 
 def parse_area(text: str) -> Area:
     """F-MAP-1: an area name, full width accepted (``Ａ１`` → A1)."""
-    area = _AREA_BY_TEXT.get(text)
+    area = AREA_BY_TEXT.get(text)
     if area is None:
-        area = _AREA_BY_TEXT.get(fold(text).upper())
+        area = AREA_BY_TEXT.get(fold(text).upper())
     if area is None:
         raise RuleError("fort.area_invalid", area=shown_safely(text), allowed=[a.value for a in AREAS])
     return area
@@ -70,7 +71,7 @@ def parse_area(text: str) -> Area:
 
 def parse_position(text: str) -> Position:
     """F-MAP-4: a position at F0 (top, inside, outside)."""
-    position = _POSITION_BY_TEXT.get(fold(text))
+    position = POSITION_BY_TEXT.get(fold(text))
     if position is None:
         allowed = [p.value for p in Position]
         raise RuleError("fort.position_invalid", position=shown_safely(text), allowed=allowed)
@@ -91,9 +92,9 @@ def parse_edge(text: str) -> Edge:
     folded = fold(text).upper().replace("–", "-").replace("ー", "-").replace("−", "-")
     parts = folded.split("-")
     allowed = [edge_text(e) for e in EDGES]
-    if len(parts) != 2 or parts[0] not in _AREA_BY_TEXT or parts[1] not in _AREA_BY_TEXT:
+    if len(parts) != 2 or parts[0] not in AREA_BY_TEXT or parts[1] not in AREA_BY_TEXT:
         raise RuleError("fort.edge_invalid", edge=shown_safely(text), allowed=allowed)
-    edge = make_edge(_AREA_BY_TEXT[parts[0]], _AREA_BY_TEXT[parts[1]])
+    edge = make_edge(AREA_BY_TEXT[parts[0]], AREA_BY_TEXT[parts[1]])
     if edge is None:
         raise RuleError("fort.edge_not_adjacent", edge=text, allowed=allowed)
     return edge

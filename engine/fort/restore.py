@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.common import fold
 from engine.fort.export import export_state, import_state
-from engine.fort.map import EDGES, Area, Edge, Position, edge_text, parse_edge
+from engine.fort.map import AREA_BY_TEXT, EDGES, POSITION_BY_TEXT, Area, Edge, Position, edge_text, parse_edge
 from engine.fort.state import (
     PC,
     Ballista,
@@ -33,10 +33,8 @@ from engine.fort.state import (
 from engine.sheets.model import sheet_from_json
 
 _EDGES: dict[str, Edge] = {edge_text(e): e for e in EDGES}
-# the members by value, looked up directly: calling the enum (``Area(text)``) costs several times more,
-# twice per unit of a hundred on every load
-_AREAS: dict[str, Area] = {a.value: a for a in Area}
-_POSITIONS: dict[str, Position] = {p.value: p for p in Position}
+# the members by value, looked up directly (as ``AREA_BY_TEXT``): calling the enum costs several times
+# more, twice per unit of a hundred on every load
 _UNIT_TYPES: dict[str, UnitType] = {t.value: t for t in UnitType}
 #: ``fold`` of the stored names seen last (a name stored was checked: at most ``NAME_MAX`` characters)
 _folded = lru_cache(maxsize=4096)(fold)
@@ -95,7 +93,7 @@ def restore_state(doc: Mapping[str, Any]) -> FortState:
         pcs=tuple(_pc(p) for p in doc["pcs"]),
         units=tuple(_unit(u) for u in doc["units"]),
         commanders=tuple(
-            Commander(c["name"], _folded(c["name"]), Area(c["area"]), c["hp"], c["max_hp"], c["horn"])
+            Commander(c["name"], _folded(c["name"]), AREA_BY_TEXT[c["area"]], c["hp"], c["max_hp"], c["horn"])
             for c in doc["commanders"]
         ),
         traps=tuple(Trap(TrapKind(t["kind"]), _edge(t["edge"]), t["uses"]) for t in doc["traps"]),
@@ -112,8 +110,8 @@ def _pc(p: Mapping[str, Any]) -> PC:
         p["name"],
         _folded(p["name"]),
         p["owner"],
-        Area(p["area"]),
-        Position(p["position"]) if p["position"] else None,
+        AREA_BY_TEXT[p["area"]],
+        POSITION_BY_TEXT[p["position"]] if p["position"] else None,
         p["hp"],
         p["max_hp"],
         p["move"],
@@ -128,7 +126,7 @@ def _unit(u: Mapping[str, Any]) -> Unit:
         u["name"],
         _folded(u["name"]),
         _UNIT_TYPES[u["type"]],
-        _AREAS[u["area"]],
+        AREA_BY_TEXT[u["area"]],
         u["hp"],
         u["max_hp"],
         u["fort_damage"],
@@ -138,11 +136,11 @@ def _unit(u: Mapping[str, Any]) -> Unit:
         u["arrive_round"],
         u["arrived"],
         u["destroyed"],
-        _POSITIONS[u["position"]] if u["position"] else None,
+        POSITION_BY_TEXT[u["position"]] if u["position"] else None,
         u["weakness"] or None,
         u["moved_m"],
         u["halted"],
         u["acted"],
         _edge(u["held_edge"]) if u["held_edge"] else None,
-        _AREAS[u["held_to"]] if u["held_to"] else None,
+        AREA_BY_TEXT[u["held_to"]] if u["held_to"] else None,
     )
