@@ -17,15 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from service_lines import GM, HERE, ok, run
 
-from bot.console.parser import parse_line
-from bot.service import Actor, BattleService, Invocation, Where
+from bot.service import Actor, BattleService, Invocation
 from bot.storage import make_engine, upgrade
-from bot.views import ErrorView, View
+from bot.views import ErrorView
 from engine.dice import ScriptedDice
 
-HERE = Where("g", "c")
-GM = Actor("gm")
 CO = Actor("co")
 BATTLE = {
     "format": "toride.fort/1",
@@ -89,18 +87,6 @@ def watched(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[threading.Th
     CALLS.clear()
     yield CALLS
     CALLS.clear()
-
-
-async def run(service: BattleService, text: str, actor: Actor = GM) -> View:
-    line = parse_line(text)
-    assert line is not None
-    return await service.execute(HERE, actor, Invocation(line.path, line.options, line.text))
-
-
-async def ok(service: BattleService, text: str, actor: Actor = GM) -> View:
-    view = await run(service, text, actor)
-    assert not isinstance(view, ErrorView), (text, view)
-    return view
 
 
 async def _database(tmp_path: Path) -> str:

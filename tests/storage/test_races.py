@@ -8,10 +8,10 @@ import asyncio
 from typing import Any
 
 from db_under_test import Database
+from service_lines import run
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.console.parser import parse_line
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.service.jobs import Jobs
 from bot.storage import repository as repo
@@ -20,15 +20,6 @@ from bot.storage.db import transient
 from bot.storage.models import ACTION
 from bot.views import ErrorView, ExportView, NoticeView, View
 from engine.dice import SeededDice
-
-HERE = Where("g", "c")
-GM = Actor("gm")
-
-
-async def run(service: BattleService, text: str, actor: Actor = GM, where: Where = HERE) -> View:
-    line = parse_line(text)
-    assert line is not None
-    return await service.execute(where, actor, Invocation(line.path, line.options, line.text))
 
 
 async def two_services(database: Database) -> tuple[BattleService, BattleService]:

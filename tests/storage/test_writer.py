@@ -21,21 +21,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from service_lines import GM, HERE, ok, run
 from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.console.parser import parse_line
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.storage import repository as repo
 from bot.storage import upgrade
 from bot.storage.db import writer_engine
 from bot.storage.writer import StorageWriter
-from bot.views import ErrorView, EventsView, ExportView, View
+from bot.views import ErrorView, EventsView, ExportView
 from engine.dice import ScriptedDice
 
-HERE = Where("g", "c")
-GM = Actor("gm")
 BATTLE = {
     "format": "toride.fort/1",
     "title": "lane",
@@ -46,18 +44,6 @@ BATTLE = {
         for i in range(3)
     ],
 }
-
-
-async def run(service: BattleService, text: str, actor: Actor = GM) -> View:
-    line = parse_line(text)
-    assert line is not None
-    return await service.execute(HERE, actor, Invocation(line.path, line.options, line.text))
-
-
-async def ok(service: BattleService, text: str, actor: Actor = GM) -> View:
-    view = await run(service, text, actor)
-    assert not isinstance(view, ErrorView), (text, view)
-    return view
 
 
 async def unit_hp(service: BattleService, name: str = "u0") -> int:
