@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -270,6 +270,22 @@ class _FakeResponse:
     def __init__(self, status: int) -> None:
         self.status = status
         self.reason = "refused"
+
+
+class Gate:
+    """Holds a service call until ``opened`` is set: a database that does not answer yet."""
+
+    def __init__(self) -> None:
+        self.opened = asyncio.Event()
+        self.held = 0
+
+    def hold(self, call: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        async def held(*args: Any, **kwargs: Any) -> Any:
+            self.held += 1
+            await self.opened.wait()
+            return await call(*args, **kwargs)
+
+        return held
 
 
 class FakeClock:

@@ -10,12 +10,21 @@ answer come as an edit of the deferred message.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 import pytest
-from discord_harness import APPLICATION_ID, GM, Harness, Member, Request, Result, message_payload, snowflake
+from discord_harness import (
+    APPLICATION_ID,
+    GM,
+    Gate,
+    Harness,
+    Member,
+    Request,
+    Result,
+    message_payload,
+    snowflake,
+)
 
 from bot.discord.buttons import NEXT, REFRESH
 from bot.discord.client import TorideBot
@@ -25,22 +34,6 @@ from bot.discord.frontend import DEFER_AFTER
 FRENCH_GM = Member(GM.id, GM.name, locale="fr")
 #: the deadline in these tests: short, so that they are quick (the default is checked apart)
 SHORT = 0.05
-
-
-class Gate:
-    """Holds a service call until ``release``: a database that does not answer yet."""
-
-    def __init__(self) -> None:
-        self.opened = asyncio.Event()
-        self.held = 0
-
-    def hold(self, call: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-        async def held(*args: Any, **kwargs: Any) -> Any:
-            self.held += 1
-            await self.opened.wait()
-            return await call(*args, **kwargs)
-
-        return held
 
 
 def test_the_deadline_leaves_most_of_discords_three_seconds_to_the_network() -> None:

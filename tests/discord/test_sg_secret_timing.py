@@ -9,30 +9,13 @@ deadline is 0, so the reply is late the moment the command starts, whatever the 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from discord_harness import ALICE, GM, Dice, Harness, Request, Result
+from discord_harness import ALICE, GM, Dice, Gate, Harness, Request, Result
 
 #: the ambusher no public message may name
 AMBUSHER = "ルーミア"
-
-
-class Gate:
-    """Holds a service call until ``opened`` is set: a database that does not answer yet."""
-
-    def __init__(self) -> None:
-        self.opened = asyncio.Event()
-        self.held = 0
-
-    def hold(self, call: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-        async def held(*args: Any, **kwargs: Any) -> Any:
-            self.held += 1
-            await self.opened.wait()
-            return await call(*args, **kwargs)
-
-        return held
 
 
 async def _held_back(h: Harness, gate: Gate, payload: dict[str, Any]) -> tuple[list[Request], Result]:
