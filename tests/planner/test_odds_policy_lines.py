@@ -4,15 +4,12 @@ line (not one run-on sentence), in the reader's language; focus and equipment ad
 # ruff: noqa: E501  (the expected lines are kept whole)
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.console.session import ConsoleSession
 from bot.service import BattleService
-from bot.storage import open_database
 from engine.dice import ScriptedDice
 
 SETUP = (
@@ -49,13 +46,6 @@ EN_POLICY = [
     "  • Soldiers: soldiers outside at F0 make a unit attack on the soonest threat at F0 (not a flying one).",
     "  • Enemy: it auto-advances (not while confused), then its units at F0 attack the soldiers outside (every attack hits).",
 ]
-
-
-@pytest.fixture
-async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
-    engine = await open_database(str(tmp_path / "battles.db"))
-    yield engine
-    await engine.dispose()
 
 
 async def _policy(engine: AsyncEngine, tmp_path: Path, lang: str, odds: str) -> list[str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,6 @@ from bot.console.session import ConsoleSession
 from bot.render.picture import odds_chart
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.service.odds import OddsRunner
-from bot.storage import open_database
 from bot.views import ErrorView, OddsView
 from engine.dice import ScriptedDice
 from engine.fort.export import import_state
@@ -33,13 +31,6 @@ SETUP = (
     ),
     ("unit add", {"name": "ゴブリン隊", "type": "normal", "area": "A2", "hp": 12, "fort_damage": 8}),
 )
-
-
-@pytest.fixture
-async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
-    engine = await open_database(str(tmp_path / "battles.db"))
-    yield engine
-    await engine.dispose()
 
 
 async def started(service: BattleService) -> None:
