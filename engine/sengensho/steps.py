@@ -91,13 +91,13 @@ def _clear(state: SengenshoState, c: Character, value: int, rec: EventRecorder) 
 
 
 def lapsed(state: SengenshoState, c: Character, s: Surprise, rec: EventRecorder) -> None:
-    """S-SUR-5: a surprise named but not made ends, and those who may read of the attacker are told."""
+    """S-SUR-5: a surprise named but not made ends; who may read of its attacker and target is told."""
     i = state.find(s.attacker) if s.attacker is not None else None
     attacker = state.characters[i] if i is not None else None
     rec.emit(
         "sg.surprise_lapsed",
         {"name": c.name, "attacker": attacker.name if attacker else None, "case": s.case},
-        secret_of(attacker) if attacker is not None else None,
+        secret_of(c, attacker) if attacker is not None else secret_of(c),
     )
 
 

@@ -60,6 +60,21 @@ def test_s_sur_5_a_surprise_never_made_ends_when_the_turn_passes_the_attacker_an
     assert run.c("霊夢").surprise is None
 
 
+def test_s_sur_5_s_hide_1_the_lapse_of_a_surprise_on_a_hidden_target_is_not_told_to_the_table() -> None:
+    """The target hid after the surprise was named: the lapse names it, so only the GM and the hidden
+    one's owner read of it (found by test_sg_property's random battles)."""
+    run = battle(
+        pc("霊夢", dp=18, owner="reimu"), enemy("妖精", dp=12), pc("魔理沙", dp=8), gm_fixed="checks"
+    )
+    run(NextTurn())
+    run(Surprise("妖精", "霊夢", distance=50))
+    run(Hide("霊夢", 9, 0))
+    assert run.c("霊夢").hidden
+    run(NextTurn())  # the turn passes 妖精's value without the attack
+    assert run.event("sg.surprise_lapsed") == {"name": "霊夢", "attacker": "妖精", "case": "S-SUR-1"}
+    assert ("sg.surprise_lapsed", ("reimu",)) in run.secret()
+
+
 def test_s_sur_5_a_surprise_named_before_the_turns_holds_into_turn_1() -> None:
     run = battle(pc("霊夢", dp=18), enemy("妖精", dp=12), gm_fixed="checks")
     run(Surprise("妖精", "霊夢", distance=60))  # the GM prepares the ambush
