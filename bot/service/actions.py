@@ -67,8 +67,7 @@ async def act(
         live = svc.cache.get(key) if spec.kind is Kind.ENGINE else None
         if live is None:
             try:
-                async with svc.engine.connect() as conn:
-                    live = await svc.cache.current(conn, where)
+                live = await svc.cache.current(where)
             except Refused as refused:  # written again and again while read: read once more
                 if refused.view.key != "service.battle_changed":
                     raise
@@ -125,10 +124,9 @@ async def _rights(
     held = svc.cache.held(head, actor)
     if held is not None and not (spec.gm and not rights.gm_by_grants(actor, held)):
         return rights.gm_by_grants(actor, held), held
-    async with svc.engine.connect() as conn:
-        held = await svc.cache.read_grants(conn, where, actor, head)
-        is_gm = rights.gm_by_grants(actor, held)
-        await rights.check_gm_named(conn, spec, is_gm, head)  # a refusal names the battle's GMs
+    held = await svc.cache.read_grants(where, actor, head)
+    is_gm = rights.gm_by_grants(actor, held)
+    await svc.cache.check_gm_named(spec, is_gm, head)  # a refusal names the battle's GMs
     return is_gm, held
 
 

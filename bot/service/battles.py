@@ -31,6 +31,7 @@ from bot.service.odds import OddsRunner
 from bot.service.pacing import Pacer
 from bot.service.types import Actor, Invocation, Refused, Where
 from bot.storage import repository as repo
+from bot.storage.reader import StorageReader
 from bot.storage.writer import StorageWriter
 from bot.views import ErrorView, HelpView, StatusView, View
 from engine import limits
@@ -70,7 +71,9 @@ class BattleService:
         self.odds = odds if odds is not None else OddsRunner()
         self._dice = dice if dice is not None else SeededDice()
         self._locks = ChannelLocks()
-        self.cache = BattleCache(cache_size=cache_size, retries=retries)
+        #: where a battle this process does not hold is read, off the event loop
+        self.reader = StorageReader(engine)
+        self.cache = BattleCache(self.reader, cache_size=cache_size, retries=retries)
         #: the channels' battles this process holds (``cache.live``)
         self._live = self.cache.live
         #: where actions' write plans are stored, and where the rare commands' jobs run
@@ -84,9 +87,10 @@ class BattleService:
         self.pacer = Pacer()
 
     async def close(self) -> None:
-        """Close what the service opened besides the engine (the storage writer's connection, the odds
-        planner's workers)."""
+        """Close what the service opened besides the engine (the storage writer's and reader's
+        connections, the odds planner's workers)."""
         await self.storage.close()
+        await self.reader.close()
         await self.odds.close()
 
     def channel_lock(self, where: Where) -> contextlib.AbstractAsyncContextManager[None]:
@@ -157,12 +161,12 @@ class BattleService:
         For front-ends that show a battle without a command: the live status message (what the whole
         table may read), autocomplete (what ``actor`` may read).
         """
-        async with self.channel_lock(where), self.engine.connect() as conn:
-            live = await self.cache.current(conn, where)
+        async with self.channel_lock(where):
+            live = await self.cache.current(where)
             if live is None:
                 return None
-            viewer = TABLE if actor is None else await reads.viewer_of(self, conn, where, actor, live)
-            return await reads.status_view(conn, live, viewer)
+            viewer = TABLE if actor is None else await reads.viewer_of(self, where, actor, live)
+            return await reads.status_view(self, live, viewer)
 
     async def status_message(self, battle_id: int) -> int | None:
         """The id of the message a front-end keeps the battle's live status in (None: not stored)."""

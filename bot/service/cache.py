@@ -3,16 +3,19 @@ GM rights read from the database per (battle, member).
 
 An action is decided on the cached battle without reading the database: its write plan is checked
 when stored (version, still the channel's current battle, the rights it was decided on), so a stale
-cache costs a reload, never a wrong write. A battle not cached is read (``current``): the head, then
-the state as of that version. A stored state was checked when it was written, so it is restored as
-it is (``RulesetBinding.restore``), not checked again as a user's import file.
+cache costs a reload, never a wrong write. The channel's battle as stored now is read (``current``)
+by the storage reader, off the event loop (``bot.storage.reader``): the head, then, unless the battle
+held is at that version, the state as of it. A stored state was checked when it was written, so it
+is restored as it is (``RulesetBinding.restore``), not checked again as a user's import file.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
+from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot import rulesets
@@ -22,6 +25,7 @@ from bot.rulesets import RulesetBinding
 from bot.service import rights
 from bot.service.types import Actor, Live, Refused, Where
 from bot.storage import repository as repo
+from bot.storage.reader import StorageReader
 
 #: how many channels' battles stay loaded in memory
 CACHE_SIZE = 1000
@@ -31,6 +35,8 @@ GRANTS_KEPT = 10_000
 RETRIES = 4
 
 Key = tuple[str, str]
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 def binding_of(name: str | None) -> RulesetBinding:
@@ -46,7 +52,11 @@ def check_ruleset(spec: CommandSpec, live: Live) -> None:
 
 
 class BattleCache:
-    def __init__(self, *, cache_size: int = CACHE_SIZE, retries: int = RETRIES) -> None:
+    def __init__(
+        self, reader: StorageReader, *, cache_size: int = CACHE_SIZE, retries: int = RETRIES
+    ) -> None:
+        #: where a battle not held is read
+        self.reader = reader
         #: the live states of recently used channels (least recently used dropped past ``cache_size``)
         self.live: OrderedDict[Key, Live] = OrderedDict()
         self.grants: OrderedDict[tuple[int, str], repo.Grants] = OrderedDict()
@@ -68,20 +78,31 @@ class BattleCache:
     def forget(self, key: Key) -> None:
         self.live.pop(key, None)
 
-    async def current(self, conn: AsyncConnection, where: Where) -> Live | None:
-        """The channel's latest battle (running, or the last one ended) as stored now; the cached
-        one when it is at the stored version."""
+    async def read(
+        self, conn: AsyncConnection | None, read: Callable[Concatenate[Connection, P], T],
+        *args: P.args, **kwargs: P.kwargs,
+    ) -> T:  # fmt: skip
+        """``read`` (a read of the repository's on a synchronous connection) on ``conn``, a transaction
+        job's (what it reads is what it writes on), else by the storage reader, off the event loop."""
+        if conn is None:
+            return await self.reader.run(read, *args, **kwargs)
+        return await conn.run_sync(read, *args, **kwargs)
+
+    async def current(self, where: Where, conn: AsyncConnection | None = None) -> Live | None:
+        """The channel's latest battle (running, or the last one ended) as stored now (``read``); the
+        one held when it is at the stored version."""
         key = (where.guild, where.channel)
         for _ in range(self._retries):
-            head = await repo.latest_head(conn, where.guild, where.channel)
+            cached = self.get(key)
+            held = None if cached is None else cached.head
+            head, loaded = await self.read(conn, repo.read_latest, where.guild, where.channel, held)
             if head is None:
                 self.forget(key)
                 return None
             cached = self.get(key)
             if cached is not None and cached.head == head:
                 return cached
-            loaded = await repo.load_live(conn, head)
-            if loaded is None:  # written meanwhile (a read outside the lock): read the head again
+            if loaded is None:  # written meanwhile (between the reads): read the head again
                 continue
             document, snapshots, has_redo = loaded
             live = restore(head, document, has_redo, snapshots)
@@ -109,18 +130,31 @@ class BattleCache:
             self.grants.pop((head.id, user), None)
 
     async def read_grants(
-        self, conn: AsyncConnection, where: Where, actor: Actor, head: repo.BattleHead
+        self, where: Where, actor: Actor, head: repo.BattleHead, conn: AsyncConnection | None = None
     ) -> repo.Grants:
-        """What the database says of ``actor``'s rights on ``head`` now; kept for later commands."""
-        held = await rights.grants(conn, where, actor, head)
+        """What the database says of ``actor``'s rights on ``head`` now (``read``): the server's GM role
+        and whether they are a co-GM; kept for later commands."""
+        held = await self.read(conn, repo.read_grants, where.guild, head.id, actor.id)
         self.keep(head, held)
         return held
 
-    async def is_gm(self, conn: AsyncConnection, where: Where, actor: Actor, head: repo.BattleHead) -> bool:
+    async def is_gm(
+        self, where: Where, actor: Actor, head: repo.BattleHead, conn: AsyncConnection | None = None
+    ) -> bool:
         """Is ``actor`` a GM of the battle ``head``, as the database says now?"""
         if rights.gm_by_itself(actor, head):
             return True
-        return rights.gm_by_grants(actor, await self.read_grants(conn, where, actor, head))
+        return rights.gm_by_grants(actor, await self.read_grants(where, actor, head, conn))
+
+    async def check_gm_named(
+        self, spec: CommandSpec, gm: bool, head: repo.BattleHead, conn: AsyncConnection | None = None
+    ) -> None:
+        """A GM command by a player is refused, naming the battle's GMs: its starter and its co-GMs."""
+        if spec.gm and not gm:
+            gms = (head.started_by, *await self.read(conn, repo.read_co_gms, head.id))
+            raise Refused(
+                "service.gm_only", command=CommandName(spec.path), gms=rights.Users(tuple(dict.fromkeys(gms)))
+            )
 
 
 def restore(

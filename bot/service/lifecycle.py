@@ -42,7 +42,7 @@ async def run_job(svc: BattleService, where: Where, job: BattleJob[R], *, on_bat
     async def attempt(conn: AsyncConnection) -> tuple[Live, R]:
         mark = mark_dice(dice)
         try:
-            return await job(conn, await svc.cache.current(conn, where) if on_battle else None)
+            return await job(conn, await svc.cache.current(where, conn) if on_battle else None)
         except BaseException:
             restore_dice(dice, mark)
             raise
@@ -66,8 +66,8 @@ async def on_battle(
         if live is None:
             raise Refused("service.no_battle")
         check_ruleset(spec, live)
-        is_gm = await svc.cache.is_gm(conn, where, actor, live.head)
-        await rights.check_gm_named(conn, spec, is_gm, live.head)
+        is_gm = await svc.cache.is_gm(where, actor, live.head, conn)
+        await svc.cache.check_gm_named(spec, is_gm, live.head, conn)
         if spec.kind in (Kind.UNDO, Kind.REDO):
             return await undo.undo_redo(conn, live, actor, spec, options["steps"], invocation)
         view = await rights.change_co_gm(conn, live.head, actor, spec, options["user"])

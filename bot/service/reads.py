@@ -7,8 +7,6 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.ext.asyncio import AsyncConnection
-
 from bot.commands import CommandSpec, Kind
 from bot.service import audience, history
 from bot.service.actions import mark_dice, restore_dice
@@ -26,21 +24,19 @@ if TYPE_CHECKING:
     from bot.service.battles import BattleService
 
 
-async def status_view(conn: AsyncConnection, live: Live, viewer: Viewer = TABLE) -> StatusView:
+async def status_view(svc: BattleService, live: Live, viewer: Viewer = TABLE) -> StatusView:
     return StatusView(
         ruleset=live.binding.name,
         document=audience.document(live.binding, live.document(), viewer),
-        gms=(live.head.started_by, *await repo.co_gms(conn, live.head.id)),
+        gms=(live.head.started_by, *await svc.cache.read(None, repo.read_co_gms, live.head.id)),
         ended=live.head.status != RUNNING,
         battle_id=live.head.id,
         version=live.head.version,
     )
 
 
-async def viewer_of(
-    svc: BattleService, conn: AsyncConnection, where: Where, actor: Actor, live: Live
-) -> Viewer:
-    return Viewer(actor.id, await svc.cache.is_gm(conn, where, actor, live.head))
+async def viewer_of(svc: BattleService, where: Where, actor: Actor, live: Live) -> Viewer:
+    return Viewer(actor.id, await svc.cache.is_gm(where, actor, live.head))
 
 
 async def read(
@@ -52,28 +48,29 @@ async def read(
     A read shows what the whole table may know; with ``gm:true`` (and an export, always) what its
     reader may, to them only.
     """
+    live = await svc.cache.current(where)
+    if live is None:
+        raise Refused("service.no_battle")
+    check_ruleset(spec, live)
+    private = bool(options.get("gm")) or spec.kind is Kind.EXPORT
+    viewer = await viewer_of(svc, where, actor, live) if private else TABLE
+    if spec.kind is Kind.EXPORT:
+        return export(where, live, options, viewer)
+    if spec.kind is Kind.STATUS:
+        return replace(await status_view(svc, live, viewer), ephemeral=viewer is not TABLE)
+    if spec.kind is Kind.MAP:
+        filename = f"{live.binding.name}-map-{where.channel}-{live.head.id}.png"
+        return MapView(status=await status_view(svc, live), filename=filename)
+    assert spec.kind is Kind.LOG
     async with svc.engine.connect() as conn:
-        live = await svc.cache.current(conn, where)
-        if live is None:
-            raise Refused("service.no_battle")
-        check_ruleset(spec, live)
-        private = bool(options.get("gm")) or spec.kind is Kind.EXPORT
-        viewer = await viewer_of(svc, conn, where, actor, live) if private else TABLE
-        if spec.kind is Kind.STATUS:
-            return replace(await status_view(conn, live, viewer), ephemeral=viewer is not TABLE)
-        if spec.kind is Kind.MAP:
-            filename = f"{live.binding.name}-map-{where.channel}-{live.head.id}.png"
-            return MapView(status=await status_view(conn, live), filename=filename)
-        if spec.kind is Kind.LOG:
-            if live.binding.visible is None or viewer.gm:
-                rows = await repo.log(conn, live.head.id, options["last"])
-                logged = audience.entries(tuple(history.entry(r) for r in rows), viewer)
-            else:  # S-HIDE-1: numbered as the reader sees the log, secret actions left out
-                whole = await history.whole_log(conn, live.head.id)
-                numbered = audience.numbers(whole, viewer)
-                logged = audience.entries(whole, viewer, numbered)[-options["last"] :]
-            return LogView(ephemeral=viewer is not TABLE, entries=logged)
-    return export(where, live, options, viewer)
+        if live.binding.visible is None or viewer.gm:
+            rows = await repo.log(conn, live.head.id, options["last"])
+            logged = audience.entries(tuple(history.entry(r) for r in rows), viewer)
+        else:  # S-HIDE-1: numbered as the reader sees the log, secret actions left out
+            whole = await history.whole_log(conn, live.head.id)
+            numbered = audience.numbers(whole, viewer)
+            logged = audience.entries(whole, viewer, numbered)[-options["last"] :]
+        return LogView(ephemeral=viewer is not TABLE, entries=logged)
 
 
 def export(where: Where, live: Live, options: Mapping[str, Any], viewer: Viewer) -> ExportView:
@@ -100,8 +97,8 @@ async def odds(svc: BattleService, where: Where, spec: CommandSpec, options: Map
     """``/fort odds`` (anyone: it changes nothing): the battle read under the channel's lock, the
     planner run without it, in a worker process (``bot.service.odds``)."""
     request = plan_request(options)
-    async with svc.channel_lock(where), svc.engine.connect() as conn:
-        live = await svc.cache.current(conn, where)
+    async with svc.channel_lock(where):
+        live = await svc.cache.current(where)
     if live is None:
         raise Refused("service.no_battle")
     check_ruleset(spec, live)

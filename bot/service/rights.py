@@ -5,7 +5,7 @@ A GM of a battle is whoever started (or imported) it, a co-GM that a GM of *that
 only members with Manage Server may set), or a member with Manage Channels in that channel (the
 front-end says so for the channel the command came from). Everybody else is a player.
 
-The rights are read from the database (``grants``) and kept; an action decided on rights kept
+The rights are read from the database (``BattleCache.read_grants``) and kept; an action decided on rights kept
 carries them in its write plan, which holds only while they are still so, and a GM command refused on
 rights kept reads them again (``bot.service.actions``); the rare commands read them in their own
 write transaction. So a co-GM removed a moment ago, by any process, is nobody at once.
@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.commands import CommandSpec, Kind
 from bot.i18n import t
-from bot.i18n.names import CommandName, Named
+from bot.i18n.names import Named
 from bot.service.types import Actor, Refused, Where
 from bot.storage import repository as repo
 from bot.views import NoticeView
@@ -30,22 +30,8 @@ def gm_by_itself(actor: Actor, head: repo.BattleHead) -> bool:
     return actor.manage_channels or actor.id == head.started_by
 
 
-async def grants(conn: AsyncConnection, where: Where, actor: Actor, head: repo.BattleHead) -> repo.Grants:
-    """What the database says of ``actor``'s rights on the battle ``head``: the server's GM role, and
-    whether they are a co-GM."""
-    role, co_gm = await repo.gm_grants(conn, where.guild, head.id, actor.id)
-    return repo.Grants(where.guild, actor.id, role, co_gm)
-
-
 def gm_by_grants(actor: Actor, held: repo.Grants) -> bool:
     return held.co_gm or (held.role is not None and held.role in actor.roles)
-
-
-async def check_gm_named(conn: AsyncConnection, spec: CommandSpec, gm: bool, head: repo.BattleHead) -> None:
-    """A GM command by a player is refused, naming the battle's GMs: its starter and its co-GMs."""
-    if spec.gm and not gm:
-        gms = (head.started_by, *await repo.co_gms(conn, head.id))
-        raise Refused("service.gm_only", command=CommandName(spec.path), gms=Users(tuple(dict.fromkeys(gms))))
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -61,22 +61,23 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
     return engine
 
 
-def writer_engine(engine: AsyncEngine) -> Engine:
-    """A synchronous engine on ``engine``'s database, for the storage writer's thread: SQLite's own
-    driver (every transaction a write: BEGIN IMMEDIATE), PostgreSQL's psycopg (the async engine's
-    server settings as its options). Raises ``ValueError`` for an in-memory SQLite database, which a
-    second connection would not see."""
+def thread_engine(engine: AsyncEngine, *, writes: bool) -> Engine:
+    """A synchronous engine on ``engine``'s database, for a thread of the storage's own (the writer's,
+    ``writes``: every SQLite transaction takes the write lock at BEGIN, BEGIN IMMEDIATE; the
+    reader's: a plain BEGIN): SQLite's own driver, PostgreSQL's psycopg (the async engine's server
+    settings as its options). Raises ``ValueError`` for an in-memory SQLite database, which a second
+    connection would not see."""
     url = engine.url
     connect_args = dict(_CONNECT_ARGS.get(engine.sync_engine, {}))
     if is_sqlite(engine):
         database = url.database or ""
         if database in ("", ":memory:") or "mode=memory" in database:
-            raise ValueError("an in-memory SQLite database has no storage writer")
+            raise ValueError("an in-memory SQLite database has no storage thread")
         sync = create_engine(url.set(drivername="sqlite"), poolclass=NullPool, connect_args=connect_args)
-        _sqlite_setup(sync, always_write=True)
+        _sqlite_setup(sync, always_write=writes)
         return sync
     if engine.dialect.name != "postgresql":
-        raise ValueError(f"no storage writer for {engine.dialect.name}")
+        raise ValueError(f"no storage thread for {engine.dialect.name}")
     settings = connect_args.pop("server_settings", None) or {}
     if settings:
         connect_args["options"] = " ".join(f"-c {key}={value}" for key, value in settings.items())

@@ -132,10 +132,15 @@ _LATEST = (
 )
 
 
-async def latest_head(conn: AsyncConnection, guild: str, channel: str) -> BattleHead | None:
+def read_latest_head(conn: Connection, guild: str, channel: str) -> BattleHead | None:
     """The channel's latest battle: the running one if any (a running battle is always the latest)."""
-    row = (await conn.execute(_LATEST, {"g": guild, "c": channel})).first()
+    row = conn.execute(_LATEST, {"g": guild, "c": channel}).first()
     return None if row is None else BattleHead(*row)
+
+
+async def latest_head(conn: AsyncConnection, guild: str, channel: str) -> BattleHead | None:
+    """``read_latest_head`` on an async connection."""
+    return await conn.run_sync(read_latest_head, guild, channel)
 
 
 _LOAD = select(battles.c.state, battles.c.state_seq, battles.c.version, battles.c.pending_bytes).where(
@@ -158,50 +163,69 @@ _LIVE_DELTAS = (
     .order_by(events.c.seq.asc())
 )
 
+#: a battle as read (``read_live``): its document, the row's snapshot bookkeeping, and whether there
+#: are undone actions
+Loaded = tuple[dict[str, Any], "Snapshots", bool]
 
-async def _current_state(conn: AsyncConnection, battle_id: int, row: Any) -> dict[str, Any] | None:
+
+def _current_state(conn: Connection, battle_id: int, row: Any) -> dict[str, Any] | None:
     """The battle row's state with the patches of the live actions after it (None: a write came
     between the reads)."""
     state, state_seq, version = row[0], row[1], row[2]
     document: dict[str, Any] = json.loads(state)
     if state_seq >= version:
         return document
-    deltas = await conn.execute(_LIVE_DELTAS, {"b_id": battle_id, "after": state_seq, "upto": version})
+    deltas = conn.execute(_LIVE_DELTAS, {"b_id": battle_id, "after": state_seq, "upto": version})
     for (delta,) in deltas:
         if delta is not None:
             document = docpatch.apply(document, json.loads(delta))
     # PostgreSQL reads each statement as of its start: a write committed between the two reads
     # would have changed the version (undo changes statuses and the version in one transaction)
-    if (await conn.execute(_VERSION, {"b_id": battle_id})).scalar_one() != version:
+    if conn.execute(_VERSION, {"b_id": battle_id}).scalar_one() != version:
         return None
     return document
 
 
-async def load_state(conn: AsyncConnection, battle_id: int) -> dict[str, Any]:
+def read_state(conn: Connection, battle_id: int) -> dict[str, Any]:
     """The battle's current state (read again if a write came between the reads)."""
     while True:
-        row = (await conn.execute(_LOAD, {"b_id": battle_id})).one()
-        document = await _current_state(conn, battle_id, row)
+        row = conn.execute(_LOAD, {"b_id": battle_id}).one()
+        document = _current_state(conn, battle_id, row)
         if document is not None:
             return document
 
 
-async def load_state_at(conn: AsyncConnection, head: BattleHead) -> dict[str, Any] | None:
-    """The battle's state if it is still at ``head.version`` (None: it changed since the head was read)."""
-    loaded = await load_live(conn, head)
-    return None if loaded is None else loaded[0]
+async def load_state(conn: AsyncConnection, battle_id: int) -> dict[str, Any]:
+    """``read_state`` on an async connection."""
+    return await conn.run_sync(read_state, battle_id)
 
 
-async def load_live(
-    conn: AsyncConnection, head: BattleHead
-) -> tuple[dict[str, Any], Snapshots, bool] | None:
-    """``load_state_at``, the battle row's snapshot bookkeeping at that version, and whether there
-    are undone actions (``has_undone``)."""
-    row = (await conn.execute(_LOAD_AT, {"b_id": head.id, "b_version": head.version})).first()
+def read_live(conn: Connection, head: BattleHead) -> Loaded | None:
+    """The battle's state if it is still at ``head.version`` (None: it changed since the head was
+    read), the battle row's snapshot bookkeeping at that version, and whether there are undone
+    actions (``has_undone``)."""
+    row = conn.execute(_LOAD_AT, {"b_id": head.id, "b_version": head.version}).first()
     if row is None:
         return None
-    document = await _current_state(conn, head.id, row)
+    document = _current_state(conn, head.id, row)
     return None if document is None else (document, Snapshots(int(row[1]), int(row[3])), bool(row[4]))
+
+
+async def load_live(conn: AsyncConnection, head: BattleHead) -> Loaded | None:
+    """``read_live`` on an async connection."""
+    return await conn.run_sync(read_live, head)
+
+
+def read_latest(
+    conn: Connection, guild: str, channel: str, held: BattleHead | None = None
+) -> tuple[BattleHead | None, Loaded | None]:
+    """The channel's latest battle (None: it has none) and, unless it is ``held`` (the head of a
+    battle the caller holds, at the same version), the battle as read (None: it is the one held, or
+    it changed between the reads)."""
+    head = read_latest_head(conn, guild, channel)
+    if head is None or head == held:
+        return head, None
+    return head, read_live(conn, head)
 
 
 async def state_at(conn: AsyncConnection, battle_id: int, seq: int) -> dict[str, Any]:
@@ -363,7 +387,7 @@ async def snapshots_of(conn: AsyncConnection, battle_id: int) -> Snapshots:
 
 @dataclass(frozen=True, slots=True)
 class Grants:
-    """What a GM check read of the rights of ``user`` on a battle (``gm_grants``): the server's GM
+    """What a GM check read of the rights of ``user`` on a battle (``read_grants``): the server's GM
     role then (None: none) and whether ``user`` was a co-GM. A write decided on grants read earlier
     carries them (``WritePlan.grants``), and holds only while they are still so."""
 
@@ -737,12 +761,17 @@ async def remove_co_gm(conn: AsyncConnection, battle_id: int, user: str) -> bool
     return bool((await conn.execute(statement)).rowcount)
 
 
-async def co_gms(conn: AsyncConnection, battle_id: int) -> tuple[str, ...]:
+def read_co_gms(conn: Connection, battle_id: int) -> tuple[str, ...]:
     """The battle's co-GMs, in the order they were added."""
-    rows = await conn.execute(
+    rows = conn.execute(
         select(gms.c.user_id).where(gms.c.battle_id == battle_id).order_by(gms.c.created_at, gms.c.user_id)
     )
     return tuple(rows.scalars())
+
+
+async def co_gms(conn: AsyncConnection, battle_id: int) -> tuple[str, ...]:
+    """``read_co_gms`` on an async connection."""
+    return await conn.run_sync(read_co_gms, battle_id)
 
 
 _GRANTS = select(
@@ -751,10 +780,10 @@ _GRANTS = select(
 )
 
 
-async def gm_grants(conn: AsyncConnection, guild: str, battle_id: int, user: str) -> tuple[str | None, bool]:
+def read_grants(conn: Connection, guild: str, battle_id: int, user: str) -> Grants:
     """In one query: the server's GM role (None: none set) and whether ``user`` is a co-GM of the battle."""
-    role, is_co_gm = (await conn.execute(_GRANTS, {"g": guild, "b": battle_id, "u": user})).one()
-    return role, bool(is_co_gm)
+    role, is_co_gm = conn.execute(_GRANTS, {"g": guild, "b": battle_id, "u": user}).one()
+    return Grants(guild, user, role, bool(is_co_gm))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -4,9 +4,9 @@ An action is decided in memory by the service (``bot.service.actions``); what it
 ``WritePlan``, guarded by the battle's version, by "still the channel's current battle" and by the
 rights it was decided on. ``StorageWriter.store`` queues the plan; plans that arrive while a batch is
 being written go together into the next one (group commit: one fsync per batch, not per command).
-Each batch runs on the writer's one thread, on one synchronous SQLAlchemy Core connection (SQLite's
-own driver; psycopg on PostgreSQL), with the repository's own statements (``repo.store_plans``). The
-event loop only hands the batch over and is answered.
+Each batch runs on the writer's one thread (``bot.storage.thread``), on one synchronous SQLAlchemy
+Core connection (SQLite's own driver; psycopg on PostgreSQL), with the repository's own statements
+(``repo.store_plans``). The event loop only hands the batch over and is answered.
 
 Per plan the answer is True (stored, after the COMMIT: an acknowledged action is on disk) or False
 (it did not hold: nothing of it was written, the service reloads and decides again). A storage
@@ -25,18 +25,16 @@ when the database does.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.storage import repository as repo
-from bot.storage.db import transient, writer_engine
+from bot.storage.db import transient
+from bot.storage.thread import StorageThread
 
 #: how many times a batch is tried in all when it fails for a passing reason
 ATTEMPTS = 6
@@ -69,10 +67,7 @@ class StorageWriter:
     def __init__(self, engine: AsyncEngine, *, attempts: int = ATTEMPTS) -> None:
         self.engine = engine
         self.attempts = attempts
-        self._sync: Engine | None = None
-        self._executor: ThreadPoolExecutor | None = None
-        #: the thread's connection (only the thread touches it)
-        self._conn: Connection | None = None
+        self._thread = StorageThread(engine, writes=True, name="toride-storage-writer")
         self._pending: list[_Pending] = []
         self._drainer: asyncio.Task[None] | None = None
         #: counts for tests and benchmarks: plans stored, plans that did not hold, batches, batches
@@ -85,9 +80,6 @@ class StorageWriter:
     async def store(self, plan: repo.WritePlan, channel: tuple[str, str]) -> bool:
         """Store ``plan`` in the next batch: True once committed, False if it did not hold (nothing
         written). Raises what the database raised."""
-        if self._executor is None:
-            self._sync = writer_engine(self.engine)
-            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toride-storage-writer")
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._pending.append(_Pending(plan, channel, future))
         if self._drainer is None or self._drainer.done():
@@ -98,23 +90,14 @@ class StorageWriter:
         """Close the thread's connection and end the thread."""
         if self._drainer is not None and not self._drainer.done():
             await asyncio.gather(self._drainer, return_exceptions=True)
-        executor = self._executor
-        if executor is None:
-            return
-        await asyncio.get_running_loop().run_in_executor(executor, self._drop)
-        executor.shutdown(wait=True)
-        self._executor = None
-        if self._sync is not None:
-            self._sync.dispose()
+        await self._thread.close()
 
     async def _drain(self) -> None:
-        loop = asyncio.get_running_loop()
-        assert self._executor is not None
         while self._pending:
             await self._gathered()
             batch, self._pending = self._pending, []
             try:
-                outcomes = await loop.run_in_executor(self._executor, self._run, batch)
+                outcomes = await self._thread.call(self._run, batch)
             except BaseException as error:  # cancelled: nobody is left to answer
                 for pending in batch:
                     if not pending.future.done():
@@ -183,7 +166,7 @@ class StorageWriter:
         # the plans in channel-lock key order (PostgreSQL locks them so), so batches never deadlock
         ordered = sorted(batch, key=lambda p: repo.channel_lock_key(*p.channel))
         plans, channels = [p.plan for p in ordered], [p.channel for p in ordered]
-        conn = self._connection()
+        conn = self._thread.connection()
         try:
             transaction = conn.begin()
             held = repo.store_plans(conn, plans, channels)
@@ -193,30 +176,15 @@ class StorageWriter:
                 held = repo.store_plans(conn, plans, channels, one_by_one=True)
                 assert held is not None
         except BaseException:
-            self._drop()
+            self._thread.drop()
             raise
         try:
             transaction.commit()
         except BaseException as error:
-            self._drop()
+            self._thread.drop()
             raise _DuringCommit(error) from error
         answers = {id(p): ok for p, ok in zip(ordered, held, strict=True)}
         return [answers[id(p)] for p in batch]
-
-    def _connection(self) -> Connection:
-        if self._conn is None:
-            assert self._sync is not None
-            self._conn = self._sync.connect()
-        return self._conn
-
-    def _drop(self) -> None:
-        """Forget the connection (after a failure, or at close): the next batch opens a new one."""
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                conn.invalidate()
-            with contextlib.suppress(Exception):
-                conn.close()
 
 
 async def _answer(batch: list[_Pending], outcomes: list[bool | BaseException]) -> None:

@@ -214,7 +214,8 @@ async def test_revision_0003_retires_the_server_wide_co_gm_list(raw_engine: Asyn
         head = await repo.running_head(conn, "g", "c1")
         assert head is not None
         assert await repo.co_gms(conn, head.id) == ()
-        assert await repo.gm_grants(conn, "g", head.id, "mallory") == ("42", False)
+        grants = await conn.run_sync(repo.read_grants, "g", head.id, "mallory")
+        assert grants == repo.Grants("g", "mallory", "42", False)
         assert await repo.get_settings(conn, "g") == repo.Settings("g", "en", "42")
         columns = await conn.run_sync(
             lambda c: {col["name"] for col in inspect(c).get_columns("guild_settings")}
@@ -229,7 +230,8 @@ async def test_co_gms_go_with_their_battle(raw_engine: AsyncEngine) -> None:
         assert await repo.add_co_gm(conn, battle, "carol", "gm") is True
         assert await repo.add_co_gm(conn, battle, "carol", "gm") is False
         other = await _create(conn, channel="c2")
-        assert await repo.gm_grants(conn, "g", other, "carol") == (None, False)
+        grants = await conn.run_sync(repo.read_grants, "g", other, "carol")
+        assert grants == repo.Grants("g", "carol", None, False)
         await conn.execute(text("DELETE FROM battles WHERE id = :b"), {"b": battle})
         assert (await conn.execute(text("SELECT count(*) FROM battle_gms"))).scalar_one() == 0
         assert await repo.remove_co_gm(conn, battle, "carol") is False

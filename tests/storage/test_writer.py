@@ -29,7 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.storage import repository as repo
 from bot.storage import upgrade
-from bot.storage.db import writer_engine
+from bot.storage.db import thread_engine
 from bot.storage.writer import StorageWriter
 from bot.views import ErrorView, EventsView, ExportView
 from engine.dice import ScriptedDice
@@ -64,7 +64,7 @@ async def holding(engine: AsyncEngine) -> tuple[BattleService, Any]:
     await service.execute(HERE, GM, Invocation("fort import", {"file": BATTLE}))
     await ok(service, "/unit hp unit:u0 delta:-1")
     assert service.storage.stored == 1
-    sync = service.storage._sync
+    sync = service.storage._thread._sync
     assert sync is not None
     return service, sync.dialect
 
@@ -275,7 +275,7 @@ def test_an_in_memory_sqlite_database_has_no_storage_writer() -> None:
 
     for url in ("sqlite+aiosqlite://", "sqlite+aiosqlite:///:memory:"):
         with pytest.raises(ValueError, match="in-memory"):
-            writer_engine(make_engine(url))
+            thread_engine(make_engine(url), writes=True)
 
 
 async def test_a_batch_stores_the_plans_that_hold_and_nothing_of_one_that_does_not(
@@ -322,7 +322,7 @@ async def test_postgresql_a_writer_connection_killed_while_idle_is_replaced(
     if engine.dialect.name != "postgresql":
         pytest.skip("a PostgreSQL backend to terminate")
     service, _ = await holding(engine)
-    conn = service.storage._conn
+    conn = service.storage._thread._conn
     assert conn is not None
     pid = conn.connection.dbapi_connection.info.backend_pid  # type: ignore[union-attr]
     async with engine.connect() as admin:

@@ -1,0 +1,76 @@
+"""The storage reader: a channel's battle read, when this process does not hold it, off the event loop.
+
+The service holds the battles it used last (``bot.service.cache``). To decide an action or answer a
+read it needs the channel's battle as stored now: its head (the latest battle of the channel, at
+which version), and, when it does not hold that version, the battle itself (its state with the
+patches since its snapshot: ``repo.read_latest``), and the rights of whoever runs the command.
+``StorageReader.run`` runs such a read, a function of the repository's on a synchronous connection,
+in a transaction of its own on a thread of its own (``bot.storage.thread``), on one synchronous
+SQLAlchemy Core connection: one hop of the event loop to the thread and back, where the async engine
+made one per statement (and per BEGIN and COMMIT). A transaction job runs the same functions on its
+own connection (``AsyncConnection.run_sync``): each read has one definition.
+
+Reads do not wait behind the writer's batches (their COMMIT and fsync are on the writer's thread). On
+SQLite a read is a plain ``BEGIN`` in WAL mode: it sees one committed version throughout and never
+waits for a writer. On PostgreSQL each statement sees what was committed when it began, and a write
+committed between them is told by ``repo.read_live`` (None: the caller reads again).
+
+A failure reaches the caller as the driver's own exception (as ``bot.storage.failures`` reads it), after
+the connection is dropped; a kept connection found dead (a server restarted while it was idle) is
+replaced at once and the read run again on the new one. SQLite's busy timeout applies to reads too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Concatenate, ParamSpec, TypeVar
+
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.storage.thread import StorageThread
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class StorageReader:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._thread = StorageThread(engine, writes=False, name="toride-storage-reader")
+        #: counts for tests and benchmarks: reads, reads run again on a new connection
+        self.reads = 0
+        self.retries = 0
+
+    async def run(
+        self, read: Callable[Concatenate[Connection, P], T], *args: P.args, **kwargs: P.kwargs
+    ) -> T:
+        """``read(connection, *args)`` in a transaction of its own on the reader's thread: what it
+        returns, or what the database raised."""
+        return await self._thread.call(lambda: self._transaction(read, *args, **kwargs))
+
+    async def close(self) -> None:
+        await self._thread.close()
+
+    # ---------------------------------------------------------------------------------------------
+    # on the reader's thread
+
+    def _transaction(
+        self, read: Callable[Concatenate[Connection, P], T], *args: P.args, **kwargs: P.kwargs
+    ) -> T:
+        self.reads += 1
+        fresh = self._thread.opened() is None
+        while True:
+            conn = self._thread.connection()
+            try:
+                with conn.begin():
+                    return read(conn, *args, **kwargs)
+            except Exception as error:
+                self._thread.drop()
+                # the kept connection found dead (a server restarted while it was idle): once more, at
+                # once, on a new one; nothing was read
+                if fresh or not (isinstance(error, DBAPIError) and error.connection_invalidated):
+                    raise
+                fresh = True
+                self.retries += 1

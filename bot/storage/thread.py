@@ -1,0 +1,77 @@
+"""A thread of the storage's own, with one synchronous SQLAlchemy Core connection that only it touches.
+
+The storage writer (``bot.storage.writer``) stores its batches on one, the storage reader
+(``bot.storage.reader``) reads battles on another: the event loop hands a function over and awaits
+its answer, and no database call runs on the loop's thread. A synchronous connection costs a fraction
+of the async stack's thread hops and greenlets per statement (issue 22: 0.106 ms against 0.683 ms of
+CPU per transaction).
+
+After a failure the connection is dropped (``drop``); the next call opens a new one, so the process
+recovers when the database does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.storage.db import thread_engine
+
+T = TypeVar("T")
+
+
+class StorageThread:
+    def __init__(self, engine: AsyncEngine, *, writes: bool, name: str) -> None:
+        self.engine = engine
+        self._writes = writes
+        self._name = name
+        self._sync: Engine | None = None
+        self._executor: ThreadPoolExecutor | None = None
+        #: the thread's connection (only the thread touches it)
+        self._conn: Connection | None = None
+
+    async def call(self, function: Callable[..., T], *args: object) -> T:
+        """``function(*args)`` run on the thread (started at the first call); what it returns or raises."""
+        if self._executor is None:
+            self._sync = thread_engine(self.engine, writes=self._writes)
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=self._name)
+        return await asyncio.get_running_loop().run_in_executor(self._executor, function, *args)
+
+    async def close(self) -> None:
+        """Close the thread's connection and end the thread."""
+        executor = self._executor
+        if executor is None:
+            return
+        await asyncio.get_running_loop().run_in_executor(executor, self.drop)
+        executor.shutdown(wait=True)
+        self._executor = None
+        if self._sync is not None:
+            self._sync.dispose()
+
+    # ---------------------------------------------------------------------------------------------
+    # on the thread
+
+    def opened(self) -> Connection | None:
+        """The connection kept from an earlier call (None: the next ``connection`` opens one)."""
+        return self._conn
+
+    def connection(self) -> Connection:
+        if self._conn is None:
+            assert self._sync is not None
+            self._conn = self._sync.connect()
+        return self._conn
+
+    def drop(self) -> None:
+        """Forget the connection (after a failure, or at close): the next call opens a new one."""
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.invalidate()
+            with contextlib.suppress(Exception):
+                conn.close()

@@ -1,0 +1,196 @@
+"""The storage reader (``bot.storage.reader``, issue 22), on each backend: a battle the service does
+not hold, and the rights of whoever runs a command, are read on the reader's own thread and
+connection, in one transaction, with the repository's own reads (``repo.read_latest``,
+``repo.read_grants``); the async engine is not used for it.
+
+- a battle not held: one read (its head and the battle), on the reader's thread, no connection of the
+  async engine checked out; held at the stored version: one read of the head, the battle kept;
+- another process's write: the next read loads the battle again at the new version;
+- PostgreSQL: a write committed between the head and the battle (each statement sees what was
+  committed when it began) is told, and the battle read again; the reader's connection killed while
+  idle (a server restart) is replaced at once, and the read answers;
+- a player's export reads their rights through the reader too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from service_lines import GM, HERE, ok
+from sqlalchemy import event, text
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.service import Actor, BattleService, Invocation
+from bot.storage import repository as repo
+from bot.storage import upgrade
+from bot.views import ExportView
+from engine.dice import ScriptedDice
+
+BATTLE = {
+    "format": "toride.fort/1",
+    "title": "reader",
+    "rounds": 9,
+    "pcs": [{"name": "Alice", "position": "outside"}],
+    "units": [
+        {"name": f"u{i}", "type": "normal", "area": "A1", "hp": 500, "fort_damage": 1, "strike": "2d+3"}
+        for i in range(3)
+    ],
+}
+KEY = (HERE.guild, HERE.channel)
+
+
+async def new_service(engine: AsyncEngine) -> BattleService:
+    await upgrade(engine)
+    return BattleService(engine, ScriptedDice([3, 4] * 200))
+
+
+async def two_processes(engine_factory: Callable[[], AsyncEngine]) -> tuple[BattleService, BattleService]:
+    """Two services on one database, the battle imported by the first and one action stored."""
+    one = await new_service(engine_factory())
+    two = await new_service(engine_factory())
+    await one.execute(HERE, GM, Invocation("fort import", {"file": BATTLE}))
+    await ok(one, "/unit hp unit:u0 delta:-1")
+    return one, two
+
+
+async def hp_of(service: BattleService, name: str = "u0", actor: Actor = GM) -> int:
+    view = await service.execute(HERE, actor, Invocation("fort export", {}, "/fort export"))
+    assert isinstance(view, ExportView), view
+    return next(int(u["hp"]) for u in view.document["units"] if u["name"] == name)
+
+
+@contextmanager
+def checkouts(engine: AsyncEngine) -> Iterator[list[int]]:
+    """How many connections of ``engine``'s pool are checked out meanwhile (one count per checkout)."""
+    seen: list[int] = []
+
+    def count(*_: Any) -> None:
+        seen.append(1)
+
+    event.listen(engine.sync_engine, "checkout", count)
+    try:
+        yield seen
+    finally:
+        event.remove(engine.sync_engine, "checkout", count)
+
+
+def reader_threads(reads: list[str]) -> Callable[..., Any]:
+    """``repo.read_latest`` that notes the thread it runs on."""
+    real = repo.read_latest
+
+    def noted(conn: Connection, *args: Any, **kwargs: Any) -> Any:
+        reads.append(threading.current_thread().name)
+        return real(conn, *args, **kwargs)
+
+    return noted
+
+
+async def test_a_battle_not_held_is_read_once_on_the_readers_thread_and_kept_while_unchanged(
+    engine_factory: Callable[[], AsyncEngine], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one, two = await two_processes(engine_factory)
+    threads: list[str] = []
+    monkeypatch.setattr(repo, "read_latest", reader_threads(threads))
+    with checkouts(two.engine) as seen:
+        assert await hp_of(two) == 499
+    assert seen == [], "the async engine was used for a read"
+    assert threads and all(name.startswith("toride-storage-reader") for name in threads)
+    assert two.reader.reads == 1  # the head and the battle, in one transaction
+    held = two.cache.get(KEY)
+    assert held is not None and held.head.version == 2
+    with checkouts(two.engine) as seen:
+        assert await hp_of(two) == 499
+    assert seen == [] and two.reader.reads == 2
+    assert two.cache.get(KEY) is held  # at the stored version: kept, not read again
+    await one.close()
+    await two.close()
+
+
+async def test_another_processs_write_is_read_at_its_new_version(
+    engine_factory: Callable[[], AsyncEngine],
+) -> None:
+    one, two = await two_processes(engine_factory)
+    assert await hp_of(two) == 499
+    before = two.cache.get(KEY)
+    await ok(one, "/unit hp unit:u0 delta:-7")
+    assert await hp_of(two) == 492
+    after = two.cache.get(KEY)
+    assert before is not None and after is not None and after is not before
+    assert after.head.version == 3
+    # and an action decided on it is stored at the next version, by the second process
+    await ok(two, "/unit hp unit:u0 delta:-1")
+    assert await hp_of(one) == 491
+    await one.close()
+    await two.close()
+
+
+async def test_a_players_export_reads_their_rights_through_the_reader(
+    engine_factory: Callable[[], AsyncEngine],
+) -> None:
+    one, two = await two_processes(engine_factory)
+    carol = Actor("carol")
+    with checkouts(two.engine) as seen:
+        assert await hp_of(two, actor=carol) == 499
+    assert seen == []
+    assert two.reader.reads == 2  # the battle, then carol's rights
+    held = two.cache.held(two.cache.get(KEY).head, carol)  # type: ignore[union-attr]
+    assert held == repo.Grants(HERE.guild, "carol", None, False)
+    await one.close()
+    await two.close()
+
+
+async def test_postgresql_a_write_between_the_head_and_the_battle_is_told_and_read_again(
+    engine_factory: Callable[[], AsyncEngine], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL each statement of the read sees what was committed when it began: another
+    process's action committed after the head was read leaves the battle at a newer version than the
+    head; the read says so (None) and the cache reads the head again."""
+    engine = engine_factory()
+    if engine.dialect.name != "postgresql":
+        pytest.skip("SQLite's read transaction sees one version throughout")
+    one, two = await two_processes(engine_factory)
+    loop = asyncio.get_running_loop()
+    real = repo.read_latest_head
+    raced: list[int] = []
+
+    def head_then_a_write(conn: Connection, guild: str, channel: str) -> repo.BattleHead | None:
+        head = real(conn, guild, channel)
+        if not raced:  # the first read only: the other process's action lands now
+            raced.append(1)
+            asyncio.run_coroutine_threadsafe(ok(one, "/unit hp unit:u0 delta:-5"), loop).result(timeout=30)
+        return head
+
+    monkeypatch.setattr(repo, "read_latest_head", head_then_a_write)
+    assert await hp_of(two) == 494
+    assert two.reader.reads == 2  # the first read found the battle changed under it
+    assert two.cache.get(KEY).head.version == 3  # type: ignore[union-attr]
+    await one.close()
+    await two.close()
+
+
+async def test_postgresql_the_readers_connection_killed_while_idle_is_replaced(
+    engine_factory: Callable[[], AsyncEngine],
+) -> None:
+    """A server restart (here: the reader's backend terminated) between two reads: the next read
+    finds the kept connection dead before reading anything, and runs on a new one."""
+    engine = engine_factory()
+    if engine.dialect.name != "postgresql":
+        pytest.skip("a PostgreSQL backend to terminate")
+    one, two = await two_processes(engine_factory)
+    assert await hp_of(two) == 499
+    conn = two.reader._thread.opened()
+    assert conn is not None
+    pid = conn.connection.dbapi_connection.info.backend_pid  # type: ignore[union-attr]
+    async with one.engine.connect() as admin:
+        await admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+    await ok(one, "/unit hp unit:u0 delta:-2")
+    assert await hp_of(two) == 497
+    assert two.reader.retries == 1
+    await one.close()
+    await two.close()
