@@ -92,8 +92,7 @@ async def act(
             command = answer
         try:
             if live.snapshots is None:
-                async with svc.engine.connect() as conn:
-                    live.snapshots = await repo.snapshots_of(conn, live.head.id)
+                live.snapshots = await svc.reader.run(repo.read_snapshots, live.head.id)
             new, applied, plan = decide(live, actor, is_gm, invocation, spec, options, command, dice, held)
             stored = await svc.storage.store(plan, key)
         except BaseException as error:
@@ -189,13 +188,13 @@ def build(spec: CommandSpec, binding: RulesetBinding, options: dict[str, Any], c
 async def _reply(svc: BattleService, live: Live, applied: Applied) -> View:
     done = applied.events
     summaries = await history.summaries(
-        svc.engine, live.binding, live.head.id, done.seq, done.events, live.document
+        svc.reader, live.binding, live.head.id, done.seq, done.events, live.document
     )
     answer = replace(done, summaries=summaries)
     shown = audience.events_view(answer, live.binding, applied.viewer, applied.secret_text)
     if live.binding.visible is not None:
         # S-HIDE-1: the public reply numbered as the table counts the log (a private one counted too)
-        number = await svc.numbers.number(svc.engine, live.head.id, done.seq, not shown.ephemeral)
+        number = await svc.numbers.number(svc.reader, live.head.id, done.seq, not shown.ephemeral)
         shown = shown if shown.ephemeral else replace(shown, seq=number)
     return shown
 

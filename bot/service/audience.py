@@ -12,10 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncEngine
-
 from bot.rulesets import RulesetBinding
 from bot.service import history
+from bot.storage.reader import StorageReader
 from bot.views import EventsView, LogEntry, UndoView
 from engine.ruleset import Event
 
@@ -154,14 +153,13 @@ class TableNumbers:
     def __init__(self) -> None:
         self._last: dict[int, tuple[int, int]] = {}
 
-    async def number(self, engine: AsyncEngine, battle_id: int, seq: int, public: bool) -> int:
+    async def number(self, reader: StorageReader, battle_id: int, seq: int, public: bool) -> int:
         """The table's number for the row ``seq`` just stored (its count so far when not ``public``)."""
         last = self._last.get(battle_id)
         if last is not None and last[0] == seq - 1:
             count = last[1] + (1 if public else 0)
         else:
-            async with engine.connect() as conn:
-                numbered = numbers(await history.whole_log(conn, battle_id), TABLE)
+            numbered = numbers(await reader.run(history.read_whole_log, battle_id), TABLE)
             count = numbered.get(seq, len(numbered))
         if len(self._last) >= self.SIZE:
             self._last.clear()

@@ -170,8 +170,7 @@ class BattleService:
 
     async def status_message(self, battle_id: int) -> int | None:
         """The id of the message a front-end keeps the battle's live status in (None: not stored)."""
-        async with self.engine.connect() as conn:
-            return await repo.status_message(conn, battle_id)
+        return await self.reader.run(repo.read_status_message, battle_id)
 
     async def set_status_message(
         self, battle_id: int, message_id: int | None, version: int | None = None
@@ -183,16 +182,16 @@ class BattleService:
 
     async def stale_status_messages(self) -> list[Where]:
         """Where a running battle's status message shows an older version than the battle's."""
-        async with self.engine.connect() as conn:
-            return [Where(guild, channel) for guild, channel in await repo.stale_status_messages(conn)]
+        return [
+            Where(guild, channel) for guild, channel in await self.reader.run(repo.read_stale_status_messages)
+        ]
 
     def dice_source(self) -> DiceSource:
         """Where this service's dice come from (a seeded source, or the console's script)."""
         return self._dice
 
     async def language(self, guild: str) -> str:
-        async with self.engine.connect() as conn:
-            return (await repo.get_settings(conn, guild)).language
+        return (await self.reader.run(repo.read_settings, guild)).language
 
     async def set_language(self, guild: str, language: str) -> None:
         async with self.jobs.transaction() as conn:

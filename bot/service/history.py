@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.engine import Connection
 
 from bot.rulesets import RulesetBinding
 from bot.service import round_log
 from bot.storage import repository as repo
+from bot.storage.reader import StorageReader
 from bot.views import LogEntry, Summary
 from engine.ruleset import Event
 
@@ -35,13 +36,13 @@ def entry(row: repo.EventRow) -> LogEntry:
     )
 
 
-async def whole_log(conn: AsyncConnection, battle_id: int) -> tuple[LogEntry, ...]:
+def read_whole_log(conn: Connection, battle_id: int) -> tuple[LogEntry, ...]:
     """Every row of the battle's log, oldest first (to number what a reader sees, ``audience.numbers``)."""
-    return tuple(entry(r) for r in await repo.log(conn, battle_id, _ALL))
+    return tuple(entry(r) for r in repo.read_log(conn, battle_id, _ALL))
 
 
 async def summaries(
-    engine: AsyncEngine,
+    reader: StorageReader,
     binding: RulesetBinding,
     battle_id: int,
     seq: int,
@@ -56,13 +57,13 @@ async def summaries(
     ends = [i for i, e in enumerate(events) if e.kind in binding.round_end_kinds]
     # the summary's report (the rule set's, ``round_log``): the round's log as it stands
     closes = binding.report is not None and (bool(ends) or bool(kinds & binding.battle_end_kinds))
-    log = await round_log.stretch(engine, binding, battle_id, seq) if closes else ()
+    log = await round_log.stretch(reader, binding, battle_id, seq) if closes else ()
     document = battle_document() if ends or kinds & binding.battle_end_kinds else {}
     if ends:
         if closes:  # one read of the round's log for both
             earlier = round_log.earlier_events(log, seq)
         else:
-            earlier = await _round_so_far(engine, binding, battle_id, seq)
+            earlier = await _round_so_far(reader, binding, battle_id, seq)
         round_end = events[ends[0]]
         number = round_end.data.get("round")
         number = int(number) if isinstance(number, int) else None
@@ -85,7 +86,7 @@ async def summaries(
                 round=None,
                 events=tuple(e for e in rest if keep(e.kind)),
                 document=document,
-                history=await _history(engine, battle_id),
+                history=await _history(reader, battle_id),
                 report=round_log.report(
                     binding,
                     tuple(r for r in log if r.seq == seq) if ends else log,
@@ -100,18 +101,16 @@ async def summaries(
     return tuple(out)
 
 
-async def _history(engine: AsyncEngine, battle_id: int) -> tuple[Event, ...]:
+async def _history(reader: StorageReader, battle_id: int) -> tuple[Event, ...]:
     """Every event of the battle's live actions, oldest first (the battle has just been stored)."""
-    async with engine.connect() as conn:
-        return tuple(Event.from_json(e) for e in await repo.live_events(conn, battle_id))
+    return tuple(Event.from_json(e) for e in await reader.run(repo.read_live_events, battle_id))
 
 
 async def _round_so_far(
-    engine: AsyncEngine, binding: RulesetBinding, battle_id: int, seq: int
+    reader: StorageReader, binding: RulesetBinding, battle_id: int, seq: int
 ) -> list[Event]:
     """Events of live actions before ``seq`` back to the previous round's end (not included)."""
-    async with engine.connect() as conn:
-        rows = await repo.live_event_lists(conn, battle_id, seq, _PAGE)
+    rows = await reader.run(repo.read_live_event_lists, battle_id, seq, _PAGE)
     collected: list[Event] = []
     for _, raw_events in rows:  # newest first
         row_events = tuple(Event.from_json(e) for e in raw_events)

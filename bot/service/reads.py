@@ -1,5 +1,6 @@
 """Commands that change no battle: ``status``, ``map``, ``export`` and ``log`` (the channel's battle as
-committed, read without a write), ``/fort odds`` (the planner, in a worker process) and ``/roll``."""
+committed, read by the storage reader, ``bot.storage.reader``), ``/fort odds`` (the planner, in a
+worker process) and ``/roll``."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ async def status_view(svc: BattleService, live: Live, viewer: Viewer = TABLE) ->
     return StatusView(
         ruleset=live.binding.name,
         document=audience.document(live.binding, live.document(), viewer),
-        gms=(live.head.started_by, *await svc.cache.read(None, repo.read_co_gms, live.head.id)),
+        gms=(live.head.started_by, *await svc.reader.run(repo.read_co_gms, live.head.id)),
         ended=live.head.status != RUNNING,
         battle_id=live.head.id,
         version=live.head.version,
@@ -62,15 +63,14 @@ async def read(
         filename = f"{live.binding.name}-map-{where.channel}-{live.head.id}.png"
         return MapView(status=await status_view(svc, live), filename=filename)
     assert spec.kind is Kind.LOG
-    async with svc.engine.connect() as conn:
-        if live.binding.visible is None or viewer.gm:
-            rows = await repo.log(conn, live.head.id, options["last"])
-            logged = audience.entries(tuple(history.entry(r) for r in rows), viewer)
-        else:  # S-HIDE-1: numbered as the reader sees the log, secret actions left out
-            whole = await history.whole_log(conn, live.head.id)
-            numbered = audience.numbers(whole, viewer)
-            logged = audience.entries(whole, viewer, numbered)[-options["last"] :]
-        return LogView(ephemeral=viewer is not TABLE, entries=logged)
+    if live.binding.visible is None or viewer.gm:
+        rows = await svc.reader.run(repo.read_log, live.head.id, options["last"])
+        logged = audience.entries(tuple(history.entry(r) for r in rows), viewer)
+    else:  # S-HIDE-1: numbered as the reader sees the log, secret actions left out
+        whole = await svc.reader.run(history.read_whole_log, live.head.id)
+        numbered = audience.numbers(whole, viewer)
+        logged = audience.entries(whole, viewer, numbered)[-options["last"] :]
+    return LogView(ephemeral=viewer is not TABLE, entries=logged)
 
 
 def export(where: Where, live: Live, options: Mapping[str, Any], viewer: Viewer) -> ExportView:

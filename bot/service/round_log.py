@@ -7,11 +7,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncEngine
-
 from bot.rulesets import RulesetBinding
 from bot.storage import repository as repo
 from bot.storage.models import ACTION, LIVE, NOTE
+from bot.storage.reader import StorageReader
 from engine.fort.report import Action, Undo
 from engine.ruleset import Event
 
@@ -24,12 +23,11 @@ def _events(row: repo.EventRow) -> tuple[Event, ...]:
 
 
 async def stretch(
-    engine: AsyncEngine, binding: RulesetBinding, battle_id: int, seq: int
+    reader: StorageReader, binding: RulesetBinding, battle_id: int, seq: int
 ) -> tuple[repo.EventRow, ...]:
     """The log's rows after the previous round's end up to ``seq``, oldest first (the row that ended the
     previous round with only its events after the end)."""
-    async with engine.connect() as conn:
-        rows = await repo.log(conn, battle_id, PAGE + 1)
+    rows = await reader.run(repo.read_log, battle_id, PAGE + 1)
     out: list[repo.EventRow] = []
     for row in reversed(rows):  # newest first
         if row.seq > seq:

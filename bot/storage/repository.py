@@ -1,4 +1,8 @@
-"""Reads and writes of battles, their event log, co-GMs and guild settings (SQLAlchemy Core, async).
+"""Reads and writes of battles, their event log, co-GMs and guild settings (SQLAlchemy Core).
+
+A read is defined once, on a synchronous connection (``read_latest``, ``read_log`` ...): the storage
+reader runs it on its own thread (``bot.storage.reader``), a transaction job on its async connection
+(``AsyncConnection.run_sync``; ``latest_head``, ``log`` ... are those, for jobs and tests).
 
 Every write of a battle names the version it read, and holds only while that battle is still its
 channel's current (latest) one: ``UPDATE ... WHERE id = :id AND version = :v AND no newer battle in
@@ -380,9 +384,14 @@ class Written:
     snapshots: Snapshots
 
 
-async def snapshots_of(conn: AsyncConnection, battle_id: int) -> Snapshots:
-    state_seq, pending = (await conn.execute(_SNAPSHOTS, {"b_id": battle_id})).one()
+def read_snapshots(conn: Connection, battle_id: int) -> Snapshots:
+    state_seq, pending = conn.execute(_SNAPSHOTS, {"b_id": battle_id}).one()
     return Snapshots(int(state_seq), int(pending))
+
+
+async def snapshots_of(conn: AsyncConnection, battle_id: int) -> Snapshots:
+    """``read_snapshots`` on an async connection."""
+    return await conn.run_sync(read_snapshots, battle_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -661,19 +670,24 @@ async def has_undone(conn: AsyncConnection, battle_id: int) -> bool:
     return found is not None
 
 
-async def log(conn: AsyncConnection, battle_id: int, last: int) -> list[EventRow]:
+def read_log(conn: Connection, battle_id: int, last: int) -> list[EventRow]:
     """The last ``last`` rows (actions and notes, undone and discarded ones too), oldest first."""
-    rows = await conn.execute(
+    rows = conn.execute(
         select(*_LOG_COLUMNS).where(events.c.battle_id == battle_id).order_by(events.c.seq.desc()).limit(last)
     )
     return [_event_row(r) for r in reversed(list(rows))]
 
 
-async def live_event_lists(
-    conn: AsyncConnection, battle_id: int, before_seq: int, limit: int
+async def log(conn: AsyncConnection, battle_id: int, last: int) -> list[EventRow]:
+    """``read_log`` on an async connection."""
+    return await conn.run_sync(read_log, battle_id, last)
+
+
+def read_live_event_lists(
+    conn: Connection, battle_id: int, before_seq: int, limit: int
 ) -> list[tuple[int, list[dict[str, Any]]]]:
     """(seq, events) of the last ``limit`` live actions before ``before_seq``, newest first (summaries)."""
-    rows = await conn.execute(
+    rows = conn.execute(
         select(events.c.seq, events.c.events)
         .where(
             events.c.battle_id == battle_id,
@@ -687,10 +701,10 @@ async def live_event_lists(
     return [(int(seq), json.loads(encoded)) for seq, encoded in rows]
 
 
-async def live_events(conn: AsyncConnection, battle_id: int) -> list[dict[str, Any]]:
+def read_live_events(conn: Connection, battle_id: int) -> list[dict[str, Any]]:
     """The events of every live action, oldest first, without the states stored beside them (the
     final summary's chart reads a whole battle)."""
-    rows = await conn.execute(
+    rows = conn.execute(
         select(events.c.events)
         .where(events.c.battle_id == battle_id, events.c.status == LIVE, events.c.kind == ACTION)
         .order_by(events.c.seq.asc())
@@ -702,12 +716,17 @@ async def live_events(conn: AsyncConnection, battle_id: int) -> list[dict[str, A
 # The live status message of a battle (a front-end's note, not battle state: no version bump)
 
 
-async def status_message(conn: AsyncConnection, battle_id: int) -> int | None:
+def read_status_message(conn: Connection, battle_id: int) -> int | None:
     """The id of the message that shows the battle's status, if one was stored."""
-    value = (
-        await conn.execute(select(battles.c.status_message_id).where(battles.c.id == battle_id))
+    value = conn.execute(
+        select(battles.c.status_message_id).where(battles.c.id == battle_id)
     ).scalar_one_or_none()
     return None if value is None else int(value)
+
+
+async def status_message(conn: AsyncConnection, battle_id: int) -> int | None:
+    """``read_status_message`` on an async connection."""
+    return await conn.run_sync(read_status_message, battle_id)
 
 
 async def set_status_message(
@@ -721,10 +740,10 @@ async def set_status_message(
     )
 
 
-async def stale_status_messages(conn: AsyncConnection) -> list[tuple[str, str]]:
+def read_stale_status_messages(conn: Connection) -> list[tuple[str, str]]:
     """(guild, channel) of each running battle whose status message shows an older version."""
     shown = battles.c.status_message_version
-    rows = await conn.execute(
+    rows = conn.execute(
         select(battles.c.guild_id, battles.c.channel_id)
         .where(
             battles.c.status == RUNNING,
@@ -734,6 +753,11 @@ async def stale_status_messages(conn: AsyncConnection) -> list[tuple[str, str]]:
         .order_by(battles.c.id)
     )
     return [(str(guild), str(channel)) for guild, channel in rows]
+
+
+async def stale_status_messages(conn: AsyncConnection) -> list[tuple[str, str]]:
+    """``read_stale_status_messages`` on an async connection."""
+    return await conn.run_sync(read_stale_status_messages)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -800,15 +824,18 @@ class Settings:
     gm_role_id: str | None = None
 
 
-async def get_settings(conn: AsyncConnection, guild: str) -> Settings:
-    row = (
-        await conn.execute(
-            select(settings.c.language, settings.c.gm_role_id).where(settings.c.guild_id == guild)
-        )
+def read_settings(conn: Connection, guild: str) -> Settings:
+    row = conn.execute(
+        select(settings.c.language, settings.c.gm_role_id).where(settings.c.guild_id == guild)
     ).first()
     if row is None:
         return Settings(guild)
     return Settings(guild, row.language, row.gm_role_id)
+
+
+async def get_settings(conn: AsyncConnection, guild: str) -> Settings:
+    """``read_settings`` on an async connection."""
+    return await conn.run_sync(read_settings, guild)
 
 
 async def _set(conn: AsyncConnection, guild: str, **values: Any) -> None:

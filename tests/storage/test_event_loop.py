@@ -1,8 +1,9 @@
 """Issue 22's proofs on a SQLite file, every SQLite connection watched (``sqlite3.connect`` made to give a
 connection that records each call, and the thread it ran on):
 
-- no database call of the service runs on the event loop's thread: the engine's run in aiosqlite's
-  thread, the storage writer's in its own, whatever the command (actions, refusals, start, import,
+- no database call of the service runs on the event loop's thread: the transaction jobs' run in
+  aiosqlite's thread, the storage writer's and the storage reader's each in its own, whatever the
+  command (actions, refusals, start, import,
   undo, redo, co-GM changes, reads, a battle loaded by a second service, settings);
 - a refused command issues no SQL statement at all, on any connection.
 """
