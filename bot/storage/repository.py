@@ -172,10 +172,20 @@ _LIVE_DELTAS = (
 Loaded = tuple[dict[str, Any], "Snapshots", bool]
 
 
-def _current_state(conn: Connection, battle_id: int, row: Any) -> dict[str, Any] | None:
+#: the channel's latest battle (``_LATEST``) and, in the same read, what ``_LOAD_AT`` reads of it
+_LATEST_LOADED = _LATEST.add_columns(
+    battles.c.state,
+    battles.c.state_seq,
+    battles.c.pending_bytes,
+    exists().where(events.c.battle_id == battles.c.id, events.c.status == UNDONE),
+)
+
+
+def _current_state(
+    conn: Connection, battle_id: int, state: str, state_seq: int, version: int
+) -> dict[str, Any] | None:
     """The battle row's state with the patches of the live actions after it (None: a write came
     between the reads)."""
-    state, state_seq, version = row[0], row[1], row[2]
     document: dict[str, Any] = json.loads(state)
     if state_seq >= version:
         return document
@@ -193,8 +203,8 @@ def _current_state(conn: Connection, battle_id: int, row: Any) -> dict[str, Any]
 def read_state(conn: Connection, battle_id: int) -> dict[str, Any]:
     """The battle's current state (read again if a write came between the reads)."""
     while True:
-        row = conn.execute(_LOAD, {"b_id": battle_id}).one()
-        document = _current_state(conn, battle_id, row)
+        state, state_seq, version, _ = conn.execute(_LOAD, {"b_id": battle_id}).one()
+        document = _current_state(conn, battle_id, state, state_seq, version)
         if document is not None:
             return document
 
@@ -211,7 +221,7 @@ def read_live(conn: Connection, head: BattleHead) -> Loaded | None:
     row = conn.execute(_LOAD_AT, {"b_id": head.id, "b_version": head.version}).first()
     if row is None:
         return None
-    document = _current_state(conn, head.id, row)
+    document = _current_state(conn, head.id, row[0], row[1], head.version)
     return None if document is None else (document, Snapshots(int(row[1]), int(row[3])), bool(row[4]))
 
 
@@ -225,11 +235,21 @@ def read_latest(
 ) -> tuple[BattleHead | None, Loaded | None]:
     """The channel's latest battle (None: it has none) and, unless it is ``held`` (the head of a
     battle the caller holds, at the same version), the battle as read (None: it is the one held, or
-    it changed between the reads)."""
-    head = read_latest_head(conn, guild, channel)
-    if head is None or head == held:
-        return head, None
-    return head, read_live(conn, head)
+    it changed between the reads). Nothing held: the head and the battle row in one statement."""
+    if held is not None:
+        head = read_latest_head(conn, guild, channel)
+        return (head, None) if head is None or head == held else (head, read_live(conn, head))
+    row = conn.execute(_LATEST_LOADED, {"g": guild, "c": channel}).first()
+    if row is None:
+        return None, None
+    head = BattleHead(*row[:5])
+    state, state_seq, pending, has_undone = row[5:]
+    document = _current_state(conn, head.id, state, state_seq, head.version)
+    return head, None if document is None else (
+        document,
+        Snapshots(int(state_seq), int(pending)),
+        bool(has_undone),
+    )
 
 
 async def state_at(conn: AsyncConnection, battle_id: int, seq: int) -> dict[str, Any]:

@@ -6,8 +6,8 @@ connection, in one transaction, with the repository's own reads (``repo.read_lat
 - a battle not held: one read (its head and the battle), on the reader's thread, no connection of the
   async engine checked out; held at the stored version: one read of the head, the battle kept;
 - another process's write: the next read loads the battle again at the new version;
-- PostgreSQL: a write committed between the head and the battle (each statement sees what was
-  committed when it began) is told, and the battle read again; the reader's connection killed while
+- PostgreSQL: a write committed between the battle row and its patches (each statement sees what
+  was committed when it began) is told, and the battle read again; the reader's connection killed while
   idle (a server restart) is replaced at once, and the read answers;
 - a player's export reads their rights through the reader too.
 """
@@ -145,30 +145,39 @@ async def test_a_players_export_reads_their_rights_through_the_reader(
     await two.close()
 
 
-async def test_postgresql_a_write_between_the_head_and_the_battle_is_told_and_read_again(
-    engine_factory: Callable[[], AsyncEngine], monkeypatch: pytest.MonkeyPatch
+async def test_postgresql_a_write_between_the_battle_row_and_its_patches_is_told_and_read_again(
+    engine_factory: Callable[[], AsyncEngine],
 ) -> None:
     """On PostgreSQL each statement of the read sees what was committed when it began: another
-    process's action committed after the head was read leaves the battle at a newer version than the
-    head; the read says so (None) and the cache reads the head again."""
+    process's action committed after the battle row was read, before the patches since its snapshot
+    are, leaves the battle at a newer version than the row read; the read says so (None) and the
+    cache reads it again."""
     engine = engine_factory()
     if engine.dialect.name != "postgresql":
         pytest.skip("SQLite's read transaction sees one version throughout")
     one, two = await two_processes(engine_factory)
+    assert await hp_of(two) == 499  # the reader's engine made; then the battle let go
+    two.cache.forget(KEY)
+    reads = two.reader.reads
     loop = asyncio.get_running_loop()
-    real = repo.read_latest_head
-    raced: list[int] = []
+    raced: list[str] = []
 
-    def head_then_a_write(conn: Connection, guild: str, channel: str) -> repo.BattleHead | None:
-        head = real(conn, guild, channel)
-        if not raced:  # the first read only: the other process's action lands now
-            raced.append(1)
+    def write_first(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        # the first read of the patches (a battle of version 2 from its snapshot at 1): the other
+        # process's action lands now, between the battle row and them
+        if not raced and "FROM battle_events" in statement and "delta" in statement.split("FROM")[0]:
+            raced.append(statement)
             asyncio.run_coroutine_threadsafe(ok(one, "/unit hp unit:u0 delta:-5"), loop).result(timeout=30)
-        return head
 
-    monkeypatch.setattr(repo, "read_latest_head", head_then_a_write)
-    assert await hp_of(two) == 494
-    assert two.reader.reads == 2  # the first read found the battle changed under it
+    sync = two.reader._thread._sync
+    assert sync is not None
+    event.listen(sync, "before_cursor_execute", write_first)
+    try:
+        assert await hp_of(two) == 494
+    finally:
+        event.remove(sync, "before_cursor_execute", write_first)
+    assert raced, "the read of the patches was not seen"
+    assert two.reader.reads - reads == 2  # the first read found the battle changed under it
     assert two.cache.get(KEY).head.version == 3  # type: ignore[union-attr]
     await one.close()
     await two.close()
