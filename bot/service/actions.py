@@ -66,12 +66,7 @@ async def act(
         # a query's answer that is a view has no write to check it: it reads the stored battle
         live = svc.cache.get(key) if spec.kind is Kind.ENGINE else None
         if live is None:
-            try:
-                live = await svc.cache.current(where)
-            except Refused as refused:  # written again and again while read: read once more
-                if refused.view.key != "service.battle_changed":
-                    raise
-                continue
+            live = await svc.cache.current(where)
         if live is None:
             raise Refused("service.no_battle")
         check_ruleset(spec, live)

@@ -25,7 +25,7 @@ from bot.command_names import topic_specs
 from bot.commands import CommandSpec, Kind, UserError, convert, lookup
 from bot.service import actions, audience, lifecycle, reads, rights
 from bot.service.audience import TABLE, Viewer
-from bot.service.cache import CACHE_SIZE, RETRIES, BattleCache
+from bot.service.cache import CACHE_SIZE, BattleCache
 from bot.service.jobs import ChannelLocks, Jobs
 from bot.service.odds import OddsRunner
 from bot.service.pacing import Pacer
@@ -62,7 +62,6 @@ class BattleService:
         engine: AsyncEngine,
         dice: DiceSource | None = None,
         *,
-        retries: int = RETRIES,
         cache_size: int = CACHE_SIZE,
         odds: OddsRunner | None = None,
     ) -> None:
@@ -73,7 +72,7 @@ class BattleService:
         self._locks = ChannelLocks()
         #: where a battle this process does not hold is read, off the event loop
         self.reader = StorageReader(engine)
-        self.cache = BattleCache(self.reader, cache_size=cache_size, retries=retries)
+        self.cache = BattleCache(self.reader, cache_size=cache_size)
         #: the channels' battles this process holds (``cache.live``)
         self._live = self.cache.live
         #: where actions' write plans are stored, and where the rare commands' jobs run

@@ -31,8 +31,6 @@ from bot.storage.reader import StorageReader
 CACHE_SIZE = 1000
 #: how many (battle, member) rights read from the database are kept
 GRANTS_KEPT = 10_000
-#: how often a read outside the lock reads the channel's head again when a write came between
-RETRIES = 4
 
 Key = tuple[str, str]
 P = ParamSpec("P")
@@ -52,16 +50,13 @@ def check_ruleset(spec: CommandSpec, live: Live) -> None:
 
 
 class BattleCache:
-    def __init__(
-        self, reader: StorageReader, *, cache_size: int = CACHE_SIZE, retries: int = RETRIES
-    ) -> None:
+    def __init__(self, reader: StorageReader, *, cache_size: int = CACHE_SIZE) -> None:
         #: where a battle not held is read
         self.reader = reader
         #: the live states of recently used channels (least recently used dropped past ``cache_size``)
         self.live: OrderedDict[Key, Live] = OrderedDict()
         self.grants: OrderedDict[tuple[int, str], repo.Grants] = OrderedDict()
         self._cache_size = cache_size
-        self._retries = retries
 
     def get(self, key: Key) -> Live | None:
         live = self.live.get(key)
@@ -92,23 +87,24 @@ class BattleCache:
         """The channel's latest battle (running, or the last one ended) as stored now (``read``); the
         one held when it is at the stored version."""
         key = (where.guild, where.channel)
-        for _ in range(self._retries):
-            cached = self.get(key)
-            held = None if cached is None else cached.head
-            head, loaded = await self.read(conn, repo.read_latest, where.guild, where.channel, held)
-            if head is None:
-                self.forget(key)
-                return None
+        cached = self.get(key)
+        held = None if cached is None else cached.head
+        head, loaded = await self.read(conn, repo.read_latest, where.guild, where.channel, held)
+        if head is not None and loaded is None:  # the battle held is at the stored version
             cached = self.get(key)
             if cached is not None and cached.head == head:
                 return cached
-            if loaded is None:  # written meanwhile (between the reads): read the head again
-                continue
-            document, snapshots, has_redo = loaded
-            live = restore(head, document, has_redo, snapshots)
-            self.remember(key, live)
-            return live
-        raise Refused("service.battle_changed")
+            # let go while it was read (the battles of other channels read meanwhile took its place in
+            # the cache): read it whole
+            head, loaded = await self.read(conn, repo.read_latest, where.guild, where.channel)
+        if head is None:
+            self.forget(key)
+            return None
+        assert loaded is not None  # nothing held: read whole
+        document, snapshots, has_redo = loaded
+        live = restore(head, document, has_redo, snapshots)
+        self.remember(key, live)
+        return live
 
     # -----------------------------------------------------------------------------------------
     # rights

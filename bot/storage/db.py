@@ -81,9 +81,13 @@ def thread_engine(engine: AsyncEngine, *, writes: bool) -> Engine:
     settings = connect_args.pop("server_settings", None) or {}
     if settings:
         connect_args["options"] = " ".join(f"-c {key}={value}" for key, value in settings.items())
+    # the reader's statements each see what was committed when they began, as in a READ COMMITTED
+    # transaction (what must agree is read in one statement, ``repo.read_latest``): in autocommit,
+    # without the BEGIN and COMMIT, two round trips to the server fewer
+    isolation = {} if writes else {"isolation_level": "AUTOCOMMIT"}
     return create_engine(
         url.set(drivername="postgresql+psycopg"), poolclass=NullPool, json_serializer=_dumps,
-        connect_args=connect_args,
+        connect_args=connect_args, **isolation,
     )  # fmt: skip
 
 

@@ -12,8 +12,9 @@ own connection (``AsyncConnection.run_sync``): each read has one definition.
 
 Reads do not wait behind the writer's batches (their COMMIT and fsync are on the writer's thread). On
 SQLite a read is a plain ``BEGIN`` in WAL mode: it sees one committed version throughout and never
-waits for a writer. On PostgreSQL each statement sees what was committed when it began, and a write
-committed between them is told by ``repo.read_live`` (None: the caller reads again).
+waits for a writer. On PostgreSQL the reader's connection is in autocommit: each statement sees what
+was committed when it began, so what must agree is read in one statement (a battle's head, its state
+and the patches since its snapshot: ``repo.read_latest``).
 
 A failure reaches the caller as the driver's own exception (as ``bot.storage.failures`` reads it), after
 the connection is dropped; a kept connection found dead (a server restarted while it was idle) is

@@ -29,7 +29,24 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, bindparam, delete, exists, func, insert, select, text, update
+from sqlalchemy import (
+    CompoundSelect,
+    Select,
+    Table,
+    and_,
+    bindparam,
+    delete,
+    exists,
+    func,
+    insert,
+    literal,
+    literal_column,
+    null,
+    select,
+    text,
+    union_all,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
@@ -147,66 +164,70 @@ async def latest_head(conn: AsyncConnection, guild: str, channel: str) -> Battle
     return await conn.run_sync(read_latest_head, guild, channel)
 
 
-_LOAD = select(battles.c.state, battles.c.state_seq, battles.c.version, battles.c.pending_bytes).where(
-    battles.c.id == bindparam("b_id")
-)
-#: and whether there are undone actions (that a new action discards), in the same read
-_LOAD_AT = _LOAD.add_columns(
-    exists().where(events.c.battle_id == battles.c.id, events.c.status == UNDONE)
-).where(battles.c.version == bindparam("b_version"))
-_VERSION = select(battles.c.version).where(battles.c.id == bindparam("b_id"))
-_LIVE_DELTAS = (
-    select(events.c.delta)
-    .where(
-        events.c.battle_id == bindparam("b_id"),
-        events.c.status == LIVE,
-        events.c.seq > bindparam("after"),
-        events.c.seq <= bindparam("upto"),
-        events.c.kind == ACTION,
-    )
-    .order_by(events.c.seq.asc())
+#: a battle row's head and what a load reads of it: its state, the seq that state is of, the bytes of
+#: patches since that snapshot, and whether there are undone actions (that a new action discards)
+_BATTLE = (
+    *_HEAD,
+    battles.c.state,
+    battles.c.state_seq,
+    battles.c.pending_bytes,
+    exists().where(events.c.battle_id == battles.c.id, events.c.status == UNDONE).label("has_undone"),
 )
 
-#: a battle as read (``read_live``): its document, the row's snapshot bookkeeping, and whether there
+
+def _with_patches(battle: Select[Any]) -> CompoundSelect[Any]:
+    """``battle`` (one row of ``_BATTLE``) and after it, in the same statement, the patches of its
+    live actions since its snapshot, oldest first: one statement sees one committed version of both
+    (a write committed meanwhile is in neither or in both), on PostgreSQL as on SQLite."""
+    row = battle.cte("battle")
+    nothing = [null().label(c.name) for c in row.c]
+    return union_all(
+        select(*row.c, null().label("delta"), literal(0).label("at")),
+        select(*nothing, events.c.delta, events.c.seq.label("at")).where(
+            events.c.battle_id == row.c.id,
+            events.c.status == LIVE,
+            events.c.seq > row.c.state_seq,
+            events.c.seq <= row.c.version,
+            events.c.kind == ACTION,
+        ),
+    ).order_by(literal_column("at"))
+
+
+_LATEST_LOADED = _with_patches(
+    select(*_BATTLE)
+    .where(battles.c.guild_id == bindparam("g"), battles.c.channel_id == bindparam("c"))
+    .order_by(battles.c.id.desc())
+    .limit(1)
+)
+_LOADED = _with_patches(select(*_BATTLE).where(battles.c.id == bindparam("b_id")))
+
+#: a battle as read (``read_latest``): its document, the row's snapshot bookkeeping, and whether there
 #: are undone actions
 Loaded = tuple[dict[str, Any], "Snapshots", bool]
 
 
-#: the channel's latest battle (``_LATEST``) and, in the same read, what ``_LOAD_AT`` reads of it
-_LATEST_LOADED = _LATEST.add_columns(
-    battles.c.state,
-    battles.c.state_seq,
-    battles.c.pending_bytes,
-    exists().where(events.c.battle_id == battles.c.id, events.c.status == UNDONE),
-)
-
-
-def _current_state(
-    conn: Connection, battle_id: int, state: str, state_seq: int, version: int
-) -> dict[str, Any] | None:
-    """The battle row's state with the patches of the live actions after it (None: a write came
-    between the reads)."""
+def _loaded(result: Any) -> tuple[BattleHead, Loaded] | None:
+    """The battle of a ``_with_patches`` read: its head, and its state with the patches applied."""
+    rows = iter(result)
+    first = next(rows, None)
+    if first is None:
+        return None
+    head = BattleHead(*first[:5])
+    state, state_seq, pending, has_undone = first[5:9]
     document: dict[str, Any] = json.loads(state)
-    if state_seq >= version:
-        return document
-    deltas = conn.execute(_LIVE_DELTAS, {"b_id": battle_id, "after": state_seq, "upto": version})
-    for (delta,) in deltas:
+    for patch in rows:
+        delta = patch[9]
         if delta is not None:
             document = docpatch.apply(document, json.loads(delta))
-    # PostgreSQL reads each statement as of its start: a write committed between the two reads
-    # would have changed the version (undo changes statuses and the version in one transaction)
-    if conn.execute(_VERSION, {"b_id": battle_id}).scalar_one() != version:
-        return None
-    return document
+    return head, (document, Snapshots(int(state_seq), int(pending)), bool(has_undone))
 
 
 def read_state(conn: Connection, battle_id: int) -> dict[str, Any]:
-    """The battle's current state (read again if a write came between the reads)."""
-    while True:
-        state, state_seq, version, _ = conn.execute(_LOAD, {"b_id": battle_id}).one()
-        document = _current_state(conn, battle_id, state, state_seq, version)
-        if document is not None:
-            return document
+    """The battle's current state."""
+    loaded = _loaded(conn.execute(_LOADED, {"b_id": battle_id}))
+    if loaded is None:
+        raise LookupError(f"no battle {battle_id}")
+    return loaded[1][0]
 
 
 async def load_state(conn: AsyncConnection, battle_id: int) -> dict[str, Any]:
@@ -214,42 +235,18 @@ async def load_state(conn: AsyncConnection, battle_id: int) -> dict[str, Any]:
     return await conn.run_sync(read_state, battle_id)
 
 
-def read_live(conn: Connection, head: BattleHead) -> Loaded | None:
-    """The battle's state if it is still at ``head.version`` (None: it changed since the head was
-    read), the battle row's snapshot bookkeeping at that version, and whether there are undone
-    actions (``has_undone``)."""
-    row = conn.execute(_LOAD_AT, {"b_id": head.id, "b_version": head.version}).first()
-    if row is None:
-        return None
-    document = _current_state(conn, head.id, row[0], row[1], head.version)
-    return None if document is None else (document, Snapshots(int(row[1]), int(row[3])), bool(row[4]))
-
-
-async def load_live(conn: AsyncConnection, head: BattleHead) -> Loaded | None:
-    """``read_live`` on an async connection."""
-    return await conn.run_sync(read_live, head)
-
-
 def read_latest(
     conn: Connection, guild: str, channel: str, held: BattleHead | None = None
 ) -> tuple[BattleHead | None, Loaded | None]:
     """The channel's latest battle (None: it has none) and, unless it is ``held`` (the head of a
-    battle the caller holds, at the same version), the battle as read (None: it is the one held, or
-    it changed between the reads). Nothing held: the head and the battle row in one statement."""
+    battle the caller holds, at the same version), the battle as read, with its head in the same
+    statement (``_with_patches``)."""
     if held is not None:
         head = read_latest_head(conn, guild, channel)
-        return (head, None) if head is None or head == held else (head, read_live(conn, head))
-    row = conn.execute(_LATEST_LOADED, {"g": guild, "c": channel}).first()
-    if row is None:
-        return None, None
-    head = BattleHead(*row[:5])
-    state, state_seq, pending, has_undone = row[5:]
-    document = _current_state(conn, head.id, state, state_seq, head.version)
-    return head, None if document is None else (
-        document,
-        Snapshots(int(state_seq), int(pending)),
-        bool(has_undone),
-    )
+        if head is None or head == held:
+            return head, None
+    loaded = _loaded(conn.execute(_LATEST_LOADED, {"g": guild, "c": channel}))
+    return (None, None) if loaded is None else loaded
 
 
 async def state_at(conn: AsyncConnection, battle_id: int, seq: int) -> dict[str, Any]:

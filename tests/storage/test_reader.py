@@ -6,9 +6,10 @@ connection, in one transaction, with the repository's own reads (``repo.read_lat
 - a battle not held: one read (its head and the battle), on the reader's thread, no connection of the
   async engine checked out; held at the stored version: one read of the head, the battle kept;
 - another process's write: the next read loads the battle again at the new version;
-- PostgreSQL: a write committed between the battle row and its patches (each statement sees what
-  was committed when it began) is told, and the battle read again; the reader's connection killed while
-  idle (a server restart) is replaced at once, and the read answers;
+- the battle and its patches are read in one statement: another process's write landing just before
+  it is in the battle read wholly or not at all;
+- PostgreSQL: the reader's connection killed while idle (a server restart) is replaced at once, and
+  the read answers;
 - a player's export reads their rights through the reader too.
 """
 
@@ -145,40 +146,61 @@ async def test_a_players_export_reads_their_rights_through_the_reader(
     await two.close()
 
 
-async def test_postgresql_a_write_between_the_battle_row_and_its_patches_is_told_and_read_again(
+@contextmanager
+def statements(service: BattleService, before: Callable[[int], None] | None = None) -> Iterator[list[str]]:
+    """The reads (not SQLite's BEGIN) the service's reader runs meanwhile; ``before(n)`` runs before
+    the n-th (from 1)."""
+    seen: list[str] = []
+
+    def note(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if statement.startswith("BEGIN"):
+            return
+        seen.append(statement)
+        if before is not None:
+            before(len(seen))
+
+    sync = service.reader._thread._sync
+    assert sync is not None
+    event.listen(sync, "before_cursor_execute", note)
+    try:
+        yield seen
+    finally:
+        event.remove(sync, "before_cursor_execute", note)
+
+
+async def test_a_battle_is_read_with_its_patches_in_one_statement_and_never_mixes_two_versions(
     engine_factory: Callable[[], AsyncEngine],
 ) -> None:
-    """On PostgreSQL each statement of the read sees what was committed when it began: another
-    process's action committed after the battle row was read, before the patches since its snapshot
-    are, leaves the battle at a newer version than the row read; the read says so (None) and the
-    cache reads it again."""
-    engine = engine_factory()
-    if engine.dialect.name != "postgresql":
-        pytest.skip("SQLite's read transaction sees one version throughout")
+    """Not held: the head, the state and the patches since its snapshot in one statement. Held at an
+    older version: the head, then that one statement; another process's action landing between the
+    two is in the battle read wholly or not at all (PostgreSQL: each statement sees what was
+    committed when it began; SQLite: the read transaction sees the version of its first statement)."""
     one, two = await two_processes(engine_factory)
-    assert await hp_of(two) == 499  # the reader's engine made; then the battle let go
+    assert await hp_of(two) == 499
     two.cache.forget(KEY)
-    reads = two.reader.reads
+    with statements(two) as seen:
+        assert await hp_of(two) == 499
+    assert len(seen) == 1
+    await ok(one, "/unit hp unit:u0 delta:-7")  # version 3; two holds 2
     loop = asyncio.get_running_loop()
-    raced: list[str] = []
 
-    def write_first(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
-        # the first read of the patches (a battle of version 2 from its snapshot at 1): the other
-        # process's action lands now, between the battle row and them
-        if not raced and "FROM battle_events" in statement and "delta" in statement.split("FROM")[0]:
-            raced.append(statement)
+    def write_before_the_battle(n: int) -> None:
+        if n == 2:  # after the head (version 3), before the battle: one's next action lands (version 4)
             asyncio.run_coroutine_threadsafe(ok(one, "/unit hp unit:u0 delta:-5"), loop).result(timeout=30)
 
-    sync = two.reader._thread._sync
-    assert sync is not None
-    event.listen(sync, "before_cursor_execute", write_first)
-    try:
-        assert await hp_of(two) == 494
-    finally:
-        event.remove(sync, "before_cursor_execute", write_first)
-    assert raced, "the read of the patches was not seen"
-    assert two.reader.reads - reads == 2  # the first read found the battle changed under it
-    assert two.cache.get(KEY).head.version == 3  # type: ignore[union-attr]
+    with statements(two, write_before_the_battle) as seen:
+        hp = await hp_of(two)
+    assert len(seen) == 2
+    held = two.cache.get(KEY)
+    assert held is not None
+    if two.engine.dialect.name == "postgresql":
+        assert (hp, held.head.version) == (487, 4)
+    else:
+        assert (hp, held.head.version) == (492, 3)
+    # either way the battle held is the one stored at its version: the next action holds on it (or,
+    # on SQLite, is decided again on version 4) and lands on what is stored
+    await ok(two, "/unit hp unit:u0 delta:-1")
+    assert await hp_of(one) == 486
     await one.close()
     await two.close()
 

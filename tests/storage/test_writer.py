@@ -332,3 +332,62 @@ async def test_postgresql_a_writer_connection_killed_while_idle_is_replaced(
     assert service.storage.retries == 1  # found dead, run again once
     assert await unit_hp(service) == 497
     await service.close()
+
+
+async def _plans_on_channels(engine: AsyncEngine, service: BattleService, count: int) -> list[Any]:
+    """A plan for each of ``count`` channels with a battle imported, decided on its stored version."""
+    plans = []
+    async with engine.connect() as conn:
+        for n in range(count):
+            where = Where("g", f"cap{n}")
+            await service.execute(where, GM, Invocation("fort import", {"file": BATTLE}))
+            head = await repo.latest_head(conn, where.guild, where.channel)
+            assert head is not None
+            row = repo.NewRow("action", "gm", f"/x {n}", {}, [], {"v": {"title": f"t{n}"}})
+            snapshots = await repo.snapshots_of(conn, head.id)
+            state = {**BATTLE, "title": f"t{n}"}
+            plan = repo.plan_write(
+                head, state=state, status="running", row=row, discard_redo=False, snapshots=snapshots
+            )
+            plans.append((plan, (where.guild, where.channel)))
+            await conn.rollback()  # each head read as committed now
+    return plans
+
+
+@pytest.mark.parametrize("cap", [5, 1000])
+async def test_a_batch_waits_for_plans_still_coming_up_to_its_cap(
+    engine_factory: Callable[[], AsyncEngine], monkeypatch: pytest.MonkeyPatch, cap: int
+) -> None:
+    """Plans that keep coming, one in each pause of the event loop: the writer goes on gathering
+    them into one batch while they come, and takes it at once when it holds ``GATHERED_MAX``."""
+    from bot.storage import writer as writer_module
+
+    monkeypatch.setattr(writer_module, "GATHERED_MAX", cap)
+    engine = engine_factory()
+    service = await new_service(engine)
+    plans = await _plans_on_channels(engine, service, 12)
+    writer = StorageWriter(engine)
+    sizes: list[int] = []
+    real = writer._run
+
+    def run(batch: list[Any]) -> list[Any]:
+        sizes.append(len(batch))
+        return real(batch)
+
+    writer._run = run  # type: ignore[method-assign]
+
+    async def one_a_pause() -> list[bool]:
+        stores = []
+        for plan, channel in plans:
+            stores.append(asyncio.ensure_future(writer.store(plan, channel)))
+            await writer_module.after_due_timers()
+        return list(await asyncio.gather(*stores))
+
+    assert await one_a_pause() == [True] * 12
+    assert sum(sizes) == 12
+    if cap == 5:  # taken once it held 5 (a plan more may come in the same pause), not all 12
+        assert 5 <= sizes[0] <= 6 and len(sizes) >= 2
+    else:  # no cap reached: one batch, gathered while they came
+        assert sizes == [12]
+    await writer.close()
+    await service.close()
