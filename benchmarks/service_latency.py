@@ -60,6 +60,12 @@ worst 118 ms. Pacing's budget, 2 ms against 3 ms, three pairs: worst 6.9 8.8 7.2
 p99 5.6 6.4 5.6 / 7.4 8.2 8.3 ms, commands/s 1651 1359 1597 / 1696 1575 1542 (fast lane in the same
 run: 1422 1519 1506). Six single runs (``--runs 1``): worst stall 9.2 to 10.8 ms at 3 ms, 5.7 to 7.6
 ms at 2 ms. What is left in the worst stall is one window of commands and a young collection.
+Uncached load (``--quick --runs 5 --sections load``, three pairs run in turn, a26ac97 / the storage
+reader): SQLite 4.78 4.88 4.32 / 1.83 1.30 1.64 ms of CPU, PostgreSQL 2.47 2.77 2.10 / 1.82 1.74
+1.78 ms. Of a SQLite load now (medians of 300, settled): the read on the reader's thread, its
+hop there and back included, 0.5-0.6 ms (0.2 of it the JSON of the state), the restore 0.3 ms; it
+was 2.4-2.5 ms for the read through the async engine (aiosqlite's thread hops and SQLAlchemy's
+greenlets, five statements).
 Goals (issue 10): growth ≤ 2,000 bytes per command at 100 units; round end, undo, redo and log within
 10 ms at 100 units at any history length; CPU per write ≤ 0.3 ms at 100 units; 100 channels of
 100-unit battles ≥ 2,000 commands/s with p99 ≤ 100 ms.

@@ -193,12 +193,7 @@ def _with_patches(battle: Select[Any]) -> CompoundSelect[Any]:
     ).order_by(literal_column("at"))
 
 
-_LATEST_LOADED = _with_patches(
-    select(*_BATTLE)
-    .where(battles.c.guild_id == bindparam("g"), battles.c.channel_id == bindparam("c"))
-    .order_by(battles.c.id.desc())
-    .limit(1)
-)
+_LATEST_LOADED = _with_patches(_LATEST.with_only_columns(*_BATTLE))
 _LOADED = _with_patches(select(*_BATTLE).where(battles.c.id == bindparam("b_id")))
 
 #: a battle as read (``read_latest``): its document, the row's snapshot bookkeeping, and whether there
