@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.storage import make_engine
+from bot.storage.thread import StorageThread
 
 
 @dataclass
@@ -27,3 +29,13 @@ class Database:
                 make_engine(self.url, connect_args={"server_settings": {"search_path": self.schema}})
             )
         return self.made[-1]
+
+
+async def terminate_backend(engine: AsyncEngine, thread: StorageThread) -> None:
+    """A PostgreSQL server restart as ``thread``'s kept connection sees it: its backend terminated
+    (by a connection of ``engine``) while it is idle."""
+    conn = thread.opened()
+    assert conn is not None
+    pid = conn.connection.dbapi_connection.info.backend_pid  # type: ignore[union-attr]
+    async with engine.connect() as admin:
+        await admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})

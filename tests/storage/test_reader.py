@@ -22,8 +22,9 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from db_under_test import terminate_backend
 from service_lines import GM, HERE, ok
-from sqlalchemy import event, text
+from sqlalchemy import event
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -215,11 +216,7 @@ async def test_postgresql_the_readers_connection_killed_while_idle_is_replaced(
         pytest.skip("a PostgreSQL backend to terminate")
     one, two = await two_processes(engine_factory)
     assert await hp_of(two) == 499
-    conn = two.reader._thread.opened()
-    assert conn is not None
-    pid = conn.connection.dbapi_connection.info.backend_pid  # type: ignore[union-attr]
-    async with one.engine.connect() as admin:
-        await admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+    await terminate_backend(one.engine, two.reader._thread)
     await ok(one, "/unit hp unit:u0 delta:-2")
     assert await hp_of(two) == 497
     assert two.reader.retries == 1

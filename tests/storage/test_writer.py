@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from db_under_test import terminate_backend
 from service_lines import GM, HERE, ok, run
-from sqlalchemy import select, text
+from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -322,11 +323,7 @@ async def test_postgresql_a_writer_connection_killed_while_idle_is_replaced(
     if engine.dialect.name != "postgresql":
         pytest.skip("a PostgreSQL backend to terminate")
     service, _ = await holding(engine)
-    conn = service.storage._thread._conn
-    assert conn is not None
-    pid = conn.connection.dbapi_connection.info.backend_pid  # type: ignore[union-attr]
-    async with engine.connect() as admin:
-        await admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+    await terminate_backend(engine, service.storage._thread)
     view = await ok(service, "/unit hp unit:u0 delta:-2")
     assert isinstance(view, EventsView) and view.seq == 3
     assert service.storage.retries == 1  # found dead, run again once
