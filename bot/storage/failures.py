@@ -2,7 +2,7 @@
 damaged or read-only database, a lost connection to the database server.
 
 ``storage_failure(error)`` reads an exception as the front-ends receive it from the service (raised by
-SQLAlchemy, the SQLite or PostgreSQL drivers — asyncpg, and psycopg in the storage writer — or the
+SQLAlchemy, the SQLite or PostgreSQL drivers — asyncpg, and psycopg in the storage writer and reader — or the
 operating system) and answers the catalogue key of the one line that says what happened and that
 nothing was changed (``storage.disk_full`` ...), or None for an error that is not the storage's. It
 looks along the whole chain (``__cause__``, ``__context__``, SQLAlchemy's ``orig``) and at codes, not

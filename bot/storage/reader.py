@@ -3,7 +3,8 @@
 The service holds the battles it used last (``bot.service.cache``). To decide an action or answer a
 read it needs the channel's battle as stored now: its head (the latest battle of the channel, at
 which version), and, when it does not hold that version, the battle itself (its state with the
-patches since its snapshot: ``repo.read_latest``), and the rights of whoever runs the command.
+patches since its snapshot: ``repo.read_latest``), and the rights of whoever runs the command; a
+read command, the log; a reply, the rows its summaries are made of; a front-end, the settings.
 ``StorageReader.run`` runs such a read, a function of the repository's on a synchronous connection,
 in a transaction of its own on a thread of its own (``bot.storage.thread``), on one synchronous
 SQLAlchemy Core connection: one hop of the event loop to the thread and back, where the async engine
