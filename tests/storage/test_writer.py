@@ -279,31 +279,39 @@ def test_an_in_memory_sqlite_database_has_no_storage_writer() -> None:
             thread_engine(make_engine(url), writes=True)
 
 
+async def plans_on_channels(
+    engine: AsyncEngine, service: BattleService, count: int, *, stale: frozenset[int] = frozenset()
+) -> list[tuple[repo.WritePlan, tuple[str, str]]]:
+    """A plan (a title changed) for each of ``count`` channels ``c0`` ... with a battle imported,
+    decided on its stored version; those numbered in ``stale`` on the version before it."""
+    plans = []
+    for n in range(count):
+        where = Where("g", f"c{n}")
+        await service.execute(where, GM, Invocation("fort import", {"file": BATTLE}))
+        async with engine.connect() as conn:
+            head = await repo.latest_head(conn, where.guild, where.channel)
+            assert head is not None
+            snapshots = await repo.snapshots_of(conn, head.id)
+        if n in stale:  # decided on a version the battle is no longer at
+            head = repo.BattleHead(head.id, head.ruleset, head.status, head.version - 1, head.started_by)
+        row = repo.NewRow("action", "gm", f"/x {n}", {}, [], {"v": {"title": f"t{n}"}})
+        state = {**BATTLE, "title": f"t{n}"}
+        plan = repo.plan_write(
+            head, state=state, status="running", row=row, discard_redo=False, snapshots=snapshots
+        )
+        plans.append((plan, (where.guild, where.channel)))
+    return plans
+
+
 async def test_a_batch_stores_the_plans_that_hold_and_nothing_of_one_that_does_not(
     engine_factory: Callable[[], AsyncEngine],
 ) -> None:
     engine = engine_factory()
     service = await new_service(engine)
-    channels = [("g", f"c{i}") for i in range(3)]
-    for guild, channel in channels:
-        await service.execute(Where(guild, channel), GM, Invocation("fort import", {"file": BATTLE}))
-    plans = []
-    async with engine.connect() as conn:
-        for n, (guild, channel) in enumerate(channels):
-            head = await repo.latest_head(conn, guild, channel)
-            assert head is not None
-            if n == 1:  # decided on a version the battle is no longer at
-                head = repo.BattleHead(head.id, head.ruleset, head.status, head.version - 1, head.started_by)
-            row = repo.NewRow("action", "gm", f"/x {n}", {}, [], {"v": {"title": f"t{n}"}})
-            snapshots = await repo.snapshots_of(conn, head.id)
-            state = {**BATTLE, "title": f"t{n}"}
-            plans.append(
-                repo.plan_write(
-                    head, state=state, status="running", row=row, discard_redo=False, snapshots=snapshots
-                )
-            )
+    plans = await plans_on_channels(engine, service, 3, stale=frozenset({1}))
+    channels = [channel for _, channel in plans]
     writer = StorageWriter(engine)
-    held = await asyncio.gather(*(writer.store(p, c) for p, c in zip(plans, channels, strict=True)))
+    held = await asyncio.gather(*(writer.store(p, c) for p, c in plans))
     assert held == [True, False, True] and writer.batches == 1
     async with engine.connect() as conn:
         versions = [(await repo.latest_head(conn, g, c)).version for g, c in channels]  # type: ignore[union-attr]
@@ -331,26 +339,6 @@ async def test_postgresql_a_writer_connection_killed_while_idle_is_replaced(
     await service.close()
 
 
-async def _plans_on_channels(engine: AsyncEngine, service: BattleService, count: int) -> list[Any]:
-    """A plan for each of ``count`` channels with a battle imported, decided on its stored version."""
-    plans = []
-    async with engine.connect() as conn:
-        for n in range(count):
-            where = Where("g", f"cap{n}")
-            await service.execute(where, GM, Invocation("fort import", {"file": BATTLE}))
-            head = await repo.latest_head(conn, where.guild, where.channel)
-            assert head is not None
-            row = repo.NewRow("action", "gm", f"/x {n}", {}, [], {"v": {"title": f"t{n}"}})
-            snapshots = await repo.snapshots_of(conn, head.id)
-            state = {**BATTLE, "title": f"t{n}"}
-            plan = repo.plan_write(
-                head, state=state, status="running", row=row, discard_redo=False, snapshots=snapshots
-            )
-            plans.append((plan, (where.guild, where.channel)))
-            await conn.rollback()  # each head read as committed now
-    return plans
-
-
 @pytest.mark.parametrize("cap", [5, 1000])
 async def test_a_batch_waits_for_plans_still_coming_up_to_its_cap(
     engine_factory: Callable[[], AsyncEngine], monkeypatch: pytest.MonkeyPatch, cap: int
@@ -362,7 +350,7 @@ async def test_a_batch_waits_for_plans_still_coming_up_to_its_cap(
     monkeypatch.setattr(writer_module, "GATHERED_MAX", cap)
     engine = engine_factory()
     service = await new_service(engine)
-    plans = await _plans_on_channels(engine, service, 12)
+    plans = await plans_on_channels(engine, service, 12)
     writer = StorageWriter(engine)
     sizes: list[int] = []
     real = writer._run
