@@ -23,48 +23,22 @@ from typing import Any
 
 import pytest
 from db_under_test import terminate_backend
-from service_lines import GM, HERE, ok
+from service_lines import HERE, ok, two_processes, unit_hp
 from sqlalchemy import event
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.service import Actor, BattleService, Invocation
+from bot.service import Actor, BattleService
 from bot.storage import repository as repo
-from bot.storage import upgrade
-from bot.views import ExportView
-from engine.dice import ScriptedDice
 
-BATTLE = {
-    "format": "toride.fort/1",
-    "title": "reader",
-    "rounds": 9,
-    "pcs": [{"name": "Alice", "position": "outside"}],
-    "units": [
-        {"name": f"u{i}", "type": "normal", "area": "A1", "hp": 500, "fort_damage": 1, "strike": "2d+3"}
-        for i in range(3)
-    ],
-}
 KEY = (HERE.guild, HERE.channel)
 
 
-async def new_service(engine: AsyncEngine) -> BattleService:
-    await upgrade(engine)
-    return BattleService(engine, ScriptedDice([3, 4] * 200))
-
-
-async def two_processes(engine_factory: Callable[[], AsyncEngine]) -> tuple[BattleService, BattleService]:
+async def one_action_stored(engine_factory: Callable[[], AsyncEngine]) -> tuple[BattleService, BattleService]:
     """Two services on one database, the battle imported by the first and one action stored."""
-    one = await new_service(engine_factory())
-    two = await new_service(engine_factory())
-    await one.execute(HERE, GM, Invocation("fort import", {"file": BATTLE}))
+    one, two = await two_processes(engine_factory)
     await ok(one, "/unit hp unit:u0 delta:-1")
     return one, two
-
-
-async def hp_of(service: BattleService, name: str = "u0", actor: Actor = GM) -> int:
-    view = await service.execute(HERE, actor, Invocation("fort export", {}, "/fort export"))
-    assert isinstance(view, ExportView), view
-    return next(int(u["hp"]) for u in view.document["units"] if u["name"] == name)
 
 
 @contextmanager
@@ -96,18 +70,18 @@ def reader_threads(reads: list[str]) -> Callable[..., Any]:
 async def test_a_battle_not_held_is_read_once_on_the_readers_thread_and_kept_while_unchanged(
     engine_factory: Callable[[], AsyncEngine], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    one, two = await two_processes(engine_factory)
+    one, two = await one_action_stored(engine_factory)
     threads: list[str] = []
     monkeypatch.setattr(repo, "read_latest", reader_threads(threads))
     with checkouts(two.engine) as seen:
-        assert await hp_of(two) == 499
+        assert await unit_hp(two) == 499
     assert seen == [], "the async engine was used for a read"
     assert threads and all(name.startswith("toride-storage-reader") for name in threads)
     assert two.reader.reads == 1  # the head and the battle, in one transaction
     held = two.cache.get(KEY)
     assert held is not None and held.head.version == 2
     with checkouts(two.engine) as seen:
-        assert await hp_of(two) == 499
+        assert await unit_hp(two) == 499
     assert seen == [] and two.reader.reads == 2
     assert two.cache.get(KEY) is held  # at the stored version: kept, not read again
     await one.close()
@@ -117,17 +91,17 @@ async def test_a_battle_not_held_is_read_once_on_the_readers_thread_and_kept_whi
 async def test_another_processs_write_is_read_at_its_new_version(
     engine_factory: Callable[[], AsyncEngine],
 ) -> None:
-    one, two = await two_processes(engine_factory)
-    assert await hp_of(two) == 499
+    one, two = await one_action_stored(engine_factory)
+    assert await unit_hp(two) == 499
     before = two.cache.get(KEY)
     await ok(one, "/unit hp unit:u0 delta:-7")
-    assert await hp_of(two) == 492
+    assert await unit_hp(two) == 492
     after = two.cache.get(KEY)
     assert before is not None and after is not None and after is not before
     assert after.head.version == 3
     # and an action decided on it is stored at the next version, by the second process
     await ok(two, "/unit hp unit:u0 delta:-1")
-    assert await hp_of(one) == 491
+    assert await unit_hp(one) == 491
     await one.close()
     await two.close()
 
@@ -135,10 +109,10 @@ async def test_another_processs_write_is_read_at_its_new_version(
 async def test_a_players_export_reads_their_rights_through_the_reader(
     engine_factory: Callable[[], AsyncEngine],
 ) -> None:
-    one, two = await two_processes(engine_factory)
+    one, two = await one_action_stored(engine_factory)
     carol = Actor("carol")
     with checkouts(two.engine) as seen:
-        assert await hp_of(two, actor=carol) == 499
+        assert await unit_hp(two, actor=carol) == 499
     assert seen == []
     assert two.reader.reads == 2  # the battle, then carol's rights
     held = two.cache.held(two.cache.get(KEY).head, carol)  # type: ignore[union-attr]
@@ -176,11 +150,11 @@ async def test_a_battle_is_read_with_its_patches_in_one_statement_and_never_mixe
     older version: the head, then that one statement; another process's action landing between the
     two is in the battle read wholly or not at all (PostgreSQL: each statement sees what was
     committed when it began; SQLite: the read transaction sees the version of its first statement)."""
-    one, two = await two_processes(engine_factory)
-    assert await hp_of(two) == 499
+    one, two = await one_action_stored(engine_factory)
+    assert await unit_hp(two) == 499
     two.cache.forget(KEY)
     with statements(two) as seen:
-        assert await hp_of(two) == 499
+        assert await unit_hp(two) == 499
     assert len(seen) == 1
     await ok(one, "/unit hp unit:u0 delta:-7")  # version 3; two holds 2
     loop = asyncio.get_running_loop()
@@ -190,7 +164,7 @@ async def test_a_battle_is_read_with_its_patches_in_one_statement_and_never_mixe
             asyncio.run_coroutine_threadsafe(ok(one, "/unit hp unit:u0 delta:-5"), loop).result(timeout=30)
 
     with statements(two, write_before_the_battle) as seen:
-        hp = await hp_of(two)
+        hp = await unit_hp(two)
     assert len(seen) == 2
     held = two.cache.get(KEY)
     assert held is not None
@@ -201,7 +175,7 @@ async def test_a_battle_is_read_with_its_patches_in_one_statement_and_never_mixe
     # either way the battle held is the one stored at its version: the next action holds on it (or,
     # on SQLite, is decided again on version 4) and lands on what is stored
     await ok(two, "/unit hp unit:u0 delta:-1")
-    assert await hp_of(one) == 486
+    assert await unit_hp(one) == 486
     await one.close()
     await two.close()
 
@@ -214,11 +188,11 @@ async def test_postgresql_the_readers_connection_killed_while_idle_is_replaced(
     engine = engine_factory()
     if engine.dialect.name != "postgresql":
         pytest.skip("a PostgreSQL backend to terminate")
-    one, two = await two_processes(engine_factory)
-    assert await hp_of(two) == 499
+    one, two = await one_action_stored(engine_factory)
+    assert await unit_hp(two) == 499
     await terminate_backend(one.engine, two.reader._thread)
     await ok(one, "/unit hp unit:u0 delta:-2")
-    assert await hp_of(two) == 497
+    assert await unit_hp(two) == 497
     assert two.reader.retries == 1
     await one.close()
     await two.close()

@@ -22,40 +22,16 @@ from typing import Any
 
 import pytest
 from db_under_test import terminate_backend
-from service_lines import GM, HERE, ok, run
+from service_lines import BATTLE, GM, HERE, new_service, ok, run, two_processes, unit_hp
 from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.storage import repository as repo
-from bot.storage import upgrade
 from bot.storage.db import thread_engine
 from bot.storage.writer import StorageWriter
-from bot.views import ErrorView, EventsView, ExportView
-from engine.dice import ScriptedDice
-
-BATTLE = {
-    "format": "toride.fort/1",
-    "title": "lane",
-    "rounds": 9,
-    "pcs": [{"name": "Alice", "position": "outside"}],
-    "units": [
-        {"name": f"u{i}", "type": "normal", "area": "A1", "hp": 500, "fort_damage": 1, "strike": "2d+3"}
-        for i in range(3)
-    ],
-}
-
-
-async def unit_hp(service: BattleService, name: str = "u0") -> int:
-    view = await ok(service, "/fort export")
-    assert isinstance(view, ExportView)
-    return next(int(u["hp"]) for u in view.document["units"] if u["name"] == name)
-
-
-async def new_service(engine: AsyncEngine, **kwargs: Any) -> BattleService:
-    await upgrade(engine)
-    return BattleService(engine, ScriptedDice([3, 4] * 200), **kwargs)
+from bot.views import ErrorView, EventsView
 
 
 async def holding(engine: AsyncEngine) -> tuple[BattleService, Any]:
@@ -68,14 +44,6 @@ async def holding(engine: AsyncEngine) -> tuple[BattleService, Any]:
     sync = service.storage._thread._sync
     assert sync is not None
     return service, sync.dialect
-
-
-async def two_processes(engine_factory: Callable[[], AsyncEngine]) -> tuple[BattleService, BattleService]:
-    """Two services on one database (two processes), the battle imported by the first."""
-    one = await new_service(engine_factory())
-    two = await new_service(engine_factory())
-    await one.execute(HERE, GM, Invocation("fort import", {"file": BATTLE}))
-    return one, two
 
 
 async def stored_rows(engine: AsyncEngine) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
