@@ -28,10 +28,9 @@ from collections.abc import Callable
 from typing import Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.storage.thread import StorageThread
+from bot.storage.thread import StorageThread, found_dead
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -72,7 +71,7 @@ class StorageReader:
                 self._thread.drop()
                 # the kept connection found dead (a server restarted while it was idle): once more, at
                 # once, on a new one; nothing was read
-                if fresh or not (isinstance(error, DBAPIError) and error.connection_invalidated):
+                if fresh or not found_dead(error):
                     raise
                 fresh = True
                 self.retries += 1

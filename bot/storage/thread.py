@@ -19,11 +19,18 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.storage.db import thread_engine
 
 T = TypeVar("T")
+
+
+def found_dead(error: BaseException) -> bool:
+    """Did ``error`` find the kept connection dead (a server restarted while it was idle)? Then the
+    connection is gone and nothing was done on it: the same work may run at once on a new one."""
+    return isinstance(error, DBAPIError) and error.connection_invalidated
 
 
 class StorageThread:

@@ -29,12 +29,11 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.storage import repository as repo
 from bot.storage.db import transient
-from bot.storage.thread import StorageThread
+from bot.storage.thread import StorageThread, found_dead
 
 #: how many times a batch is tried in all when it fails for a passing reason
 ATTEMPTS = 6
@@ -154,7 +153,7 @@ class StorageWriter:
             except Exception as error:
                 # the kept connection found dead before anything was written (a server restarted
                 # while it was idle): once more at once, on a new one
-                stale = attempt == 1 and isinstance(error, DBAPIError) and error.connection_invalidated
+                stale = attempt == 1 and found_dead(error)
                 if not (stale or transient(error)) or attempt >= self.attempts:
                     raise
                 self.retries += 1
