@@ -129,11 +129,15 @@ async def test_no_database_call_runs_on_the_event_loop_thread(
 
     on_the_loop = [what for thread, what in watched if thread == loop_thread]
     assert on_the_loop == []
-    # the actions' writes on the storage writer's thread, the rest on aiosqlite's
+    # the actions' writes on the storage writer's thread, the reads on the storage reader's, the
+    # transaction jobs' on aiosqlite's
     writers = [what for thread, what in watched if thread.name.startswith("toride-storage-writer")]
-    others = [what for thread, what in watched if not thread.name.startswith("toride-storage-writer")]
+    readers = [what for thread, what in watched if thread.name.startswith("toride-storage-reader")]
+    others = [what for thread, what in watched if not thread.name.startswith("toride-storage-")]
     # /fort end, /unit hp, /fort next twice, co's /unit hp, and the other service's
     assert sum(what.startswith("UPDATE battles") for what in writers) == 6
+    assert any(what.startswith("WITH battle") for what in readers)  # the other service's load
+    assert not any(what.startswith(("INSERT", "UPDATE", "DELETE")) for what in readers)
     assert any(what.startswith("INSERT INTO battle_events") for what in others)  # start, import, undo
 
 
