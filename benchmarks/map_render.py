@@ -26,8 +26,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.render.picture import canvas, draw
-from bot.render.picture.layout import layout
+from bot.render.picture import canvas
+from bot.rulesets.fort.pictures import draw
+from bot.rulesets.fort.pictures.layout import layout
 from engine.dice import ScriptedDice
 from engine.fort import FORT, AddCommander, AddPC, AddUnit, FortCommand, SetTrap, StartBattle
 

@@ -158,7 +158,7 @@ def main() -> None:
 async def fairness(state: FortState) -> None:
     """A 1,000-run plan asked while two 100,000-run plans of other channels run (one worker): how long
     it waited, beside the same plan alone; the big ones are then given up."""
-    from bot.service.odds import OddsRunner
+    from bot.rulesets.fort.planner.runner import OddsRunner
 
     document = export_state(state)
     runner = OddsRunner(workers=1, time_limit=3600)
@@ -189,13 +189,15 @@ async def commands_beside_plans() -> None:
     with no plan, and while two 100,000-run plans of other channels run: medians of ``COMMANDS``."""
     import tempfile
 
+    from bot.rulesets.builtin import ensure_builtin
     from bot.service import Actor, BattleService, Invocation, Where
-    from bot.storage import open_database
+    from bot.storage import open_storage
 
+    ensure_builtin()  # as every entry point of the bot
     gm = Actor("gm")
     with tempfile.TemporaryDirectory() as folder:
-        engine = await open_database(f"{folder}/battles.db")
-        service = BattleService(engine, SeededDice(3))
+        storage = await open_storage(f"{folder}/battles.db")
+        service = BattleService(storage, SeededDice(3))
         try:
             for channel in ("here", "east", "west"):
                 where = Where("g", channel)
@@ -230,7 +232,7 @@ async def commands_beside_plans() -> None:
             await asyncio.gather(*plans, return_exceptions=True)
         finally:
             await service.close()
-            await engine.dispose()
+            await storage.close()
     print(f"\nother commands through the service (SQLite), medians of {COMMANDS}:")
     print(f"  no plan running:               /unit hp {quiet[0]:.1f} ms, /fort status {quiet[1]:.1f} ms")
     print(f"  two 100,000-run plans running: /unit hp {busy[0]:.1f} ms, /fort status {busy[1]:.1f} ms")

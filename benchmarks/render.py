@@ -25,9 +25,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "discord"
 
 from big_battles import fort_document
 
-from bot.discord import fort, fort_live
 from bot.discord.live_layout import LiveMessage, fits, whole
 from bot.i18n import catalogue, placeholders, t
+from bot.rulesets.fort.discord import live as fort_live
+from bot.rulesets.fort.discord import presenter as fort
 from bot.views import StatusView
 
 

@@ -51,7 +51,11 @@ TOOLS: tuple[Tool, ...] = (
         "bot.discord.cli:add_parser",
     ),
     Tool("map", "draw an exported fort battle as a picture (PNG)", "bot.map_cli:add_map_parser"),
-    Tool("odds", "will the fort hold? play an exported battle many times", "bot.odds_cli:add_odds_parser"),
+    Tool(
+        "odds",
+        "will the fort hold? play an exported battle many times",
+        "bot.rulesets.fort.planner.cli:add_odds_parser",
+    ),
     Tool(
         "prep", "the GM's prep table: build a fort battle in a local web page", "bot.prep.cli:add_prep_parser"
     ),
@@ -102,7 +106,7 @@ def _dispatch(words: list[str]) -> int:
 
         return map_main(words[1:])
     if words[:1] == ["odds"]:
-        from bot.odds_cli import main as odds_main
+        from bot.rulesets.fort.planner.cli import main as odds_main
 
         return odds_main(words[1:])
     args = build_parser(_command(words)).parse_args(words)

@@ -1,8 +1,10 @@
-"""``toride map BATTLE.json [-o FILE.png]``: draw an exported fort battle (or a scenario) as a PNG.
+"""``toride map BATTLE.json [-o FILE.png]``: draw an exported battle (or a scenario) as a PNG.
 
-For GMs preparing a scenario: the file is read as ``/fort import`` reads it (``toride.fort/1``; a
-scenario may leave out everything but ``rounds``), and drawn as ``/fort map`` draws a battle. It
-needs neither the database nor Discord, and imports neither (``bot.cli`` comes here first).
+For GMs preparing a scenario: the file is read as its rule set's import reads it (the rule set with
+pictures its ``format`` names, ``toride.fort/1``; a scenario without one, which may leave out
+everything but ``rounds``, is the first rule set's that draws a map: the fort's), and drawn as
+``/fort map`` draws a battle (``RuleSet.pictures``). It needs neither the database nor Discord, and
+imports neither (``bot.cli`` comes here first).
 """
 
 from __future__ import annotations
@@ -11,21 +13,21 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 from bot.commands import JsonRefused, load_json
 from bot.i18n import DEFAULT_LANG, LANGUAGES, t
+from bot.registry import rulesets
 from bot.render.common import os_error_text, os_error_word, refusal_text
+from bot.ruleset import RuleSet
 from engine.errors import EngineError
 from engine.limits import IMPORT_MAX_BYTES
 
-if TYPE_CHECKING:
-    from engine.fort.state import FortState
-
 
 def _arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("battle", type=Path, help="an exported fort battle: /fort export, or a scenario file")
+    p.add_argument("battle", type=Path, help="an exported battle: /fort export, or a scenario file")
     p.add_argument("-o", "--output", type=Path, default=None, help="the PNG to write (default: BATTLE.png)")
     p.add_argument("--lang", choices=list(LANGUAGES), default=DEFAULT_LANG, help="language of the picture")
 
@@ -42,19 +44,37 @@ def main(argv: Sequence[str]) -> int:
     return run_map(parser.parse_args(argv))
 
 
-def read_battle(path: Path) -> dict[str, object]:
-    """The battle document of ``path``, checked and completed as ``/fort import`` would."""
-    from engine.fort.export import export_state
+@dataclass(frozen=True, slots=True)
+class Battle:
+    """A battle read from a file: its rule set, its state and its document (as its export writes it)."""
 
-    return export_state(read_state(path))
+    ruleset: RuleSet
+    state: Any
+    document: dict[str, Any]
 
 
-def read_state(path: Path) -> FortState:
-    """The battle of ``path`` (an export or a scenario), read as ``/fort import`` reads it and held to
-    the same limits (COMMANDS.md, Conventions): a file the bot would refuse is refused here, in words."""
-    from engine.fort.export import import_state
-    from engine.fort.limits import check_state
+def read_battle(path: Path) -> dict[str, Any]:
+    """The battle document of ``path``, checked and completed as its rule set's import would."""
+    return read(path).document
 
+
+def read(path: Path) -> Battle:
+    """The battle of ``path`` (an export or a scenario), read as its rule set's import reads it and held
+    to the same limits (COMMANDS.md, Conventions): a file the bot would refuse is refused here, in words."""
+    document = _document(path)
+    drawn = [r for r in rulesets() if r.pictures is not None]
+    # the rule set its format names; else (a scenario, or a battle of a rule set without pictures) the
+    # first that draws a map, whose import says what is wrong with another format
+    named = [r for r in drawn if r.export_format == document.get("format")]
+    if not drawn:
+        raise EngineError("map.not_a_battle", path=str(path))
+    ruleset = (named or drawn)[0]
+    state = ruleset.ruleset.import_(document)
+    ruleset.check_limits(state)  # as the bot's import: counts, names, title, numbers
+    return Battle(ruleset, state, ruleset.export(state))
+
+
+def _document(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as file:
             data = file.read(IMPORT_MAX_BYTES + 1)
@@ -77,18 +97,20 @@ def read_state(path: Path) -> FortState:
         raise EngineError(refused.key, option=str(path), **refused.values) from None
     if not isinstance(document, dict):
         raise EngineError("map.not_a_battle", path=str(path))
-    state = import_state(document)
-    check_state(state)  # as the bot's import: counts, names, title, numbers
-    return state
+    return document
 
 
 def run_map(args: argparse.Namespace) -> int:
-    from bot.render.picture.draw import map_png
+    from bot.rulesets.builtin import ensure_builtin
 
+    ensure_builtin()
     lang = args.lang
     output: Path = args.output or args.battle.with_suffix(".png")
     try:
-        png = map_png(read_battle(args.battle), lang)
+        battle = read(args.battle)
+        if battle.ruleset.pictures is None:
+            raise EngineError("map.not_a_battle", path=str(args.battle))
+        png = battle.ruleset.pictures().map(battle.document, lang)
     except EngineError as error:
         return _refused(refusal_text(error.key, error.values, lang), lang)
     try:

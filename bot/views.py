@@ -1,18 +1,16 @@
 """Reply views: what the service answers, as data. Renderers (console text, Discord embeds) read them.
 
-No view holds a sentence: text comes from the catalogues, keyed by ``key`` / event ``kind``.
+No view holds a sentence: text comes from the catalogues, keyed by ``key`` / event ``kind``. A rule set's
+own views (``/unit list``'s roster ...) are ``RulesetView``s of its package, which its renderers read.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.ruleset import Event
-
-if TYPE_CHECKING:
-    from engine.fort.planner import OddsResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +24,14 @@ class View:
     @property
     def ok(self) -> bool:
         return True
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetView(View):
+    """A view only its rule set knows (``ruleset``): its text, embeds and pictures are the rule set's
+    (``RuleSet.text.views``, its presenter's ``views``, ``Pictures.view_picture``)."""
+
+    ruleset: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +58,7 @@ class Summary:
     #: the final summary only: every event of the battle that stands (not undone), oldest first; the
     #: fort HP chart is drawn from it
     history: tuple[Event, ...] = ()
-    #: the summary as its rule set reports it (``RulesetBinding.report``: the fort's ``RoundReport``), or None
+    #: the summary as its rule set reports it (``RuleSet.report``: the fort's ``RoundReport``), or None
     report: Any = None
     #: how many of the reply's own events come before it (it is shown right after them); None: after all
     after: int | None = None
@@ -89,16 +95,6 @@ class MapView(View):
     """The battlefield as a picture (``/fort map``): the status it shows, and the PNG's file name."""
 
     status: StatusView = field(default_factory=StatusView)
-    filename: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class OddsView(View):
-    """``/fort odds``: what the planner's runs gave for the battle titled ``title``, and the file name
-    of its chart."""
-
-    title: str = ""
-    result: OddsResult | None = None
     filename: str = ""
 
 
@@ -184,23 +180,6 @@ class NoticeView(View):
 
     key: str = ""
     values: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class RosterView(View):
-    """``/unit list``: the roster of a battle (``engine.fort.roster.Roster``)."""
-
-    ruleset: str = ""
-    roster: Any = None
-
-
-@dataclass(frozen=True, slots=True)
-class PreviewView(View):
-    """``/unit advance preview:true``: the events the command would have, with nothing changed."""
-
-    ruleset: str = ""
-    command: str = ""
-    events: tuple[Event, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

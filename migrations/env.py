@@ -8,7 +8,7 @@ import logging.config
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from bot.storage.db import make_engine
+from bot.storage.backends import make_engine
 from bot.storage.models import Base
 
 config = context.config
@@ -39,7 +39,7 @@ async def _run_async() -> None:
 
 
 def run_offline() -> None:
-    from bot.storage.db import database_url
+    from bot.storage.url import database_url
 
     context.configure(
         url=config.get_main_option("sqlalchemy.url") or database_url(),

@@ -26,16 +26,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 import bot.i18n
 from bot.console.session import ConsoleSession
 from bot.i18n import LANGUAGES, catalogue, placeholders
 from bot.i18n.words import say
-from bot.render.common import EVENT_VALUES, event_line, refusal_text, sentence
+from bot.registry import rulesets
+from bot.render.common import event_line, refusal_text, sentence
 from bot.render.text import render
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.storage import open_database
+from bot.storage import open_storage
+from bot.storage.interface import Storage
 from bot.views import ExportView, PaletteView, View
 from engine.dice import SeededDice
 from engine.fort import keys as fort_keys
@@ -77,7 +78,7 @@ _ONE_OF_EACH = {
 
 def _typed_words() -> set[str]:
     """snake_case words a user types: option names, and the fields of ``/gm set`` targets."""
-    from bot.commands import commands
+    from bot.registry import commands
     from engine.fort.export import export_state, import_state
 
     words = {opt.name for spec in commands().values() for opt in spec.options}
@@ -373,9 +374,9 @@ FILES: dict[str, Any] = {
 TEXTS = {"not_object.json": "[1, 2]", "not_json.json": '{"rounds": 3,'}
 
 
-async def _console(engine: AsyncEngine, folder: Path, lang: str, script: str, seed: int) -> list[str]:
+async def _console(storage: Storage, folder: Path, lang: str, script: str, seed: int) -> list[str]:
     session = ConsoleSession(
-        BattleService(engine, SeededDice(seed)), channel=f"c-{lang}", lang=lang, base_dir=folder
+        BattleService(storage, SeededDice(seed)), channel=f"c-{lang}", lang=lang, base_dir=folder
     )
     texts = []
     for line in script.splitlines():
@@ -389,14 +390,14 @@ async def _console(engine: AsyncEngine, folder: Path, lang: str, script: str, se
     return texts
 
 
-async def _skirmish(engine: AsyncEngine, lang: str) -> list[str]:
+async def _skirmish(storage: Storage, lang: str) -> list[str]:
     """The 千幻抄 skirmish of ``tests/data/sg_skirmish.toml`` through the service, each view rendered."""
     raw = tomllib.loads((ROOT / "tests" / "data" / "sg_skirmish.toml").read_text(encoding="utf-8"))
     steps = raw["step"]
     dice = [d for s in steps for d in s.get("dice", ())]
     from engine.dice import ScriptedDice
 
-    service = BattleService(engine, ScriptedDice(dice))
+    service = BattleService(storage, ScriptedDice(dice))
     where = Where("g", f"sg-{lang}")
     texts = []
     for step in steps:
@@ -420,14 +421,14 @@ async def played(tmp_path: Path, recorded: Recorded) -> tuple[dict[str, list[str
         (ROOT / "tests" / "sheets" / "fixtures" / "ytsheet2" / "fighter.json").read_text(encoding="utf-8"),
         encoding="utf-8",
     )
-    engine = await open_database(str(tmp_path / "b.db"))
+    storage = await open_storage(str(tmp_path / "b.db"))
     texts: dict[str, list[str]] = {}
     try:
         for lang in LANGUAGES:
-            texts[lang] = await _console(engine, tmp_path, lang, FORT, seed=12)
-            texts[lang] += await _skirmish(engine, lang)
+            texts[lang] = await _console(storage, tmp_path, lang, FORT, seed=12)
+            texts[lang] += await _skirmish(storage, lang)
     finally:
-        await engine.dispose()
+        await storage.close()
     return texts, recorded
 
 
@@ -757,11 +758,10 @@ def test_event_sentences_in_words_with_plurals_and_who_acted(
 
 
 def test_every_event_part_renderer_is_exercised() -> None:
-    """The sentence parts of ``EVENT_VALUES`` belong to event kinds of the engine's table (so the tests
-    above render them)."""
-    assert (
-        set(EVENT_VALUES) - set(fort_keys.EVENTS) - {k for k in EVENT_VALUES if k.startswith("sg.")} == set()
-    )
+    """The sentence parts of the rule sets' event values belong to event kinds of the engine's table (so
+    the tests above render them)."""
+    parts = rulesets().event_values
+    assert set(parts) - set(fort_keys.EVENTS) - {k for k in parts if k.startswith("sg.")} == set()
 
 
 def test_no_rule_id_in_the_players_text() -> None:
@@ -822,7 +822,7 @@ def test_the_final_summary_names_the_commanders_still_up_in_proper_english(
     commanders: list[dict[str, Any]], line: str
 ) -> None:
     """F-UNIT-12: "Commander" for one, "Commanders" for several (never "Commander(s)")."""
-    from bot.render.fort_text import summary_extra
+    from bot.rulesets.fort.text import summary_extra
     from bot.views import Summary
 
     document = {"fort": {"hp": 50, "max_hp": 100}, "outcome": "success", "commanders": commanders}

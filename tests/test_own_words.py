@@ -20,10 +20,11 @@ from typing import Any
 import pytest
 from test_every_message import Recorded, _values_for, played, recorded  # noqa: F401
 
-from bot.commands import Usage, commands
+from bot.commands import Usage
 from bot.i18n import LANGUAGES, catalogue, raw_catalogue
 from bot.i18n.names import MARK, CommandName, OptionName, choice_words, command_text, option_text
 from bot.i18n.words import say
+from bot.registry import commands, lookup
 from bot.render.common import sentence
 
 #: keys that are names themselves (Discord's labels), not sentences
@@ -163,7 +164,7 @@ _NAMED: dict[str, Any] = {
     "command": CommandName("fort start"),
     "hint": CommandName("fort status"),
     "group": CommandName("fort"),
-    "usage": Usage("fort start"),
+    "usage": Usage(lookup("fort start")),
     "option": OptionName("rounds", "fort start"),
 }
 
@@ -271,7 +272,8 @@ def _map_labels() -> list[str]:
     sys.path.insert(0, str(Path(__file__).parent / "picture"))
     from picture_helpers import battle
 
-    from bot.render.picture import canvas, draw
+    from bot.render.picture import canvas
+    from bot.rulesets.fort.pictures import draw
 
     drawn: list[str] = []
     real = canvas.Canvas.text

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 from bot.console.quit import Quit, is_quit
 from bot.i18n import DEFAULT_LANG, LANGUAGES, t
 from bot.i18n.words import say
-from bot.storage import open_database
+from bot.storage import open_storage
 from bot.storage.failures import storage_failure
 from bot.storage.url import shown_url, without_secrets
 from engine import limits
@@ -24,9 +24,9 @@ from engine.errors import EngineError
 
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
-    from sqlalchemy.ext.asyncio import AsyncEngine
 
     from bot.console.session import ConsoleSession
+    from bot.storage.interface import Storage
 
 HISTORY = Path.home() / ".toride_history"
 #: the longest line the console reads from a pipe (a longer one is refused)
@@ -70,8 +70,8 @@ def add_db_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 def run_db_upgrade(args: argparse.Namespace) -> int:
     async def go() -> None:
-        engine = await open_database(args.db)
-        await engine.dispose()
+        storage = await open_storage(args.db)
+        await storage.close()
 
     try:
         asyncio.run(go())
@@ -133,18 +133,15 @@ class DatabaseUnavailable(Exception):
     database's password."""
 
 
-def _import_service(completion: bool) -> None:
-    """Import what a session needs (SQLAlchemy, the service, the renderers; with ``completion`` the rule
-    sets' commands too): in a terminal this runs in a thread while the prompt is up. The prompt imports
-    none of these meanwhile (its completer waits for the session), as two threads importing one
-    package at once can fail on its circular imports."""
+def _import_service() -> None:
+    """Import what a session needs (SQLAlchemy, the service, the renderers) and install the rule sets
+    (``bot.rulesets.builtin``): in a terminal this runs in a thread while the prompt is up. The prompt
+    imports none of these meanwhile (its completer waits for the session)."""
     import bot.console.session
-    import bot.storage.db  # noqa: F401
+    import bot.storage.backends  # noqa: F401
+    from bot.rulesets.builtin import ensure_builtin
 
-    if completion:
-        from bot.commands import commands
-
-        commands()
+    ensure_builtin()
 
 
 @contextmanager
@@ -174,7 +171,7 @@ class SessionLoader:
         self.ready: ConsoleSession | None = None
         self.on_failure: Callable[[BaseException], None] | None = None
         self._task: asyncio.Task[ConsoleSession] | None = None
-        self._engine: AsyncEngine | None = None
+        self._storage: Storage | None = None
 
     def start(self, background: bool = True) -> None:
         if self._task is None:
@@ -186,29 +183,31 @@ class SessionLoader:
         if error is not None and self.on_failure is not None:
             self.on_failure(error)
 
-    async def database(self) -> AsyncEngine:
-        if self._engine is None:
+    async def database(self) -> Storage:
+        if self._storage is None:
             with _no_collection():
                 try:
-                    self._engine = await open_database(self.args.db)
+                    self._storage = await open_storage(self.args.db)
                 except Exception as error:
                     reason = _reason(error, self.args.db, self.args.lang)
                     if reason is None:
                         raise
                     raise DatabaseUnavailable(reason) from error
-        return self._engine
+        return self._storage
 
     async def _load(self, background: bool) -> ConsoleSession:
         with _no_collection():
             if background:
-                await asyncio.get_running_loop().run_in_executor(None, _import_service, True)
-            engine = await self.database()
+                await asyncio.get_running_loop().run_in_executor(None, _import_service)
+            else:
+                _import_service()
+            storage = await self.database()
             from bot.console.session import ConsoleSession
             from bot.service import BattleService
 
             args = self.args
             self.ready = ConsoleSession(
-                BattleService(engine, self.dice), channel=args.channel, lang=args.lang, user=args.user
+                BattleService(storage, self.dice), channel=args.channel, lang=args.lang, user=args.user
             )
             return self.ready
 
@@ -224,8 +223,8 @@ class SessionLoader:
             await asyncio.wait([self._task])
         if self.ready is not None:
             await self.ready.service.close()
-        if self._engine is not None:
-            await self._engine.dispose()
+        if self._storage is not None:
+            await self._storage.close()
 
 
 def _db_error(args: argparse.Namespace, error: DatabaseUnavailable) -> int:

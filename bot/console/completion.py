@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 class CommandCompleter(Completer):
     """Completes ``/group sub`` from the command table, then its option names and choices, and the values
-    the battle has: unit, PC and commander names, areas, edges (``bot.render.fort_names``).
+    the battle has: unit, PC and commander names, areas, edges (its rule set's ``RuleSet.names``).
 
     ``battle`` gives the channel's battle as its document (None: no battle yet); the session keeps it
     fresh after each line, so completion never waits for the database."""
@@ -36,37 +36,37 @@ class CommandCompleter(Completer):
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         if not self.ready():
             return
-        from bot.command_names import command_words, option_word
-        from bot.commands import commands, norm_word
+        from bot.commands import norm_word
+        from bot.registry import rulesets
 
         text = document.text_before_cursor
         if text.startswith("@"):
             _, _, text = text.partition(" ")
-        table = commands()
+        table = rulesets().table
         word = document.get_word_before_cursor(WORD=True)
         if not text.startswith("/"):
             return
         head = text[1:]
         spec = None
-        for path in sorted(table, key=len, reverse=True):
+        for path in sorted(table.specs, key=len, reverse=True):
             if head.startswith(path + " "):
                 spec = table[path]
                 break
         if spec is None and (head.endswith(" ") or " " in head.strip()):
             # the Japanese names Discord shows (``/部隊 移動 部隊:``)
-            words = command_words([norm_word(w) for w in head.split() if ":" not in w][:2])
+            words = table.command_words([norm_word(w) for w in head.split() if ":" not in w][:2])
             for size in (2, 1):
                 if " ".join(words[:size]) in table:
                     spec = table[" ".join(words[:size])]
                     break
         if spec is None:
-            for path in sorted(table):
+            for path in sorted(table.specs):
                 if path.startswith(norm_word(head)):
                     yield Completion("/" + path + " ", start_position=-len(text))
             return
         if ":" in word:
             name, _, value = word.partition(":")
-            opt = spec.option(option_word(spec, norm_word(name)))
+            opt = spec.option(table.option_word(spec, norm_word(name)))
             if opt is not None:
                 for choice in self._values(spec, opt, text):
                     if norm_word(choice).startswith(norm_word(value.strip('"'))):
@@ -80,21 +80,24 @@ class CommandCompleter(Completer):
 
     def _values(self, spec: CommandSpec, opt: Option, text: str) -> list[str]:
         """What the option takes: its choices, true/false, or the battle's names of its kind."""
-        from bot.command_names import option_word
         from bot.commands import OptType, norm_word
-        from bot.render import fort_names
+        from bot.registry import rulesets
 
         if opt.choices:
             return list(opt.choices)
         if opt.type is OptType.BOOL:
             return ["true", "false"]
-        kind = fort_names.completion(spec, opt)
         doc = self.battle()
-        if kind is None or doc is None or not str(doc.get("format", "")).startswith("toride.fort"):
+        ruleset = None if doc is None else rulesets().by_format(str(doc.get("format", "")))
+        if doc is None or ruleset is None or ruleset.names is None:
+            return []
+        kind = ruleset.names.completion(spec, opt)
+        if kind is None:
             return []
         typed = {}
+        table = rulesets().table
         for part in text.split():
             key, sep, value = part.partition(":")
             if sep:
-                typed[option_word(spec, norm_word(key))] = value
-        return list(dict.fromkeys(fort_names.candidates(doc, kind, spec, typed)))
+                typed[table.option_word(spec, norm_word(key))] = value
+        return list(dict.fromkeys(ruleset.names.candidates(doc, kind, spec, typed)))

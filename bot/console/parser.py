@@ -12,9 +12,9 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass, field
 
-from bot.command_names import choice_word, command_words, option_word
-from bot.commands import UserError, commands, nfkc, norm_word, unknown_command
+from bot.commands import UserError, nfkc, norm_word
 from bot.i18n.names import CommandName
+from bot.registry import rulesets
 from engine import limits
 
 
@@ -56,8 +56,8 @@ def parse_line(text: str) -> Line | None:
     words: list[str] = []
     while tokens and ":" not in nfkc(tokens[0]):
         words.append(norm_word(tokens.pop(0)))
-    words = command_words(words)  # the Japanese names Discord shows (``/砦 状況``)
-    table = commands()
+    table = rulesets().table
+    words = table.command_words(words)  # the Japanese names Discord shows (``/砦 状況``)
     path = ""
     for size in (2, 1):
         candidate = " ".join(words[:size])
@@ -66,7 +66,7 @@ def parse_line(text: str) -> Line | None:
             extra = words[size:]
             break
     else:
-        raise unknown_command(words)
+        raise table.unknown(words)
     if extra:
         raise UserError("console.stray_words", words=" ".join(extra), command=CommandName(path))
     options: dict[str, str] = {}
@@ -76,7 +76,7 @@ def parse_line(text: str) -> Line | None:
         name, sep, value = normal.partition(":")
         spec = table[path]
         taken = spec.option(last) if last else None
-        other = spec.option(option_word(spec, norm_word(name))) if sep else None
+        other = spec.option(table.option_word(spec, norm_word(name))) if sep else None
         if sep and taken is not None and taken.rest and other is None:
             options[last] += " " + token  # BCDice: text after the expression is a comment, colons too
             continue
@@ -86,13 +86,13 @@ def parse_line(text: str) -> Line | None:
             continue
         if not sep or not name.strip():
             raise UserError("console.bad_option", token=token)
-        key = option_word(table[path], norm_word(name))
+        key = table.option_word(table[path], norm_word(name))
         if key in options:
             raise UserError("command.duplicate_option", option=key)
         options[key] = value
         last = key
     spec = table[path]
-    options = {name: choice_word(spec, name, value) for name, value in options.items()}
+    options = {name: table.choice_word(spec, name, value) for name, value in options.items()}
     return Line(user=user, path=path, options=options, text=("/" + rest[1:]).strip())
 
 

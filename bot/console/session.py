@@ -8,15 +8,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bot.commands import Kind, OptType, SheetSource, lookup, nfkc, norm_word
+from bot.commands import Kind, OptType, SheetSource, nfkc, norm_word
 from bot.console.parser import Line, parse_line
 from bot.console.quit import QUIT_WORDS, Quit, is_quit
 from bot.i18n import t
+from bot.registry import lookup
 from bot.render.common import echo, os_error_text, os_error_word, refusal_text
 from bot.render.text import render
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.storage.failures import storage_failure
-from bot.views import EventsView, ExportView, MapView, OddsView, View
+from bot.views import EventsView, ExportView, MapView, RulesetView, View
 from engine.errors import EngineError
 from engine.limits import IMPORT_MAX_BYTES
 
@@ -132,20 +133,24 @@ class ConsoleSession:
             png = self.pictures.status_map(view.status, self.lang)
             return self._written(view.filename, png, "map.written", view)
         text = render(view, self.lang)
-        if isinstance(view, OddsView) and view.result is not None:
-            from bot.render.picture.odds_chart import odds_png
+        if isinstance(view, RulesetView):  # a view of a rule set's own may have a picture (odds' chart)
+            from bot.render.picture.pictures import view_picture
 
-            drawn = odds_png(view.result, view.title, self.lang)
-            written = self._written(view.filename, drawn, "odds.chart_written", view)
-            return Reply(text + "\n" + written.text, written.ok, view)
+            picture = view_picture(view, self.lang)
+            if picture is not None:
+                drawn, filename, sentence = picture
+                written = self._written(filename, drawn, sentence, view)
+                return Reply(text + "\n" + written.text, written.ok, view)
         if isinstance(view, EventsView) and view.summaries:
-            from bot.render.picture.pictures import final_chart
+            from bot.render.picture.pictures import final_chart, pictures_of
 
             for summary in view.summaries:
                 chart = final_chart(view.ruleset, summary, self.lang)
-                if chart is not None:
-                    name = f"{view.ruleset}-hp-{self.where.channel}-{view.seq}.png"
-                    text += "\n" + self._written(name, chart, "map.chart_written", view).text
+                pictures = pictures_of(view.ruleset)
+                if chart is not None and pictures is not None:
+                    stem = pictures.chart_file.removesuffix(".png")
+                    name = f"{stem}-{self.where.channel}-{view.seq}.png"
+                    text += "\n" + self._written(name, chart, pictures.chart_written, view).text
         return Reply(text, view.ok, view)
 
     def _written(self, filename: str, png: bytes | None, key: str, view: View) -> Reply:

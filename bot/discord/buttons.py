@@ -7,14 +7,11 @@ Their custom ids are fixed, so a ``StatusButtons`` added to the client at start-
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
 from bot.i18n import t
-
-if TYPE_CHECKING:
-    from bot.discord.frontend import Frontend
 
 NEXT = "toride:status:next"
 UNDO = "toride:status:undo"
@@ -23,9 +20,17 @@ REFRESH = "toride:status:refresh"
 FULL = "toride:status:full"
 
 
+class Presses(Protocol):
+    """Who answers the buttons' presses (``bot.discord.frontend.Frontend``)."""
+
+    async def button(self, interaction: discord.Interaction, action: str) -> None: ...
+
+    async def report_error(self, interaction: discord.Interaction, error: Exception) -> None: ...
+
+
 class StatusButtons(discord.ui.View):
     def __init__(
-        self, frontend: Frontend | Any, lang: str, *, next_turn: bool = True, full: bool = True
+        self, frontend: Presses | Any, lang: str, *, next_turn: bool = True, full: bool = True
     ) -> None:
         super().__init__(timeout=None)
         self.frontend = frontend

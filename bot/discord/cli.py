@@ -134,8 +134,10 @@ def run_bot(args: argparse.Namespace) -> int:
     import discord
 
     from bot.discord.runner import DatabaseUnavailable, serve
+    from bot.rulesets.builtin import ensure_builtin
     from bot.storage.url import SecretFilter
 
+    ensure_builtin()
     discord.utils.setup_logging(level=logging.INFO)
     for handler in logging.getLogger().handlers:
         handler.addFilter(SecretFilter(options.db))
@@ -158,6 +160,9 @@ def run_sync(args: argparse.Namespace) -> int:
         return 2
     import discord
 
+    from bot.rulesets.builtin import ensure_builtin
+
+    ensure_builtin()
     use_api_base()
     try:
         count = asyncio.run(_sync(token, args.guild, args.clear))
@@ -174,11 +179,13 @@ async def _sync(token: str, guild_id: int | None, clear: bool) -> int:
 
     from bot.discord.client import TorideBot
     from bot.service import BattleService
-    from bot.storage import make_engine
+    from bot.storage import open_storage
 
-    engine = make_engine()  # never connected: syncing needs the commands, not the battles
+    storage = await open_storage(
+        migrate=False
+    )  # never connected: syncing needs the commands, not the battles
     try:
-        bot = TorideBot(BattleService(engine), localized_names=localized_names_from_env())
+        bot = TorideBot(BattleService(storage), localized_names=localized_names_from_env())
         async with bot:
             await bot.login(token)
             guild = discord.Object(id=guild_id) if guild_id else None
@@ -190,4 +197,4 @@ async def _sync(token: str, guild_id: int | None, clear: bool) -> int:
                 bot.tree.copy_global_to(guild=guild)
             return len(await bot.tree.sync(guild=guild))
     finally:
-        await engine.dispose()
+        await storage.close()

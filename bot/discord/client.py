@@ -17,7 +17,6 @@ import discord
 import yarl
 from discord.ext import commands as ext
 
-from bot.commands import commands
 from bot.discord.buttons import StatusButtons
 from bot.discord.coalesce import Coalescer
 from bot.discord.cogs import build_cogs
@@ -27,6 +26,7 @@ from bot.discord.pictures import warm_up
 from bot.discord.translator import CatalogueTranslator
 from bot.discord.watchdog import GatewayWatchdog
 from bot.i18n import DEFAULT_LANG
+from bot.registry import rulesets
 from bot.service import BattleService
 
 log = logging.getLogger(__name__)
@@ -84,7 +84,7 @@ class TorideBot(ext.AutoShardedBot):
             return
         self._installed = True
         await self.tree.set_translator(CatalogueTranslator(names=self.localized_names))
-        for cog in build_cogs(self.frontend, commands()):
+        for cog in build_cogs(self.frontend, rulesets().commands):
             await self.add_cog(cog)
         self.add_view(StatusButtons(self.frontend, DEFAULT_LANG))
 

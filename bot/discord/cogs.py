@@ -1,12 +1,12 @@
-"""One cog per command group, generated from the command table (``bot.commands.commands()``).
+"""One cog per command group, generated from the command table (``bot.registry.commands()``).
 
 Every ``CommandSpec`` becomes an ``app_commands.Command`` whose parameters are made from its
 options, through discord.py's public API only (a callback with a signature, the ``describe``,
 ``rename``, ``choices`` and ``autocomplete`` decorators, ``guild_only`` on a ``GroupCog``): Discord
 option types from ``OptType``, choices for fixed sets, min/max for numbers, required or optional,
-and autocomplete where the rule set's presenter names a list of names (units, PCs, edges ...). The
-callback hands the values to ``Frontend.command``; nothing here knows a rule, so a new rule set's
-group (``/sg``) gets its cog by registering its specs.
+and autocomplete where the rule set names a list of names (``RuleSet.names``: units, PCs, edges ...).
+The callback hands the values to ``Frontend.command``; nothing here knows a rule, so a new rule set's
+group (``/sg``) gets its cog from its commands in the registry.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from discord.ext import commands as ext
 
 from bot.commands import CommandSpec, Option, OptType, groups
 from bot.discord import labels
-from bot.discord.presenters import completion_kind
+from bot.registry import rulesets
 
 if TYPE_CHECKING:
     from bot.discord.frontend import Frontend
@@ -85,7 +85,7 @@ def make_command(spec: CommandSpec, frontend: Frontend, owner: str) -> app_comma
         renames[name] = labels.option_name(spec, opt)
         if opt.type is OptType.CHOICE and len(opt.choices) <= MAX_CHOICES:
             choices[name] = [labels.choice(opt, value) for value in opt.choices]
-        elif opt.type is OptType.CHOICE or completion_kind(spec, opt) is not None:
+        elif opt.type is OptType.CHOICE or rulesets().completion_kind(spec, opt) is not None:
             completers[name] = _completer(frontend, spec, opt)
 
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]

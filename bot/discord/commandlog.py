@@ -4,8 +4,8 @@ The line is a JSON object on the ``toride.commands`` logger: ``guild``, ``channe
 command's path, or ``button next`` ...), ``via``, ``latency_ms`` (from the handler's start to the
 answer sent), ``deferred``, ``outcome`` (``ok``, ``refused``, ``undelivered`` when Discord did not
 take the answer, ``error``), ``reason`` (a refusal's message key, or the error's type) and ``rule`` (the
-rule id behind a refusal, ``F-MAP-7``: the GM's detail, kept out of the players' text). Never the options
-typed, a message's text or a token.
+rule id behind a refusal, ``F-MAP-7``, from its rule set's ``RuleSet.rule_ids``: the GM's detail, kept
+out of the players' text). Never the options typed, a message's text or a token.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import time
 
 import discord
 
+from bot.registry import rulesets
 from bot.service import Where
 from bot.views import ErrorView, View
-from engine.fort.keys import RULES
 
 log = logging.getLogger("toride.commands")
 
@@ -60,7 +60,7 @@ class CommandLog:
             "deferred": self.deferred,
             "outcome": self.outcome,
             "reason": self.reason,
-            "rule": RULES.get(self.reason or ""),
+            "rule": rulesets().rule_ids.get(self.reason or ""),
         }
 
     def write(self) -> None:

@@ -9,19 +9,20 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 import discord
 
-from bot.discord import limits
-from bot.discord.pictures import CHART_FILE, alt_text, attach
-from bot.discord.presenters import NEUTRAL, REFUSED, SECRET, presenter
+from bot.discord import limits, sheets
+from bot.discord.pictures import alt_text, attach
+from bot.discord.presenter import NEUTRAL, REFUSED, ROLL, SECRET
+from bot.discord.presenters import presenter
+from bot.discord.reply import Reply
 from bot.discord.text import event_line, md, tr, who
 from bot.i18n import t
 from bot.i18n.words import say
-from bot.render import command_line, fort_report, fort_roster, help_text
+from bot.render import command_line, help_text
 from bot.render.common import echo
-from bot.render.picture.pictures import PictureCache, final_chart
+from bot.render.picture.pictures import PictureCache, final_chart, pictures_of
 from bot.render.text import undo_title
 from bot.views import (
     ErrorView,
@@ -32,38 +33,17 @@ from bot.views import (
     LogView,
     MapView,
     NoticeView,
-    OddsView,
     PaletteRollView,
     PaletteView,
-    PreviewView,
     RollView,
-    RosterView,
+    RulesetView,
     StatusView,
     Summary,
     UndoView,
     View,
 )
 
-ROLL = 0x3498DB
-
-
-@dataclass
-class Reply:
-    """What to send: messages of embeds (the first is the response), and how."""
-
-    messages: list[list[discord.Embed]]
-    ephemeral: bool = False
-    file: discord.File | None = None
-    #: a public message after an ephemeral reply (the note that a secret roll was made)
-    notice: list[discord.Embed] = field(default_factory=list)
-    #: did the command change the battle (the live status message is due an edit)?
-    changed: bool = False
-    #: what only the invoker may read beside it (``View.private``): sent as ephemeral follow-ups
-    private: list[list[discord.Embed]] = field(default_factory=list)
-
-    @property
-    def embeds(self) -> list[discord.Embed]:
-        return [e for m in self.messages for e in m]
+__all__ = ["Reply", "error_embeds", "events_embeds", "render", "status_embeds", "summary_embeds"]
 
 
 def error_embeds(key: str, values: Mapping[str, object], lang: str) -> list[discord.Embed]:
@@ -96,8 +76,6 @@ def _reply(view: View, lang: str, user: str, pictures: PictureCache | None) -> R
     if isinstance(view, PaletteRollView | PaletteView) or (
         isinstance(view, ExportView) and view.text is not None
     ):
-        from bot.discord import sheets
-
         if isinstance(view, PaletteRollView):
             return sheets.roll_reply(view, lang, user)
         if isinstance(view, PaletteView):
@@ -112,20 +90,14 @@ def _reply(view: View, lang: str, user: str, pictures: PictureCache | None) -> R
     if isinstance(view, NoticeView):
         embeds = limits.build(lines=[_notice(view, lang)], colour=NEUTRAL)
         return Reply([embeds], view.ephemeral, changed=True)
-    if isinstance(view, OddsView):
-        from bot.discord.odds import odds_reply
-
-        return odds_reply(view, lang)
     if isinstance(view, HelpView):
         text = help_text.help_text(lang, view.topic)
         lines = [_indented(line) for line in text.splitlines()]
         return Reply(limits.messages(limits.build(lines=lines, colour=NEUTRAL)), view.ephemeral)
-    if isinstance(view, RosterView):
-        lines = fort_roster.roster_lines(view.roster, lang, name=md, indent="", sub="　　")
-        return Reply(limits.messages(limits.build(lines=lines, colour=NEUTRAL)), view.ephemeral)
-    if isinstance(view, PreviewView):
-        lines = fort_roster.preview_lines(view.events, lang, line=event_line, indent="　")
-        return Reply(limits.messages(limits.build(lines=lines, colour=NEUTRAL)), view.ephemeral)
+    if isinstance(view, RulesetView):
+        own = presenter(view.ruleset).views.get(type(view))
+        if own is not None:
+            return own(view, lang)
     raise TypeError(f"no embed renderer for {type(view).__name__}")
 
 
@@ -183,8 +155,9 @@ def _events(view: EventsView, lang: str, user: str) -> Reply:
     file = None
     for summary in view.summaries:
         chart = final_chart(view.ruleset, summary, lang)
-        if chart is not None:
-            file = attach(messages[-1], chart, CHART_FILE)
+        pictures = pictures_of(view.ruleset)
+        if chart is not None and pictures is not None:
+            file = attach(messages[-1], chart, pictures.chart_file)
     return Reply(messages, view.ephemeral, file=file, changed=True)
 
 
@@ -218,10 +191,11 @@ def events_embeds(view: EventsView, lang: str, user: str = "") -> list[discord.E
 
 def summary_embeds(ruleset: str, summary: Summary, lang: str) -> list[discord.Embed]:
     shown = presenter(ruleset)
-    if summary.report is not None and shown.report_lines is not None:
+    if summary.report is not None and shown.report is not None:
+        title, lines = shown.report(summary.report, lang)
         return limits.build(
-            title=fort_report.title(summary.report, lang).strip("━ "),
-            lines=shown.report_lines(summary.report, lang) or [t("render.no_events", lang)],
+            title=title,
+            lines=lines or [t("render.no_events", lang)],
             fields=shown.summary_fields(summary, lang),
             colour=shown.colour(summary.document),
         )

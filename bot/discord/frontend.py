@@ -28,20 +28,21 @@ from bot.discord.drain import Drain
 from bot.discord.errors import error_key, storage_guarded, tell
 from bot.discord.lang import language_of
 from bot.discord.live import LiveStatus, status_message
-from bot.discord.odds import draw_chart
 from bot.discord.pictures import status_picture
-from bot.discord.presenters import filter_names, presenter
+from bot.discord.presenters import presenter
+from bot.discord.send import NO_MENTIONS, send
+from bot.discord.status import filter_names
 from bot.discord.text import md
 from bot.i18n import DEFAULT_LANG
+from bot.registry import rulesets
 from bot.render import command_line
 from bot.render.picture.pictures import PictureCache
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.sheet_fetch import FetchPolicy, SheetFetchError, fetch_sheet_options
-from bot.views import ErrorView, MapView, OddsView, View
+from bot.views import ErrorView, MapView, RulesetView, View
 from engine.limits import IMPORT_MAX_BYTES
 
 log = logging.getLogger(__name__)
-NO_MENTIONS = discord.AllowedMentions.none()
 #: the largest import file read from an attachment
 MAX_FILE = IMPORT_MAX_BYTES
 #: answer within Discord's 3 seconds: what is not ready this long after the handler started is
@@ -160,7 +161,7 @@ class Frontend:
             work,
             spec.path,
             new_battle=spec.kind in (Kind.START, Kind.IMPORT),
-            defer_first=spec.kind is Kind.ODDS,
+            defer_first=spec.kind is Kind.PLAN,
             started=started,
             secret=self.service.will_be_private(where, actor, invocation),
         )
@@ -199,10 +200,13 @@ class Frontend:
         async def answer() -> tuple[View, str]:
             lang = await self.language(interaction)
             view = await storage_guarded(work)
-            if isinstance(view, MapView):  # drawn off the event loop, within the answer's deadline
+            # pictures drawn off the event loop, within the answer's deadline
+            if isinstance(view, MapView):
                 await status_picture(view.status, lang, self.pictures)
-            if isinstance(view, OddsView):
-                await draw_chart(view, lang)
+            if isinstance(view, RulesetView):
+                prepare = presenter(view.ruleset).prepare
+                if prepare is not None:
+                    await prepare(view, lang)
             return view, lang
 
         try:
@@ -218,7 +222,7 @@ class Frontend:
             if reply.changed and self.live is not None:
                 # first: the battle changed even if the answer cannot be sent (an expired interaction)
                 self.live.changed(where, new_battle=new_battle and view.ok)
-            await self.send(interaction, reply, deferred=deferred, deferred_ephemeral=secret)
+            await send(interaction, reply, deferred=deferred, deferred_ephemeral=secret)
         except BaseException as error:
             entry.failed(error)
             raise
@@ -252,51 +256,6 @@ class Frontend:
             raise
         return await call, True
 
-    async def send(
-        self,
-        interaction: discord.Interaction,
-        reply: render.Reply,
-        *,
-        deferred: bool,
-        deferred_ephemeral: bool = False,
-    ) -> None:
-        first, *rest = reply.messages
-        extra: dict[str, Any] = {}
-        shown_in = _file_message(reply)
-        if reply.file is not None and shown_in == 0:
-            extra["file"] = reply.file
-        if deferred and deferred_ephemeral:
-            # deferred for the invoker alone: the answer is theirs; a public one (the command turned
-            # out to reveal what it named) is sent to the channel besides
-            files: dict[str, Any] = {"attachments": [reply.file]} if extra else {}
-            await interaction.edit_original_response(embeds=first, allowed_mentions=NO_MENTIONS, **files)
-            if not reply.ephemeral:
-                await interaction.followup.send(embeds=first, allowed_mentions=NO_MENTIONS, **extra)
-        elif deferred:
-            if reply.ephemeral:
-                # a deferred public "thinking" message cannot turn ephemeral: replace it
-                await interaction.delete_original_response()
-                await interaction.followup.send(
-                    embeds=first, ephemeral=True, allowed_mentions=NO_MENTIONS, **extra
-                )
-            else:
-                if extra:
-                    extra = {"attachments": [reply.file]}
-                await interaction.edit_original_response(embeds=first, allowed_mentions=NO_MENTIONS, **extra)
-        else:
-            await interaction.response.send_message(
-                embeds=first, ephemeral=reply.ephemeral, allowed_mentions=NO_MENTIONS, **extra
-            )
-        for n, embeds in enumerate(rest, 1):
-            more: dict[str, Any] = {"file": reply.file} if reply.file is not None and n == shown_in else {}
-            await interaction.followup.send(
-                embeds=embeds, ephemeral=reply.ephemeral, allowed_mentions=NO_MENTIONS, **more
-            )
-        for embeds in reply.private:
-            await interaction.followup.send(embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS)
-        if reply.notice:
-            await interaction.followup.send(embeds=reply.notice, allowed_mentions=NO_MENTIONS)
-
     # -----------------------------------------------------------------------------------------
     # autocomplete
 
@@ -309,14 +268,14 @@ class Frontend:
             names = filter_names(opt.choices, current)
         else:
             view = await self.service.status(where_of(interaction), actor_of(interaction))
-            if view is None:
+            ruleset = None if view is None else rulesets().get(view.ruleset)
+            if view is None or ruleset is None or ruleset.names is None:
                 return []
-            shown = presenter(view.ruleset)
-            kind = shown.completion(spec, opt)
+            kind = ruleset.names.completion(spec, opt)
             if kind is None:
                 return []
             typed = {k: v for k, v in vars(interaction.namespace).items() if k != opt.name}
-            names = filter_names(shown.candidates(view.document, kind, spec, typed), current)
+            names = filter_names(ruleset.names.candidates(view.document, kind, spec, typed), current)
         return [app_commands.Choice(name=name, value=name) for name in names]
 
     # -----------------------------------------------------------------------------------------
@@ -378,8 +337,8 @@ class Frontend:
             if isinstance(message, str):
                 entry.refused("service.no_battle")
                 embeds = render.error_embeds("service.no_battle", {}, message)
-                send = interaction.followup.send if deferred else interaction.response.send_message
-                await send(embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS)
+                tell_them = interaction.followup.send if deferred else interaction.response.send_message
+                await tell_them(embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS)
                 return
             embeds, files, buttons = message
             if deferred:
@@ -415,14 +374,3 @@ class Frontend:
             )
         except discord.HTTPException:
             log.exception("could not report an error to the user")
-
-
-def _file_message(reply: render.Reply) -> int:
-    """Which of the reply's messages carries its file: the one whose embed shows it, else the first."""
-    if reply.file is None:
-        return 0
-    shown = f"attachment://{reply.file.filename}"
-    for n, embeds in enumerate(reply.messages):
-        if any(embed.image.url == shown for embed in embeds):
-            return n
-    return 0

@@ -2,7 +2,8 @@
 
 ``GET /health`` answers 200 when every shard of this process is connected to Discord's gateway (its
 heartbeats acknowledged: a shard that missed a HEARTBEAT_ACK is down until it has resumed) and the
-database answers a ``SELECT 1`` within ``DATABASE_WITHIN`` seconds, else 503; the body says
+database answers a ``SELECT 1`` (``Storage.ping``, on the storage reader's connection, as the
+commands' reads) within ``DATABASE_WITHIN`` seconds, else 503; the body says
 which part failed, and each shard's state and heartbeat latency. It listens on 127.0.0.1 unless told
 otherwise (a container's healthcheck runs inside the container).
 """
@@ -15,32 +16,27 @@ import math
 from typing import Any
 
 from aiohttp import web
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.discord.client import TorideBot
+from bot.storage.interface import Storage
 
 log = logging.getLogger(__name__)
 #: how long the database may take to answer before it counts as unreachable
 DATABASE_WITHIN = 2.0
 
 
-async def database_reachable(engine: AsyncEngine) -> bool:
-    async def ping() -> None:
-        async with engine.connect() as conn:
-            await conn.execute(text("SELECT 1"))
-
+async def database_reachable(storage: Storage) -> bool:
     try:
-        await asyncio.wait_for(ping(), DATABASE_WITHIN)
+        await asyncio.wait_for(storage.ping(), DATABASE_WITHIN)
     except Exception:
         log.warning("health: the database did not answer", exc_info=True)
         return False
     return True
 
 
-async def health(bot: TorideBot, engine: AsyncEngine) -> tuple[bool, dict[str, Any]]:
+async def health(bot: TorideBot, storage: Storage) -> tuple[bool, dict[str, Any]]:
     gateway = bot.gateway_connected()
-    database = await database_reachable(engine)
+    database = await database_reachable(storage)
     shards = {
         str(shard_id): {
             "connected": bot.shard_up(shard_id),
@@ -52,9 +48,9 @@ async def health(bot: TorideBot, engine: AsyncEngine) -> tuple[bool, dict[str, A
     return ok, {"ok": ok, "gateway": gateway, "database": database, "shards": shards}
 
 
-async def start_health_server(bot: TorideBot, engine: AsyncEngine, host: str, port: int) -> web.AppRunner:
+async def start_health_server(bot: TorideBot, storage: Storage, host: str, port: int) -> web.AppRunner:
     async def answer(request: web.Request) -> web.Response:
-        ok, body = await health(bot, engine)
+        ok, body = await health(bot, storage)
         return web.json_response(body, status=200 if ok else 503)
 
     app = web.Application()

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.discord.buttons import REFRESH, StatusButtons
 from bot.discord.coalesce import Coalescer
 from bot.discord.live_layout import LiveMessage
 from bot.discord.pictures import status_files
@@ -32,9 +33,6 @@ from bot.discord.presenters import live_message, presenter
 from bot.render.picture.pictures import PictureCache
 from bot.service import BattleService, Where
 from bot.views import StatusView
-
-if TYPE_CHECKING:
-    from bot.discord.buttons import StatusButtons
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -184,8 +182,6 @@ async def status_message(
 
 
 def _has_status_buttons(message: discord.Message) -> bool:
-    from bot.discord.buttons import REFRESH
-
     return any(
         getattr(child, "custom_id", None) == REFRESH
         for row in message.components

@@ -1,5 +1,6 @@
-"""Pictures in Discord messages: the battlefield in ``/fort map`` and in the live status message, the
-fort HP chart in the final summary, each an attachment shown as its embed's image.
+"""Pictures in Discord messages: a rule set's battlefield in ``/fort map`` and in the live status
+message, its chart in the final summary, each an attachment shown as its embed's image
+(``RuleSet.pictures``).
 
 A picture is drawn in one worker thread (drawing takes tens of milliseconds: not on the event loop,
 and one at a time, as a font is not to be shared between threads), and kept by battle and version
@@ -20,15 +21,12 @@ import discord
 
 from bot.discord import limits
 from bot.i18n import LANGUAGES
-from bot.render import fort_text
-from bot.render.picture.pictures import PictureCache, has_map
-from bot.render.text import STATUS
+from bot.registry import rulesets
+from bot.render.picture.pictures import PictureCache, has_map, pictures_of
 from bot.views import StatusView
 
 #: the attachment's name in the live status message (``/fort map`` names its file after the battle)
 LIVE_FILE = "battlefield.png"
-#: a chart's attachment in the final summary
-CHART_FILE = "fort-hp.png"
 #: Discord's limit for an attachment's description (alt text)
 ALT_MAX = 1024
 
@@ -49,33 +47,30 @@ async def status_picture(view: StatusView, lang: str, pictures: PictureCache) ->
 
 
 def warm_up(langs: tuple[str, ...] = LANGUAGES) -> None:
-    """Load the font and draw what every map shares, in the background, so that the first map a
+    """Load the fonts and draw what every map shares, in the background, so that the first map a
     channel asks for costs what the next ones do (called once at start-up)."""
+    samples = [(r.name, pictures_of(r.name)) for r in rulesets() if r.pictures is not None]
 
     def draw() -> None:
         try:
-            for lang in langs:
-                PictureCache().status_map(StatusView(ruleset="fort", document={"rounds": 1}), lang)
+            for name, pictures in samples:
+                for lang in langs:
+                    sample = StatusView(ruleset=name, document=dict(pictures.sample) if pictures else {})
+                    PictureCache().status_map(sample, lang)
         except Exception:  # the pictures will be drawn (or fail, and say so) when asked for
             log.exception("warming up the pictures failed")
 
     _DRAWER.submit(draw)
 
 
-def _fort_alt(view: StatusView, lang: str) -> str:
-    return fort_text.header(view.document, lang) + "\n" + fort_text.fort_line(view.document, lang)
-
-
-#: the first lines of a rule set's text status, made without the rest of it
-ALT: dict[str, Callable[[StatusView, str], str]] = {"fort": _fort_alt}
-
-
 def alt_text(view: StatusView, lang: str) -> str:
-    """What the picture shows, for those who cannot see it: the text status's first lines."""
-    first = ALT.get(view.ruleset)
-    if first is not None:
-        return limits.shorten(first(view, lang), ALT_MAX)
-    renderer = STATUS.get(view.ruleset)
+    """What the picture shows, for those who cannot see it: its rule set's words for it, else the text
+    status's first lines."""
+    pictures = pictures_of(view.ruleset)
+    if pictures is not None and pictures.alt is not None:
+        return limits.shorten(pictures.alt(view, lang), ALT_MAX)
+    found = rulesets().get(view.ruleset)
+    renderer = found.text.status if found is not None else None
     if renderer is None:
         return ""
     return limits.shorten("\n".join(renderer(view, lang).split("\n")[:2]), ALT_MAX)

@@ -38,7 +38,7 @@ async def serve(token: str, options: RunOptions) -> None:
     from bot.discord.client import TorideBot
     from bot.service import BattleService
     from bot.service.pacing import settle_process
-    from bot.storage import open_database
+    from bot.storage import open_storage
 
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
@@ -54,11 +54,11 @@ async def serve(token: str, options: RunOptions) -> None:
     for sig in SIGNALS:
         loop.add_signal_handler(sig, stop, sig.name)
     try:
-        engine = await open_database(options.db)
+        storage = await open_storage(options.db)
     except Exception as error:
         raise DatabaseUnavailable(_unavailable(error, options.db)) from error
     health = None
-    service = BattleService(engine)
+    service = BattleService(storage)
     settle_process()  # started: what the start made is left out of the garbage collections
     try:
         bot = TorideBot(
@@ -71,7 +71,7 @@ async def serve(token: str, options: RunOptions) -> None:
         if options.health is not None:
             from bot.discord.health import start_health_server
 
-            health = await start_health_server(bot, engine, *options.health)
+            health = await start_health_server(bot, storage, *options.health)
         if not stopping.is_set():
             async with bot:
                 try:
@@ -87,7 +87,7 @@ async def serve(token: str, options: RunOptions) -> None:
         if health is not None:
             await health.cleanup()
         await service.close()
-        await engine.dispose()
+        await storage.close()
         log.info("stopped")
 
 

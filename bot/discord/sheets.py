@@ -7,8 +7,8 @@ import io
 import discord
 
 from bot.discord import limits
-from bot.discord.embeds import ROLL, Reply
-from bot.discord.presenters import NEUTRAL, SECRET
+from bot.discord.presenter import NEUTRAL, ROLL, SECRET
+from bot.discord.reply import Reply
 from bot.discord.text import md
 from bot.i18n import t
 from bot.render.sheet_text import palette_lines

@@ -18,7 +18,7 @@ from collections.abc import Collection, Mapping
 from itertools import combinations
 from typing import Any
 
-from bot.i18n import catalogue, t
+from bot.i18n.catalogue import catalogue, t
 
 _PLURAL = re.compile(r"\[\[(\w+):([^|\]]*)\|([^\]]*)\]\]")
 #: English ordinal suffixes (1st 2nd 3rd 4th ... 11th 12th 13th ... 21st)

@@ -50,8 +50,11 @@ def run_prep(args: argparse.Namespace) -> int:
 
 async def _serve(args: argparse.Namespace) -> None:
     from bot.prep.server import HOST, Prep, serve
+    from bot.rulesets.builtin import ensure_builtin
 
-    prep = Prep(args.lang, args.file)
+    # the page builds a battle of the first rule set that has one (the fort's)
+    ruleset = next(r for r in ensure_builtin() if r.prep is not None)
+    prep = Prep(ruleset, args.lang, args.file)
     try:
         runner = await serve(prep, args.port)
     except OSError as error:

@@ -1,12 +1,13 @@
-"""The prep page's server: aiohttp on 127.0.0.1 only, one GM, the battle in the page.
+"""The prep page's server: aiohttp on 127.0.0.1 only, one GM, the battle in the page, of one rule set
+(its ``RuleSet.prep`` binding, its pictures and its planner: the fort's).
 
 Routes: ``/`` the page, ``/static/*`` its script and style, ``/font.otf`` the Japanese font of the pictures,
 ``/mark/<kind>.png`` the map's marks; ``/api/start`` the battle of FILE (or a new one), ``/api/check`` a
-draft checked (and its picture), ``/api/open`` a ``toride.fort/1`` file made a draft, ``/api/sheet`` the
-units of a monster sheet, ``/api/odds`` the planner, ``/api/save`` the document (and FILE written). A
-body is at most the import limit; the server reads and writes no file but FILE (and its own package's).
-Pictures are drawn in a thread and plans run in a worker process (``bot.service.odds``), so the event
-loop stays free; a new plan asked for cancels the one still running.
+draft checked (and its picture), ``/api/open`` an exported file (``toride.fort/1``) made a draft,
+``/api/sheet`` the units of a monster sheet, ``/api/odds`` the planner, ``/api/save`` the document (and
+FILE written). A body is at most the import limit; the server reads and writes no file but FILE (and its
+own package's). Pictures are drawn in a thread and plans run in worker processes (the rule set's
+planner), so the event loop stays free; a new plan asked for cancels the one still running.
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ from typing import Any
 from aiohttp import web
 
 from bot import commands as cmd
-from bot.commands import SheetSource
+from bot.commands import Kind, SheetSource
 from bot.i18n import t
-from bot.prep import build, page
+from bot.prep.binding import PrepBinding
 from bot.render.common import os_error_text, os_error_word, refusal_text
+from bot.ruleset import Planner, RuleSet
+from bot.views import RulesetView
 from engine.errors import EngineError
 from engine.limits import IMPORT_MAX_BYTES
 
@@ -38,25 +41,32 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 class Prep:
-    """One prep table: its language, its FILE (or None) and the plan running for it."""
+    """One prep table: its rule set, its language, its FILE (or None) and the plan running for it."""
 
-    def __init__(self, lang: str, file: Path | None, odds: Any = None) -> None:
+    def __init__(
+        self, ruleset: RuleSet, lang: str, file: Path | None, planner: Planner | None = None
+    ) -> None:
+        assert ruleset.prep is not None, f"{ruleset.name} has no prep page"
+        self.ruleset = ruleset
+        self.binding: PrepBinding = ruleset.prep()
         self.lang = lang
         self.file = file
-        self._odds_runner = odds
+        self._planner = planner
         self._plan: asyncio.Task[Any] | None = None
 
     async def close(self) -> None:
-        """Cancels the plan still running (its worker process is killed)."""
+        """Cancels the plan still running (its worker process is killed) and stops the planner."""
         if self._plan is not None and not self._plan.done():
             self._plan.cancel()
             with contextlib.suppress(asyncio.CancelledError, EngineError):
                 await self._plan
+        if self._planner is not None:
+            await self._planner.close()
 
     # --- the page and what it loads ------------------------------------------------------------
 
     async def index(self, request: web.Request) -> web.Response:
-        return web.Response(text=page.html_page(self.lang), content_type="text/html", charset="utf-8")
+        return web.Response(text=self.binding.html_page(self.lang), content_type="text/html", charset="utf-8")
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
@@ -72,7 +82,7 @@ class Prep:
 
     async def mark(self, request: web.Request) -> web.Response:
         kind = request.match_info["kind"]
-        png = page.mark_png(kind)
+        png = self.binding.mark_png(kind)
         if png is None:
             raise web.HTTPNotFound()
         return web.Response(body=png, content_type="image/png")
@@ -81,36 +91,36 @@ class Prep:
 
     async def start(self, request: web.Request) -> web.Response:
         """The battle of FILE as a draft when there is one, else a new battle's."""
-        document: dict[str, Any] = {"rounds": 3}
+        binding = self.binding
+        document = binding.new_document()
         if self.file is not None and self.file.exists():
             try:
                 data = await asyncio.to_thread(_read_limited, self.file)
                 document = _document(data)
-                build.imported(document)
+                binding.imported(document)
             except EngineError as error:
-                return self._refused(error, status=200, draft=build.forms_of({"rounds": 3}))
-        return web.json_response({"draft": build.forms_of(document), "file": _name(self.file)})
+                return self._refused(error, status=200, draft=binding.forms_of(binding.new_document()))
+        return web.json_response({"draft": binding.forms_of(document), "file": _name(self.file)})
 
     async def check(self, request: web.Request) -> web.Response:
         draft = await self._json(request)
-        checked = await asyncio.to_thread(build.check, draft, self.lang)
+        checked = await asyncio.to_thread(self.binding.check, draft, self.lang)
         answer = checked.to_json()
         if checked.document is not None:
-            png = await asyncio.to_thread(_map_png, checked.document, self.lang)
-            answer["map"] = png_data(png)
+            png = await asyncio.to_thread(self._map_png, checked.document)
+            if png is not None:
+                answer["map"] = png_data(png)
         return web.json_response(answer)
 
     async def open(self, request: web.Request) -> web.Response:
-        """A ``toride.fort/1`` file (a ``/fort export``) as a draft, refused as ``/fort import`` would."""
+        """An exported file (a ``/fort export``) as a draft, refused as ``/fort import`` would."""
         data = await _body(request)
         try:
             document = _document(data)
-            state = build.imported(document)
+            state = self.binding.imported(document)
         except EngineError as error:
             return self._refused(error)
-        from engine.fort.export import export_state
-
-        return web.json_response({"draft": build.forms_of(export_state(state))})
+        return web.json_response({"draft": self.binding.draft_of(state)})
 
     async def sheet(self, request: web.Request) -> web.Response:
         """The units of a monster sheet (its text, or a URL fetched under the bot's policy)."""
@@ -131,12 +141,7 @@ class Prep:
         form = asked.get("form") if isinstance(asked.get("form"), Mapping) else {}
         draft = asked.get("draft") if isinstance(asked.get("draft"), Mapping) else {}
         assert isinstance(form, Mapping) and isinstance(draft, Mapping)
-        settings, _ = build.compose({**draft, **{k: [] for k in build.LISTS}}, self.lang)
-        checked = build.sheet_units(source, form, settings, self.lang)
-        answer = checked.to_json()
-        if checked.document is not None:
-            answer["items"] = build.forms_of(checked.document)["units"]
-        return web.json_response(answer)
+        return web.json_response(self.binding.sheet(source, form, draft, self.lang))
 
     async def odds(self, request: web.Request) -> web.Response:
         """The planner on the battle being built: a new request cancels the plan still running."""
@@ -154,44 +159,42 @@ class Prep:
         return web.json_response(answer)
 
     async def _odds(self, asked: Mapping[str, Any]) -> dict[str, Any]:
-        from bot.render.odds_text import odds_text
-        from bot.render.picture.odds_chart import odds_png
-        from bot.rulesets.fort import ODDS
-        from bot.service.odds import OddsRunner, plan_request
-        from bot.views import OddsView
+        from bot.render.picture.pictures import view_picture
+        from bot.render.text import render
 
         draft = asked.get("draft") if isinstance(asked.get("draft"), Mapping) else {}
         assert isinstance(draft, Mapping)
-        checked = await asyncio.to_thread(build.check, draft, self.lang)
+        checked = await asyncio.to_thread(self.binding.check, draft, self.lang)
         if checked.document is None:
             return checked.to_json()
+        plan = next(spec for spec in self.ruleset.commands if spec.kind is Kind.PLAN)
         raw = asked.get("options") if isinstance(asked.get("options"), Mapping) else {}
         assert isinstance(raw, Mapping)
-        given = {k: v for k, v in raw.items() if v not in (None, "", False) and ODDS.option(k) is not None}
+        given = {k: v for k, v in raw.items() if v not in (None, "", False) and plan.option(k) is not None}
         try:
-            options = cmd.convert(ODDS, given)
-            request = plan_request(options)
-            if self._odds_runner is None:
-                self._odds_runner = OddsRunner()
-            result = await self._odds_runner.run(checked.document, request)
+            if self._planner is None:
+                assert self.ruleset.planner is not None, f"{self.ruleset.name} has no planner"
+                self._planner = self.ruleset.planner()
+            request = self._planner.request(cmd.convert(plan, given))
+            state = self.binding.imported(checked.document)
+            view = await self._planner.answer(request, state, checked.document, None, "prep")
         except EngineError as error:
             place = f"$.odds.{error.values['option']}" if "option" in error.values else "$.odds"
             words = refusal_text(error.key, error.values, self.lang)
             return {"document": None, "refusals": [{"place": place, "text": words}]}
-        title = str(checked.document.get("title") or "")
-        text = odds_text(OddsView(title=title, result=result), self.lang)
-        png = await asyncio.to_thread(odds_png, result, title, self.lang)
-        return {
-            "document": checked.document,
-            "refusals": [],
-            "text": text,
-            "chart": png_data(png),
-        }
+        text = render(view, self.lang)
+        picture = None
+        if isinstance(view, RulesetView):
+            picture = await asyncio.to_thread(view_picture, view, self.lang)
+        answer = {"document": checked.document, "refusals": [], "text": text}
+        if picture is not None:
+            answer["chart"] = png_data(picture[0])
+        return answer
 
     async def save(self, request: web.Request) -> web.Response:
         """The document, when nothing is refused (and FILE written with it, when given)."""
         draft = await self._json(request)
-        checked = await asyncio.to_thread(build.check, draft, self.lang)
+        checked = await asyncio.to_thread(self.binding.check, draft, self.lang)
         answer = checked.to_json()
         if checked.document is not None and self.file is not None:
             text = json.dumps(checked.document, ensure_ascii=False, indent=2) + "\n"
@@ -216,6 +219,16 @@ class Prep:
         if not isinstance(value, dict):
             raise web.HTTPBadRequest()
         return value
+
+    def _map_png(self, document: Mapping[str, Any]) -> bytes | None:
+        """The battlefield of a checked draft's document (None: the rule set draws none)."""
+        from bot.render.picture.pictures import DRAWING, pictures_of
+
+        pictures = pictures_of(self.ruleset.name)
+        if pictures is None:
+            return None
+        with DRAWING:
+            return pictures.map(document, self.lang)
 
     def _refused(self, error: EngineError, status: int = 422, **more: Any) -> web.Response:
         words = refusal_text(error.key, error.values, self.lang)
@@ -263,13 +276,7 @@ def _read_limited(path: Path) -> bytes:
 
 def _document(data: bytes) -> dict[str, Any]:
     """A file's bytes as ``/fort import`` reads an attachment (``bot.commands.read_json``)."""
-    return cmd.read_json(cmd.Option("file", cmd.OptType.FILE), data)
-
-
-def _map_png(document: Mapping[str, Any], lang: str) -> bytes:
-    from bot.render.picture.draw import map_png
-
-    return map_png(document, lang)
+    return cmd.read_json("file", data)
 
 
 def _name(path: Path | None) -> str | None:

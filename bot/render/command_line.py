@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.commands import CommandSpec, UserError, commands, norm_word
+from bot.commands import CommandSpec, UserError, norm_word
 from bot.console.parser import parse_line
 from bot.i18n import catalogue
 from bot.i18n.names import choice_text, choice_words, command_text, option_text
+from bot.registry import rulesets
 
 
 def _value(text: str) -> str:
@@ -43,7 +44,7 @@ def shown(text: str, lang: str) -> str:
         return text
     if line is None or line.user is not None:
         return text
-    spec = commands()[line.path]
+    spec = rulesets().table[line.path]
     names = catalogue(lang)
     parts = [command_text(line.path, names)]
     for name, value in line.options.items():

@@ -11,15 +11,12 @@ from typing import Any
 from bot.i18n import catalogue, has, placeholders, t
 from bot.i18n.names import Named, OptionName
 from bot.i18n.words import ordinal, plurals, variant
+from bot.registry import rulesets
 from engine import limits
 from engine.ruleset import Event
 
 #: how much of a refused value a refusal shows
 ECHO_MAX = 120
-
-#: per event kind: extra sentence values computed from its data (``sg.rolled`` → the dice paid ...);
-#: rule sets' renderers fill it in (``bot.render.sengensho_text``)
-EVENT_VALUES: dict[str, Callable[[Mapping[str, Any], str], Mapping[str, Any]]] = {}
 
 
 def value_text(value: Any, lang: str, field: str = "") -> str:
@@ -92,7 +89,8 @@ def sentence(
     """The sentence ``key`` with ``values`` in words: the variant without the values that are absent
     (``bot.i18n.words.variant``), each value as ``value_text`` says (``escape``d, for Discord), a
     ``reason`` code in the catalogue's words (with the values of its ``detail``), plurals resolved.
-    ``parts`` are sentence parts already in words (a renderer's ``EVENT_VALUES``), never absent."""
+    ``parts`` are sentence parts already in words (an event's: ``RuleSet.text.event_values``), never
+    absent."""
     if key not in catalogue(lang):  # the catalogue tests keep this from happening; show the key, not a crash
         return t(key, lang)
     given = dict(parts or {})
@@ -252,7 +250,8 @@ def event_line(event: Event, lang: str) -> str:
         key = f"{key}.untracked"
     elif "title" in event.data and not event.data["title"] and has(f"{key}.untitled", lang):
         key = f"{key}.untitled"
-    extra_values = EVENT_VALUES.get(event.kind)
+    # the sentence parts its rule set computes from its data (``sg.rolled`` → the dice paid ...)
+    extra_values = rulesets().event_values.get(event.kind)
     parts = dict(extra_values(event.data, lang)) if extra_values is not None else {}
     line = sentence(key, lang, event.data, parts=parts)
     rolls = _rolls(event.data)

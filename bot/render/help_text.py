@@ -5,10 +5,10 @@ every name as the reader's client shows it."""
 
 from __future__ import annotations
 
-from bot.command_names import help_groups, topic_specs
 from bot.commands import CommandSpec, Kind, usage
 from bot.i18n import catalogue, has, t
 from bot.i18n.names import command_text, option_text
+from bot.registry import rulesets
 
 
 def _dotted(path: str) -> str:
@@ -21,7 +21,7 @@ def _desc(key: str, lang: str) -> str:
 
 def help_text(lang: str, topic: str = "") -> str:
     """The help: every command, or one group's (one command's) options and examples."""
-    specs = topic_specs(topic)
+    specs = rulesets().table.topic_specs(topic)
     if specs is None:
         return _overview(lang)
     lines: list[str] = []
@@ -34,7 +34,7 @@ def help_text(lang: str, topic: str = "") -> str:
 def _overview(lang: str) -> str:
     lines = [t("help.header", lang)]
     names = catalogue(lang)
-    for group, specs in help_groups().items():
+    for group, specs in rulesets().table.help_groups().items():
         if len(specs) > 1 or specs[0].group is not None:
             desc = _desc(f"cmd.{group}.desc", lang)
             lines.append(t("help.group_plain", lang, path=command_text(group, names), desc=desc))

@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.i18n import t
-from bot.render.common import EVENT_VALUES
 from bot.views import PaletteRollView, PaletteView
 from engine.common import ImportInvalid, fold
 from engine.palette import choices, parse_palette
@@ -27,16 +26,14 @@ def weapon_text(weapon: Mapping[str, Any], lang: str) -> str:
     return " ".join([head, *_pieces(weapon, ("acc", "rate", "crit", "dmg"), "weapon", lang)]).strip()
 
 
-def _sheet_read(data: Mapping[str, Any], lang: str) -> dict[str, str]:
-    """Values the sheet lacks read ``なし``; the weapons as a list."""
+def sheet_read_values(data: Mapping[str, Any], lang: str) -> dict[str, str]:
+    """A sheet read (``pc.sheet_read``'s sentence parts): values the sheet lacks read ``なし``; the
+    weapons as a list."""
     none = t("sheet.none", lang)
     out = {k: none for k, v in data.items() if v is None}
     weapons = [weapon_text(w, lang) for w in data.get("weapons") or [] if isinstance(w, Mapping)]
     out["weapons"] = t("render.list_sep", lang).join(weapons) or none
     return out
-
-
-EVENT_VALUES["pc.sheet_read"] = _sheet_read
 
 
 def roll_text(view: PaletteRollView, lang: str) -> str:

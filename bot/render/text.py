@@ -1,24 +1,16 @@
-"""Console text from views. Every sentence comes from the catalogues (``bot.i18n``)."""
+"""Console text from views. Every sentence comes from the catalogues (``bot.i18n``); what only a rule set
+knows (its status screen, its summaries' reports, its own views) is its ``RuleSet.text``'s."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any
 
 from bot.i18n import t
 from bot.i18n.words import say
-from bot.render import (
-    command_line,
-    fort_report,
-    fort_roster,
-    fort_text,
-    help_text,
-    odds_text,
-    sengensho_text,
-    sheet_text,
-)
+from bot.registry import rulesets
+from bot.render import command_line, help_text, sheet_text
 from bot.render.common import event_line, refusal_text, sentence, value_text
+from bot.ruleset import TextBinding
 from bot.views import (
     ErrorView,
     EventsView,
@@ -27,26 +19,24 @@ from bot.views import (
     LogEntry,
     LogView,
     NoticeView,
-    OddsView,
     PaletteRollView,
     PaletteView,
-    PreviewView,
     RollView,
-    RosterView,
+    RulesetView,
     StatusView,
     Summary,
     UndoView,
     View,
 )
 
-StatusRenderer = Callable[[StatusView, str], str]
-SummaryRenderer = Callable[[Summary, str], list[str]]
+#: a rule set's text when it has none of its own (or its battle's rule set is gone)
+_NO_TEXT = TextBinding()
 
-#: per rule set: the status screen, and the lines a summary adds after its events (fort HP ...)
-STATUS: dict[str, StatusRenderer] = {"fort": fort_text.status, "sengensho": sengensho_text.status}
-SUMMARY: dict[str, SummaryRenderer] = {"fort": fort_text.summary_extra}
-#: per rule set: a summary's report (``Summary.report``) as lines, without its title
-REPORT: dict[str, Callable[[Any, str], list[str]]] = {"fort": fort_report.report_lines}
+
+def text_of(ruleset: str) -> TextBinding:
+    """How the rule set named ``ruleset`` reads as text."""
+    found = rulesets().get(ruleset)
+    return _NO_TEXT if found is None else found.text
 
 
 def render(view: View, lang: str) -> str:
@@ -63,7 +53,7 @@ def _render(view: View, lang: str) -> str:
     if isinstance(view, EventsView):
         return _events(view, lang)
     if isinstance(view, StatusView):
-        renderer = STATUS.get(view.ruleset)
+        renderer = text_of(view.ruleset).status
         if renderer is None:
             return json.dumps(view.document, ensure_ascii=False, indent=2)
         return renderer(view, lang)
@@ -93,14 +83,12 @@ def _render(view: View, lang: str) -> str:
         return t(key, lang, actor=view.actor, text=text)
     if isinstance(view, NoticeView):
         return sentence(view.key, lang, view.values)
-    if isinstance(view, OddsView):
-        return odds_text.odds_text(view, lang)
     if isinstance(view, HelpView):
         return help_text.help_text(lang, view.topic)
-    if isinstance(view, RosterView):
-        return "\n".join(fort_roster.roster_lines(view.roster, lang))
-    if isinstance(view, PreviewView):
-        return "\n".join(fort_roster.preview_lines(view.events, lang))
+    if isinstance(view, RulesetView):
+        own = text_of(view.ruleset).views.get(type(view))
+        if own is not None:
+            return own(view, lang)
     raise TypeError(f"no text renderer for {type(view).__name__}")
 
 
@@ -146,20 +134,16 @@ def _events(view: EventsView, lang: str) -> str:
 
 
 def summary_lines(ruleset: str, summary: Summary, lang: str) -> list[str]:
-    report = REPORT.get(ruleset)
-    if report is not None and summary.report is not None:
-        lines = [fort_report.title(summary.report, lang)]
-        lines.extend("  " + line for line in report(summary.report, lang))
-        extra = SUMMARY.get(ruleset)
-        if extra is not None:
-            lines.extend(extra(summary, lang))
-        return lines
-    if summary.kind == "round":
-        lines = [t("summary.round", lang, round=value_text(summary.round, lang))]
+    text = text_of(ruleset)
+    if text.report is not None and summary.report is not None:
+        title, report = text.report(summary.report, lang)
+        lines = [title, *("  " + line for line in report)]
     else:
-        lines = [t("summary.final", lang)]
-    lines.extend("  " + event_line(e, lang) for e in summary.events)
-    extra = SUMMARY.get(ruleset)
-    if extra is not None:
-        lines.extend(extra(summary, lang))
+        if summary.kind == "round":
+            lines = [t("summary.round", lang, round=value_text(summary.round, lang))]
+        else:
+            lines = [t("summary.final", lang)]
+        lines.extend("  " + event_line(e, lang) for e in summary.events)
+    if text.summary_extra is not None:
+        lines.extend(text.summary_extra(summary, lang))
     return lines

@@ -2,7 +2,7 @@
 
 An engine event with an ``audience`` (``engine.ruleset.Event``) is for the GM and the users it names
 only (the owner of a hidden character, S-HIDE-1); a rule set's binding says what of its document is
-secret (``RulesetBinding.visible``). Here the service turns each reply into the part the whole table
+secret (``RuleSet.visible``). Here the service turns each reply into the part the whole table
 may read (for the channel, the live status, the public log) and, beside it (``View.private``), what
 only its invoker may read. Nothing here knows a rule.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.rulesets import RulesetBinding
+from bot.ruleset import RuleSet
 from bot.service import history
-from bot.storage.reader import StorageReader
+from bot.storage.interface import Reads
 from bot.views import EventsView, LogEntry, UndoView
 from engine.ruleset import Event
 
@@ -38,7 +38,7 @@ def sees(viewer: Viewer, event: Event) -> bool:
     return audience is None or viewer.gm or (viewer.user is not None and viewer.user in audience)
 
 
-def document(binding: RulesetBinding, doc: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+def document(binding: RuleSet, doc: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     """The battle's document as ``viewer`` may read it."""
     if binding.visible is None or viewer.gm:
         return doc
@@ -46,7 +46,7 @@ def document(binding: RulesetBinding, doc: dict[str, Any], viewer: Viewer) -> di
 
 
 def text_is_secret(
-    binding: RulesetBinding, before: Any, after: Any, command: Any, events: tuple[Event, ...]
+    binding: RuleSet, before: Any, after: Any, command: Any, events: tuple[Event, ...]
 ) -> bool:
     """Does the command's text name what is secret (the table then reads its events without it)?"""
     if binding.secret_text is not None:
@@ -153,13 +153,13 @@ class TableNumbers:
     def __init__(self) -> None:
         self._last: dict[int, tuple[int, int]] = {}
 
-    async def number(self, reader: StorageReader, battle_id: int, seq: int, public: bool) -> int:
+    async def number(self, reads: Reads, battle_id: int, seq: int, public: bool) -> int:
         """The table's number for the row ``seq`` just stored (its count so far when not ``public``)."""
         last = self._last.get(battle_id)
         if last is not None and last[0] == seq - 1:
             count = last[1] + (1 if public else 0)
         else:
-            numbered = numbers(await reader.run(history.read_whole_log, battle_id), TABLE)
+            numbered = numbers(await history.whole_log(reads, battle_id), TABLE)
             count = numbered.get(seq, len(numbered))
         if len(self._last) >= self.SIZE:
             self._last.clear()
@@ -167,7 +167,7 @@ class TableNumbers:
         return count
 
 
-def events_view(view: EventsView, binding: RulesetBinding, invoker: Viewer, secret_text: bool) -> EventsView:
+def events_view(view: EventsView, binding: RuleSet, invoker: Viewer, secret_text: bool) -> EventsView:
     """A command's reply: the public events for the channel (without the command's text where it names
     what is secret), and beside them the secrets its invoker may read. All secret: the private part."""
     if all(e.audience is None for e in view.events) and not secret_text:
@@ -189,7 +189,7 @@ def events_view(view: EventsView, binding: RulesetBinding, invoker: Viewer, secr
     return replace(view, command=command, events=shown, summaries=summaries, private=private)
 
 
-def undo_view(view: UndoView, binding: RulesetBinding, log: tuple[LogEntry, ...] | None = None) -> UndoView:
+def undo_view(view: UndoView, binding: RuleSet, log: tuple[LogEntry, ...] | None = None) -> UndoView:
     """An undo or redo (the GM's): the table reads which of its actions, by its numbers (``log``, the
     battle's whole log, gives them); the GM, all, to them only. Only secret actions: the GM's alone."""
     full = replace(view, entries=entries(view.entries, Viewer(gm=True)))

@@ -1,96 +1,91 @@
 """BattleService: a front-end's command in, a view out; the dispatcher of the commands by kind.
 
 Commands for one channel never interleave in this process (an ``asyncio.Lock`` per channel,
-``ChannelLocks``). Each kind of command has one handler (``HANDLERS``):
+``ChannelLocks``). Each kind of command has one handler, given the parts it uses (the battles held,
+the storage, the dice ...), never the service:
 
 - actions (``bot.service.actions``): an engine command decided once in memory on the channel's
-  battle, stored as a write plan by the storage writer (``bot.storage.writer``), off the event loop;
-- lifecycle (``bot.service.lifecycle``): start and import, undo and redo, co-GM changes, each a
-  transaction job (``bot.service.jobs``) that reads the battle as stored under the channel's lock;
+  battle, stored as a write plan by the storage (``Storage.store``), off the event loop;
+- lifecycle (``bot.service.lifecycle``): start and import, undo and redo, co-GM changes, each a job
+  of the storage's (``Storage.run``) that reads the battle as stored under the channel's lock;
 - reads (``bot.service.reads``): status, map, export and log, as committed.
 
-``/roll``, ``/gm role``, ``/fort odds`` and ``/help`` need no channel lock. Every refusal is an
-``ErrorView`` and changes nothing; the reply to a write is built only after its commit.
+``/roll``, ``/gm role``, a rule set's planner (``/fort odds``) and ``/help`` need no channel lock. Every
+refusal is an ``ErrorView`` and changes nothing; the reply to a write is built only after its commit.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncEngine
-
-from bot.command_names import topic_specs
-from bot.commands import CommandSpec, Kind, UserError, convert, lookup
-from bot.service import actions, audience, lifecycle, reads, rights
+from bot.commands import CommandSpec, Kind, UserError, convert
+from bot.registry import lookup, rulesets
+from bot.ruleset import Planner
+from bot.service import audience, reads, rights
+from bot.service.actions import Actions
 from bot.service.audience import TABLE, Viewer
 from bot.service.cache import CACHE_SIZE, BattleCache
-from bot.service.jobs import ChannelLocks, Jobs
-from bot.service.odds import OddsRunner
+from bot.service.lifecycle import Lifecycle
+from bot.service.locks import ChannelLocks
 from bot.service.pacing import Pacer
+from bot.service.planners import Planners
+from bot.service.reads import ReadCommands
 from bot.service.types import Actor, Invocation, Refused, Where
-from bot.storage import repository as repo
-from bot.storage.reader import StorageReader
-from bot.storage.writer import StorageWriter
+from bot.storage.interface import Storage, Transaction
 from bot.views import ErrorView, HelpView, StatusView, View
 from engine import limits
 from engine.dice import DiceSource, SeededDice
 from engine.errors import EngineError
 
-Handler = Callable[["BattleService", Where, Actor, Invocation, CommandSpec, dict[str, Any]], Awaitable[View]]
-#: what runs each kind of command under the channel's lock
-HANDLERS: dict[Kind, Handler] = {
-    Kind.ENGINE: actions.act,
-    Kind.QUERY: actions.act,
-    Kind.START: lifecycle.create,
-    Kind.IMPORT: lifecycle.create,
-    Kind.UNDO: lifecycle.on_battle,
-    Kind.REDO: lifecycle.on_battle,
-    Kind.GM_ADD: lifecycle.on_battle,
-    Kind.GM_REMOVE: lifecycle.on_battle,
-    Kind.STATUS: reads.read,
-    Kind.MAP: reads.read,
-    Kind.EXPORT: reads.read,
-    Kind.LOG: reads.read,
-}
+Handler = Callable[[Where, Actor, Invocation, CommandSpec, dict[str, Any]], Awaitable[View]]
 
 
 class BattleService:
     def __init__(
         self,
-        engine: AsyncEngine,
+        storage: Storage,
         dice: DiceSource | None = None,
         *,
         cache_size: int = CACHE_SIZE,
-        odds: OddsRunner | None = None,
+        planners: Mapping[str, Planner] | None = None,
     ) -> None:
-        self.engine = engine
-        #: where ``/fort odds`` runs its plans (worker processes)
-        self.odds = odds if odds is not None else OddsRunner()
+        #: where battles, their log, rights and settings are kept (closed by whoever opened it)
+        self.storage = storage
+        #: the rule sets' planners (``/fort odds``: worker processes), made when first asked for
+        self.planners = Planners(planners)
         self._dice = dice if dice is not None else SeededDice()
         self._locks = ChannelLocks()
-        #: where a battle this process does not hold is read, off the event loop
-        self.reader = StorageReader(engine)
-        self.cache = BattleCache(self.reader, cache_size=cache_size)
+        self.cache = BattleCache(storage, cache_size=cache_size)
         #: the channels' battles this process holds (``cache.live``)
         self._live = self.cache.live
-        #: where actions' write plans are stored, and where the rare commands' jobs run
-        self.storage = StorageWriter(engine)
-        self.jobs = Jobs(engine)
         #: S-HIDE-1: the numbers public replies show, as the table counts the log
         self.numbers = audience.TableNumbers()
-        #: how many actions were decided again because their plan did not hold
-        self.conflicts = 0
         #: how many commands one pass of the event loop begins (``bot.service.pacing``)
         self.pacer = Pacer()
+        self.actions = Actions(self.cache, storage, self._dice, self.numbers)
+        self.lifecycle = Lifecycle(self.cache, storage, self._dice)
+        self.reads = ReadCommands(self.cache, storage)
+        #: what runs each kind of command under the channel's lock
+        self._handlers: dict[Kind, Handler] = {
+            Kind.ENGINE: self.actions.act,
+            Kind.QUERY: self.actions.act,
+            Kind.START: self.lifecycle.create,
+            Kind.IMPORT: self.lifecycle.create,
+            Kind.UNDO: self.lifecycle.on_battle,
+            Kind.REDO: self.lifecycle.on_battle,
+            Kind.GM_ADD: self.lifecycle.on_battle,
+            Kind.GM_REMOVE: self.lifecycle.on_battle,
+            Kind.STATUS: self.reads.read,
+            Kind.MAP: self.reads.read,
+            Kind.EXPORT: self.reads.read,
+            Kind.LOG: self.reads.read,
+        }
 
     async def close(self) -> None:
-        """Close what the service opened besides the engine (the storage writer's and reader's
-        connections, the odds planner's workers)."""
-        await self.storage.close()
-        await self.reader.close()
-        await self.odds.close()
+        """Close what the service opened (the planners' workers; not the storage it was given)."""
+        await self.planners.close()
 
     def channel_lock(self, where: Where) -> contextlib.AbstractAsyncContextManager[None]:
         return self._locks.hold((where.guild, where.channel))
@@ -135,24 +130,28 @@ class BattleService:
                 return reads.roll(self.dice_source(), actor, options)
             if spec.kind is Kind.GM_ROLE:
                 return await self._gm_role(where, actor, options["role"])
-            if spec.kind is Kind.ODDS:
-                return await reads.odds(self, where, spec, options)
+            if spec.kind is Kind.PLAN:
+                return await reads.plan(self.cache, self._locks, self.planners, where, spec, options)
             if spec.kind is Kind.HELP:  # no battle needed; an unknown topic is refused here
                 topic = options["command"] or ""
-                topic_specs(topic)
+                rulesets().table.topic_specs(topic)
                 return HelpView(topic=topic)
             async with self.channel_lock(where):
-                return await HANDLERS[spec.kind](self, where, actor, invocation, spec, options)
+                return await self._handlers[spec.kind](where, actor, invocation, spec, options)
         except Refused as refused:
             return refused.view
         except EngineError as error:
             return ErrorView(key=error.key, values=dict(error.values))
 
     async def _gm_role(self, where: Where, actor: Actor, role: str | None) -> View:
-        async with self.jobs.transaction() as conn:
-            view = await rights.set_gm_role(conn, where, actor, role)
+        rights.check_role_setter(actor)
+
+        async def job(transaction: Transaction) -> None:
+            await transaction.set_gm_role(where.guild, role)
+
+        await self.storage.run(job)
         self.cache.drop_grants()  # the rights kept here were read under the old role
-        return view
+        return rights.role_set(role)
 
     async def status(self, where: Where, actor: Actor | None = None) -> StatusView | None:
         """The channel's battle (running, or the last one ended) of any rule set; None if there is none.
@@ -164,34 +163,37 @@ class BattleService:
             live = await self.cache.current(where)
             if live is None:
                 return None
-            viewer = TABLE if actor is None else await reads.viewer_of(self, where, actor, live)
-            return await reads.status_view(self, live, viewer)
+            viewer = TABLE if actor is None else await self.reads.viewer_of(where, actor, live)
+            return await self.reads.status_view(live, viewer)
 
     async def status_message(self, battle_id: int) -> int | None:
         """The id of the message a front-end keeps the battle's live status in (None: not stored)."""
-        return await self.reader.run(repo.read_status_message, battle_id)
+        return await self.storage.status_message(battle_id)
 
     async def set_status_message(
         self, battle_id: int, message_id: int | None, version: int | None = None
     ) -> None:
         """Keep (or, with None, forget) the battle's status message id with the battle, and the
         battle version it shows."""
-        async with self.jobs.transaction() as conn:
-            await repo.set_status_message(conn, battle_id, message_id, version)
+
+        async def job(transaction: Transaction) -> None:
+            await transaction.set_status_message(battle_id, message_id, version)
+
+        await self.storage.run(job)
 
     async def stale_status_messages(self) -> list[Where]:
         """Where a running battle's status message shows an older version than the battle's."""
-        return [
-            Where(guild, channel) for guild, channel in await self.reader.run(repo.read_stale_status_messages)
-        ]
+        return [Where(guild, channel) for guild, channel in await self.storage.stale_status_messages()]
 
     def dice_source(self) -> DiceSource:
         """Where this service's dice come from (a seeded source, or the console's script)."""
         return self._dice
 
     async def language(self, guild: str) -> str:
-        return (await self.reader.run(repo.read_settings, guild)).language
+        return (await self.storage.settings(guild)).language
 
     async def set_language(self, guild: str, language: str) -> None:
-        async with self.jobs.transaction() as conn:
-            await repo.set_language(conn, guild, language)
+        async def job(transaction: Transaction) -> None:
+            await transaction.set_language(guild, language)
+
+        await self.storage.run(job)

@@ -5,12 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy.engine import Connection
-
-from bot.rulesets import RulesetBinding
+from bot.ruleset import RuleSet
 from bot.service import round_log
-from bot.storage import repository as repo
-from bot.storage.reader import StorageReader
+from bot.storage.interface import Reads, Storage
+from bot.storage.records import EventRow
 from bot.views import LogEntry, Summary
 from engine.ruleset import Event
 
@@ -20,11 +18,11 @@ _PAGE = 100
 _ALL = 1_000_000_000
 
 
-def events_of(row: repo.EventRow) -> tuple[Event, ...]:
+def events_of(row: EventRow) -> tuple[Event, ...]:
     return tuple(Event.from_json(e) for e in row.events)
 
 
-def entry(row: repo.EventRow) -> LogEntry:
+def entry(row: EventRow) -> LogEntry:
     return LogEntry(
         seq=row.seq,
         actor=row.actor,
@@ -36,14 +34,14 @@ def entry(row: repo.EventRow) -> LogEntry:
     )
 
 
-def read_whole_log(conn: Connection, battle_id: int) -> tuple[LogEntry, ...]:
+async def whole_log(reads: Reads, battle_id: int) -> tuple[LogEntry, ...]:
     """Every row of the battle's log, oldest first (to number what a reader sees, ``audience.numbers``)."""
-    return tuple(entry(r) for r in repo.read_log(conn, battle_id, _ALL))
+    return tuple(entry(r) for r in await reads.log(battle_id, _ALL))
 
 
 async def summaries(
-    reader: StorageReader,
-    binding: RulesetBinding,
+    storage: Storage,
+    binding: RuleSet,
     battle_id: int,
     seq: int,
     events: tuple[Event, ...],
@@ -57,13 +55,13 @@ async def summaries(
     ends = [i for i, e in enumerate(events) if e.kind in binding.round_end_kinds]
     # the summary's report (the rule set's, ``round_log``): the round's log as it stands
     closes = binding.report is not None and (bool(ends) or bool(kinds & binding.battle_end_kinds))
-    log = await round_log.stretch(reader, binding, battle_id, seq) if closes else ()
+    log = await round_log.stretch(storage, binding, battle_id, seq) if closes else ()
     document = battle_document() if ends or kinds & binding.battle_end_kinds else {}
     if ends:
         if closes:  # one read of the round's log for both
             earlier = round_log.earlier_events(log, seq)
         else:
-            earlier = await _round_so_far(reader, binding, battle_id, seq)
+            earlier = await _round_so_far(storage, binding, battle_id, seq)
         round_end = events[ends[0]]
         number = round_end.data.get("round")
         number = int(number) if isinstance(number, int) else None
@@ -86,7 +84,7 @@ async def summaries(
                 round=None,
                 events=tuple(e for e in rest if keep(e.kind)),
                 document=document,
-                history=await _history(reader, battle_id),
+                history=await _history(storage, battle_id),
                 report=round_log.report(
                     binding,
                     tuple(r for r in log if r.seq == seq) if ends else log,
@@ -101,16 +99,14 @@ async def summaries(
     return tuple(out)
 
 
-async def _history(reader: StorageReader, battle_id: int) -> tuple[Event, ...]:
+async def _history(storage: Storage, battle_id: int) -> tuple[Event, ...]:
     """Every event of the battle's live actions, oldest first (the battle has just been stored)."""
-    return tuple(Event.from_json(e) for e in await reader.run(repo.read_live_events, battle_id))
+    return tuple(Event.from_json(e) for e in await storage.live_events(battle_id))
 
 
-async def _round_so_far(
-    reader: StorageReader, binding: RulesetBinding, battle_id: int, seq: int
-) -> list[Event]:
+async def _round_so_far(storage: Storage, binding: RuleSet, battle_id: int, seq: int) -> list[Event]:
     """Events of live actions before ``seq`` back to the previous round's end (not included)."""
-    rows = await reader.run(repo.read_live_event_lists, battle_id, seq, _PAGE)
+    rows = await storage.live_event_lists(battle_id, seq, _PAGE)
     collected: list[Event] = []
     for _, raw_events in rows:  # newest first
         row_events = tuple(Event.from_json(e) for e in raw_events)

@@ -8,29 +8,28 @@ front-end says so for the channel the command came from). Everybody else is a pl
 The rights are read from the database (``BattleCache.read_grants``) and kept; an action decided on rights kept
 carries them in its write plan, which holds only while they are still so, and a GM command refused on
 rights kept reads them again (``bot.service.actions``); the rare commands read them in their own
-write transaction. So a co-GM removed a moment ago, by any process, is nobody at once.
+write transaction (a job's). So a co-GM removed a moment ago, by any process, is nobody at once.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy.ext.asyncio import AsyncConnection
-
 from bot.commands import CommandSpec, Kind
 from bot.i18n import t
 from bot.i18n.names import Named
-from bot.service.types import Actor, Refused, Where
-from bot.storage import repository as repo
+from bot.service.types import Actor, Refused
+from bot.storage.interface import Transaction
+from bot.storage.records import BattleHead, Grants
 from bot.views import NoticeView
 
 
-def gm_by_itself(actor: Actor, head: repo.BattleHead) -> bool:
+def gm_by_itself(actor: Actor, head: BattleHead) -> bool:
     """Is ``actor`` a GM of the battle whatever the database says (its starter, or Manage Channels)?"""
     return actor.manage_channels or actor.id == head.started_by
 
 
-def gm_by_grants(actor: Actor, held: repo.Grants) -> bool:
+def gm_by_grants(actor: Actor, held: Grants) -> bool:
     return held.co_gm or (held.role is not None and held.role in actor.roles)
 
 
@@ -47,25 +46,29 @@ class Users(Named):
 
 
 async def change_co_gm(
-    conn: AsyncConnection, head: repo.BattleHead, actor: Actor, spec: CommandSpec, user: str
+    transaction: Transaction, head: BattleHead, actor: Actor, spec: CommandSpec, user: str
 ) -> NoticeView:
-    """``/gm add`` / ``/gm remove`` on the battle ``head`` as stored (the caller holds the channel's
-    lock and checked that ``actor`` is its GM): one insert or delete of the battle's co-GM row, no
-    read-modify-write of a shared list. Not battle state: the battle's version stays."""
+    """``/gm add`` / ``/gm remove`` on the battle ``head`` as stored, in a job's ``transaction`` (the
+    caller holds the channel's lock and checked that ``actor`` is its GM): one insert or delete of the
+    battle's co-GM row, no read-modify-write of a shared list. Not battle state: the battle's version
+    stays."""
     added = spec.kind is Kind.GM_ADD
-    if added and not await repo.add_co_gm(conn, head.id, user, actor.id):
+    if added and not await transaction.add_co_gm(head.id, user, actor.id):
         raise Refused("gm.already", user=user)
-    if not added and not await repo.remove_co_gm(conn, head.id, user):
+    if not added and not await transaction.remove_co_gm(head.id, user):
         raise Refused("gm.not_cogm", user=user)
     return NoticeView(key="gm.added" if added else "gm.removed", values={"user": user})
 
 
-async def set_gm_role(conn: AsyncConnection, where: Where, actor: Actor, role: str | None) -> NoticeView:
-    """``/gm role [role:]``: members with Manage Server set (or, leaving ``role`` out, remove) the
+def check_role_setter(actor: Actor) -> None:
+    """``/gm role [role:]``: only members with Manage Server set (or, leaving ``role`` out, remove) the
     server's GM role, whose members are GM of every battle on the server."""
     if not actor.manage_guild:
         raise Refused("gm.role_manage_server")
-    await repo.set_gm_role(conn, where.guild, role)
+
+
+def role_set(role: str | None) -> NoticeView:
+    """The answer to ``/gm role``, once the server's GM role is stored."""
     if role is None:
         return NoticeView(key="gm.role_removed")
     return NoticeView(key="gm.role_set", values={"role": role})

@@ -1,4 +1,4 @@
-"""A round's stretch of the log, as a rule set's summary report reads it (``RulesetBinding.report``):
+"""A round's stretch of the log, as a rule set's summary report reads it (``RuleSet.report``):
 every row since the previous round's end — live actions with who ran them and their events, undone
 ones, and the GM's undos and redos — up to the action that closes the round."""
 
@@ -7,28 +7,26 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from bot.rulesets import RulesetBinding
-from bot.storage import repository as repo
+from bot.ruleset import RuleSet
+from bot.storage.interface import Reads
 from bot.storage.models import ACTION, LIVE, NOTE
-from bot.storage.reader import StorageReader
-from engine.fort.report import Action, Undo
+from bot.storage.records import EventRow
+from engine.report import Action, Undo
 from engine.ruleset import Event
 
 #: how far back the stretch looks for the previous round's end (as ``history``'s round summary)
 PAGE = 100
 
 
-def _events(row: repo.EventRow) -> tuple[Event, ...]:
+def _events(row: EventRow) -> tuple[Event, ...]:
     return tuple(Event.from_json(e) for e in row.events)
 
 
-async def stretch(
-    reader: StorageReader, binding: RulesetBinding, battle_id: int, seq: int
-) -> tuple[repo.EventRow, ...]:
+async def stretch(reads: Reads, binding: RuleSet, battle_id: int, seq: int) -> tuple[EventRow, ...]:
     """The log's rows after the previous round's end up to ``seq``, oldest first (the row that ended the
     previous round with only its events after the end)."""
-    rows = await reader.run(repo.read_log, battle_id, PAGE + 1)
-    out: list[repo.EventRow] = []
+    rows = await reads.log(battle_id, PAGE + 1)
+    out: list[EventRow] = []
     for row in reversed(rows):  # newest first
         if row.seq > seq:
             continue
@@ -43,7 +41,7 @@ async def stretch(
     return tuple(reversed(out))
 
 
-def earlier_events(rows: tuple[repo.EventRow, ...], seq: int) -> list[Event]:
+def earlier_events(rows: tuple[EventRow, ...], seq: int) -> list[Event]:
     """The events of the live actions of ``rows`` before ``seq``: what ``history`` reads for a round
     summary's events, from the same read."""
     return [
@@ -55,8 +53,8 @@ def earlier_events(rows: tuple[repo.EventRow, ...], seq: int) -> list[Event]:
 
 
 def report(
-    binding: RulesetBinding,
-    rows: tuple[repo.EventRow, ...],
+    binding: RuleSet,
+    rows: tuple[EventRow, ...],
     seq: int,
     mine: tuple[Event, ...],
     kind: str,

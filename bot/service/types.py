@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.rulesets import RulesetBinding
+from bot.ruleset import RuleSet
 from bot.storage import docpatch
-from bot.storage import repository as repo
 from bot.storage.docpatch import Encoded
+from bot.storage.records import BattleHead, Snapshots
 from bot.views import ErrorView
 from engine import limits
 
@@ -58,8 +58,8 @@ class Live:
     """A channel's running battle as this process last saw it: the state and the document as stored,
     serialised piece by piece (the next write reuses what did not change), not beside it as objects."""
 
-    head: repo.BattleHead
-    binding: RulesetBinding
+    head: BattleHead
+    binding: RuleSet
     state: Any
     #: the document as stored at ``head.version``: serialised (``docpatch``), or as read from the
     #: database while no action changed the battle here (the first one serialises it)
@@ -67,7 +67,7 @@ class Live:
     #: are there undone actions (that a new action discards)?
     has_redo: bool = False
     #: the battle row's snapshot bookkeeping at ``head.version`` (None: not known, the write reads it)
-    snapshots: repo.Snapshots | None = None
+    snapshots: Snapshots | None = None
 
     def encoded(self) -> Encoded:
         """The stored document serialised piece by piece (a document as read: serialised now, once)."""
@@ -85,7 +85,7 @@ class Live:
         return self.binding.export(self.state) if isinstance(self.stored, Encoded) else self.stored
 
 
-def encode(binding: RulesetBinding, state: Any, previous: Encoded | None = None) -> Encoded:
+def encode(binding: RuleSet, state: Any, previous: Encoded | None = None) -> Encoded:
     """``state``'s document serialised (``docpatch.encode``); with the rule set's ``export_parts``,
     only the elements that are not the very ones of ``previous`` are exported and serialised."""
     if binding.export_parts is not None:

@@ -1,6 +1,7 @@
-"""Storage: SQLAlchemy (async) tables, engine factory, alembic upgrades, repository.
+"""Storage: battles, their event log, rights, settings and status message ids, behind one interface
+(``bot.storage.interface.Storage``), opened by ``open_storage``.
 
-``database_url`` loads nothing; the rest loads SQLAlchemy when first used (``bot.storage.db``)."""
+``database_url`` loads nothing; the rest loads SQLAlchemy when first used (``bot.storage.backends``)."""
 
 from __future__ import annotations
 
@@ -9,27 +10,20 @@ from typing import TYPE_CHECKING, Any
 from bot.storage.url import database_url
 
 if TYPE_CHECKING:
-    from sqlalchemy.ext.asyncio import AsyncEngine
-
-    from bot.storage.db import make_engine, upgrade
-
-
-async def open_database(url: str | None = None, *, migrate: bool = True) -> AsyncEngine:
-    """An engine for ``url`` (see ``database_url``), its schema brought up to date."""
-    from bot.storage.db import make_engine, upgrade
-
-    engine = make_engine(url)
-    if migrate:
-        await upgrade(engine)
-    return engine
+    from bot.storage.backends import make_engine, open_storage
+    from bot.storage.interface import Storage
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("make_engine", "upgrade"):
-        from bot.storage import db
+    if name in ("make_engine", "open_storage"):
+        from bot.storage import backends
 
-        return getattr(db, name)
+        return getattr(backends, name)
+    if name == "Storage":
+        from bot.storage.interface import Storage
+
+        return Storage
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["database_url", "make_engine", "open_database", "upgrade"]
+__all__ = ["Storage", "database_url", "make_engine", "open_storage"]

@@ -2,9 +2,10 @@
 damaged or read-only database, a lost connection to the database server.
 
 ``storage_failure(error)`` reads an exception as the front-ends receive it from the service (raised by
-SQLAlchemy, the SQLite or PostgreSQL drivers — asyncpg, and psycopg in the storage writer and reader — or the
-operating system) and answers the catalogue key of the one line that says what happened and that
-nothing was changed (``storage.disk_full`` ...), or None for an error that is not the storage's. It
+SQLAlchemy, the SQLite or PostgreSQL drivers — psycopg on the storage's threads, asyncpg for the
+schema upgrade at start — or the operating system) and answers the catalogue key of the one line
+that says what happened and that nothing was changed (``storage.disk_full`` ...), or None for an
+error that is not the storage's. It
 looks along the whole chain (``__cause__``, ``__context__``, SQLAlchemy's ``orig``) and at codes, not
 at the English of messages where a code exists: SQLite's result code (``sqlite_errorcode``),
 PostgreSQL's SQLSTATE (``sqlstate``), ``errno``.
@@ -115,7 +116,7 @@ def _one(error: BaseException) -> str | None:
     ):
         return CONNECTION_LOST
     if module.startswith("psycopg") and type(error).__name__ == "OperationalError" and state is None:
-        # the storage writer's driver on PostgreSQL: an OperationalError with no SQLSTATE is one the
+        # the storage's driver on PostgreSQL: an OperationalError with no SQLSTATE is one the
         # client raised itself (the server refused or closed the connection), not the server's answer
         return CONNECTION_LOST
     if isinstance(error, ConnectionError | TimeoutError) and _raised_in_storage(error):

@@ -1,21 +1,19 @@
-"""The storage reader: a channel's battle read, when this process does not hold it, off the event loop.
+"""The storage reader: what a command reads outside a job, off the event loop.
 
 The service holds the battles it used last (``bot.service.cache``). To decide an action or answer a
 read it needs the channel's battle as stored now: its head (the latest battle of the channel, at
 which version), and, when it does not hold that version, the battle itself (its state with the
-patches since its snapshot: ``repo.read_latest``), and the rights of whoever runs the command; a
+patches since its snapshot: ``battles.read_latest``), and the rights of whoever runs the command; a
 read command, the log; a reply, the rows its summaries are made of; a front-end, the settings.
-``StorageReader.run`` runs such a read, a function of the repository's on a synchronous connection,
-in a transaction of its own on a thread of its own (``bot.storage.thread``), on one synchronous
-SQLAlchemy Core connection: one hop of the event loop to the thread and back, where the async engine
-made one per statement (and per BEGIN and COMMIT). A transaction job runs the same functions on its
-own connection (``AsyncConnection.run_sync``): each read has one definition.
+``StorageReader.run`` runs such a read, a statement function of a synchronous connection, in a
+transaction of its own on a thread of its own (``bot.storage.thread``), on one synchronous
+SQLAlchemy Core connection: one hop of the event loop to the thread and back. A job runs the same
+statement functions in its own transaction (``bot.storage.jobs``): each read has one definition.
 
-Reads do not wait behind the writer's batches (their COMMIT and fsync are on the writer's thread). On
-SQLite a read is a plain ``BEGIN`` in WAL mode: it sees one committed version throughout and never
-waits for a writer. On PostgreSQL the reader's connection is in autocommit: each statement sees what
-was committed when it began, so what must agree is read in one statement (a battle's head, its state
-and the patches since its snapshot: ``repo.read_latest``).
+Reads do not wait behind the writer's batches (their COMMIT and fsync are on the writer's thread).
+How a read sees one committed version is the family's (its connection's isolation): SQLite reads in a
+plain ``BEGIN`` in WAL mode, PostgreSQL in autocommit, each statement seeing what was committed when
+it began, so what must agree is read in one statement (``battles.read_latest``).
 
 A failure reaches the caller as the driver's own exception (as ``bot.storage.failures`` reads it), after
 the connection is dropped; a kept connection found dead (a server restarted while it was idle) is
@@ -28,8 +26,8 @@ from collections.abc import Callable
 from typing import Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.storage.interface import Counts
 from bot.storage.thread import StorageThread, found_dead
 
 P = ParamSpec("P")
@@ -37,12 +35,9 @@ T = TypeVar("T")
 
 
 class StorageReader:
-    def __init__(self, engine: AsyncEngine) -> None:
-        self.engine = engine
-        self._thread = StorageThread(engine, writes=False, name="toride-storage-reader")
-        #: counts for tests and benchmarks: reads, reads run again on a new connection
-        self.reads = 0
-        self.retries = 0
+    def __init__(self, thread: StorageThread, counts: Counts) -> None:
+        self._thread = thread
+        self._counts = counts
 
     async def run(
         self, read: Callable[Concatenate[Connection, P], T], *args: P.args, **kwargs: P.kwargs
@@ -60,7 +55,7 @@ class StorageReader:
     def _transaction(
         self, read: Callable[Concatenate[Connection, P], T], *args: P.args, **kwargs: P.kwargs
     ) -> T:
-        self.reads += 1
+        self._counts.reads += 1
         fresh = self._thread.opened() is None
         while True:
             conn = self._thread.connection()
@@ -74,4 +69,4 @@ class StorageReader:
                 if fresh or not found_dead(error):
                     raise
                 fresh = True
-                self.retries += 1
+                self._counts.read_retries += 1

@@ -1,8 +1,8 @@
 """A thread of the storage's own, with one synchronous SQLAlchemy Core connection that only it touches.
 
-The storage writer (``bot.storage.writer``) stores its batches on one, the storage reader
-(``bot.storage.reader``) reads battles on another: the event loop hands a function over and awaits
-its answer, and no database call runs on the loop's thread. A synchronous connection costs a fraction
+The storage writer (``bot.storage.writer``) stores its batches and runs the jobs on one, the storage
+reader (``bot.storage.reader``) reads on another: the event loop hands a function over and awaits its
+answer, and no database call runs on the loop's thread. A synchronous connection costs a fraction
 of the async stack's thread hops and greenlets per statement (issue 22: 0.106 ms against 0.683 ms of
 CPU per transaction).
 
@@ -20,9 +20,6 @@ from typing import TypeVar
 
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.ext.asyncio import AsyncEngine
-
-from bot.storage.db import thread_engine
 
 T = TypeVar("T")
 
@@ -34,21 +31,22 @@ def found_dead(error: BaseException) -> bool:
 
 
 class StorageThread:
-    def __init__(self, engine: AsyncEngine, *, writes: bool, name: str) -> None:
-        self.engine = engine
-        self._writes = writes
+    def __init__(self, connect: Callable[[], Engine], *, name: str) -> None:
+        #: makes the thread's engine (the family's: ``SqlStorage.thread_engine``), at the first call
+        self._connect = connect
         self._name = name
         self._sync: Engine | None = None
         self._executor: ThreadPoolExecutor | None = None
         #: the thread's connection (only the thread touches it)
         self._conn: Connection | None = None
 
-    async def call(self, function: Callable[..., T], *args: object) -> T:
-        """``function(*args)`` run on the thread (started at the first call); what it returns or raises."""
+    def call(self, function: Callable[..., T], *args: object) -> asyncio.Future[T]:
+        """``function(*args)`` handed to the thread now (started at the first call), behind what was
+        handed to it before (the thread runs its calls in turn): what it returns or raises, to await."""
         if self._executor is None:
-            self._sync = thread_engine(self.engine, writes=self._writes)
+            self._sync = self._connect()
             self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=self._name)
-        return await asyncio.get_running_loop().run_in_executor(self._executor, function, *args)
+        return asyncio.get_running_loop().run_in_executor(self._executor, function, *args)
 
     async def close(self) -> None:
         """Close the thread's connection and end the thread."""

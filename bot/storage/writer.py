@@ -1,12 +1,14 @@
-"""The storage writer: every action's write plan stored in one place, off the event loop.
+"""The storage writer: every write stored in one place, off the event loop, on one connection.
 
 An action is decided in memory by the service (``bot.service.actions``); what it changes is a
 ``WritePlan``, guarded by the battle's version, by "still the channel's current battle" and by the
 rights it was decided on. ``StorageWriter.store`` queues the plan; plans that arrive while a batch is
 being written go together into the next one (group commit: one fsync per batch, not per command).
 Each batch runs on the writer's one thread (``bot.storage.thread``), on one synchronous SQLAlchemy
-Core connection (SQLite's own driver; psycopg on PostgreSQL), with the repository's own statements
-(``repo.store_plans``). The event loop only hands the batch over and is answered.
+Core connection, with the plans' one executor (``plans.store_plans``), after the batch's channel locks
+(the family's ``lock_channels``). The event loop only hands the batch over and is answered. The rare
+commands' jobs (``bot.storage.jobs``) run on the same thread and connection, one at a time with the
+batches (``turn``): this process writes through one connection, on every database.
 
 Per plan the answer is True (stored, after the COMMIT: an acknowledged action is on disk) or False
 (it did not hold: nothing of it was written, the service reloads and decides again). A storage
@@ -27,13 +29,20 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.engine import Connection, RootTransaction
 
-from bot.storage import repository as repo
-from bot.storage.db import transient
+from bot.storage.interface import Counts
+from bot.storage.plans import store_plans
+from bot.storage.records import WritePlan
 from bot.storage.thread import StorageThread, found_dead
+
+#: a family's channel locks: held until the open transaction ends, taken in one fixed order
+LockChannels = Callable[[Connection, Sequence[tuple[str, str]]], None]
+#: a family's reading of an error: would the same transaction succeed if run again?
+Transient = Callable[[BaseException], bool]
 
 #: how many times a batch is tried in all when it fails for a passing reason
 ATTEMPTS = 6
@@ -51,32 +60,36 @@ GATHERED_MAX = 200
 
 @dataclass(slots=True)
 class _Pending:
-    plan: repo.WritePlan
+    plan: WritePlan
     channel: tuple[str, str]
     future: asyncio.Future[bool] = field(repr=False)
 
 
-class _DuringCommit(Exception):
+class DuringCommit(Exception):
+    """A failure during the COMMIT (``error``): the transaction may have been stored or not."""
+
     def __init__(self, error: BaseException) -> None:
         super().__init__(error)
         self.error = error
 
 
 class StorageWriter:
-    def __init__(self, engine: AsyncEngine, *, attempts: int = ATTEMPTS) -> None:
-        self.engine = engine
+    def __init__(
+        self, thread: StorageThread, *, lock_channels: LockChannels, transient: Transient, counts: Counts,
+        attempts: int = ATTEMPTS,
+    ) -> None:  # fmt: skip
+        #: the writer's thread and connection (a job's transaction runs on them too)
+        self.thread = thread
+        self.lock_channels = lock_channels
+        self.transient = transient
         self.attempts = attempts
-        self._thread = StorageThread(engine, writes=True, name="toride-storage-writer")
+        #: one user of the writer's connection at a time: a batch, or a job's transaction
+        self.turn = asyncio.Lock()
+        self._counts = counts
         self._pending: list[_Pending] = []
         self._drainer: asyncio.Task[None] | None = None
-        #: counts for tests and benchmarks: plans stored, plans that did not hold, batches, batches
-        #: run again after a passing failure
-        self.stored = 0
-        self.returned = 0
-        self.batches = 0
-        self.retries = 0
 
-    async def store(self, plan: repo.WritePlan, channel: tuple[str, str]) -> bool:
+    async def store(self, plan: WritePlan, channel: tuple[str, str]) -> bool:
         """Store ``plan`` in the next batch: True once committed, False if it did not hold (nothing
         written). Raises what the database raised."""
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
@@ -89,19 +102,20 @@ class StorageWriter:
         """Close the thread's connection and end the thread."""
         if self._drainer is not None and not self._drainer.done():
             await asyncio.gather(self._drainer, return_exceptions=True)
-        await self._thread.close()
+        await self.thread.close()
 
     async def _drain(self) -> None:
         while self._pending:
             await self._gathered()
-            batch, self._pending = self._pending, []
-            try:
-                outcomes = await self._thread.call(self._run, batch)
-            except BaseException as error:  # cancelled: nobody is left to answer
-                for pending in batch:
-                    if not pending.future.done():
-                        pending.future.set_exception(error)
-                raise
+            async with self.turn:  # (plans that come while a job runs join this batch)
+                batch, self._pending = self._pending, []
+                try:
+                    outcomes = await self.thread.call(self._run, batch)
+                except BaseException as error:  # cancelled: nobody is left to answer
+                    for pending in batch:
+                        if not pending.future.done():
+                            pending.future.set_exception(error)
+                    raise
             # answered a few at a time; what they submit meanwhile goes into the next batch together
             await _answer(batch, outcomes)
 
@@ -120,10 +134,10 @@ class StorageWriter:
 
     def _run(self, batch: list[_Pending]) -> list[bool | BaseException]:
         """The batch's answers: stored, not held, or the failure."""
-        self.batches += 1
+        self._counts.batches += 1
         try:
             outcomes: list[bool | BaseException] = list(self._attempts(batch))
-        except _DuringCommit as unknown:
+        except DuringCommit as unknown:
             return [unknown.error] * len(batch)
         except Exception as error:
             if len(batch) == 1:
@@ -132,15 +146,15 @@ class StorageWriter:
             for pending in batch:  # one plan's failure fails that plan alone
                 try:
                     outcomes.extend(self._attempts([pending]))
-                except _DuringCommit as unknown:
+                except DuringCommit as unknown:
                     outcomes.append(unknown.error)
                 except Exception as alone:
                     outcomes.append(alone)
         for outcome in outcomes:
             if outcome is True:
-                self.stored += 1
+                self._counts.stored += 1
             elif outcome is False:
-                self.returned += 1
+                self._counts.returned += 1
         return outcomes
 
     def _attempts(self, batch: list[_Pending]) -> list[bool]:
@@ -148,42 +162,47 @@ class StorageWriter:
         while True:
             try:
                 return self._transaction(batch)
-            except _DuringCommit:
+            except DuringCommit:
                 raise
             except Exception as error:
                 # the kept connection found dead before anything was written (a server restarted
                 # while it was idle): once more at once, on a new one
                 stale = attempt == 1 and found_dead(error)
-                if not (stale or transient(error)) or attempt >= self.attempts:
+                if not (stale or self.transient(error)) or attempt >= self.attempts:
                     raise
-                self.retries += 1
+                self._counts.retries += 1
                 attempt += 1
                 if not stale:  # a little random wait, so that colliding processes do not collide again
                     time.sleep(random.uniform(0, 0.005 * 2**attempt))
 
     def _transaction(self, batch: list[_Pending]) -> list[bool]:
-        # the plans in channel-lock key order (PostgreSQL locks them so), so batches never deadlock
-        ordered = sorted(batch, key=lambda p: repo.channel_lock_key(*p.channel))
-        plans, channels = [p.plan for p in ordered], [p.channel for p in ordered]
-        conn = self._thread.connection()
+        plans, channels = [p.plan for p in batch], [p.channel for p in batch]
+        conn = self.thread.connection()
         try:
             transaction = conn.begin()
-            held = repo.store_plans(conn, plans, channels)
+            self.lock_channels(conn, channels)
+            held = store_plans(conn, plans)
             if held is None:  # some plan did not hold: again, each update alone, to learn which
                 transaction.rollback()
                 transaction = conn.begin()
-                held = repo.store_plans(conn, plans, channels, one_by_one=True)
+                self.lock_channels(conn, channels)
+                held = store_plans(conn, plans, one_by_one=True)
                 assert held is not None
         except BaseException:
-            self._thread.drop()
+            self.thread.drop()
             raise
-        try:
-            transaction.commit()
-        except BaseException as error:
-            self._thread.drop()
-            raise _DuringCommit(error) from error
-        answers = {id(p): ok for p, ok in zip(ordered, held, strict=True)}
-        return [answers[id(p)] for p in batch]
+        commit(self.thread, transaction)
+        return held
+
+
+def commit(thread: StorageThread, transaction: RootTransaction) -> None:
+    """COMMIT ``transaction`` of ``thread``'s connection; a failure is ``DuringCommit`` (the
+    connection dropped): what it wrote may be stored or not, and it is never run again."""
+    try:
+        transaction.commit()
+    except BaseException as error:
+        thread.drop()
+        raise DuringCommit(error) from error
 
 
 async def _answer(batch: list[_Pending], outcomes: list[bool | BaseException]) -> None:

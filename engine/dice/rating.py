@@ -74,10 +74,62 @@ class RatingCommand:
         return a + b, f"{a},{b}"
 
     def roll(self, dice: DiceSource, command: str, secret: bool, comment: str) -> RollResult:
+        """Rolls the command (``_roll_rounds``) and writes BCDice's result text: the rolls, the table's
+        values (``_formula``), the criticals and the total (``_total``); 自動的失敗 when the rolls add up
+        to 2 or less (a 1ゾロ first)."""
         rands: list[tuple[int, int]] = []
         dice_texts: list[str] = []
         dice_totals: list[str] = []
         rate_results: list[str] = []
+        rating_total, dice_only_total, rounds = self._roll_rounds(
+            dice, rands, dice_texts, dice_totals, rate_results
+        )
+        parts = [f"2D:[{' '.join(dice_texts)}]={','.join(dice_totals)}"]
+        if dice_only_total <= 2:
+            parts.append(",".join(rate_results))
+            parts.append(FUMBLE_TEXT)
+            return RollResult(
+                kind=RollKind.RATING,
+                command=command,
+                text=f"{self.label} ＞ {' ＞ '.join(parts)}",
+                total=None,
+                fumble=True,
+                failure=False,
+                secret=secret,
+                rands=tuple(rands),
+                comment=comment,
+            )
+        formula = self._formula(rate_results)
+        if formula is not None:
+            parts.append(formula)
+        if rounds > 1:
+            parts.append(f"{rounds - 1}回転")
+        total, total_text = self._total(rating_total)
+        parts.append(total_text or str(total))
+        return RollResult(
+            kind=RollKind.RATING,
+            command=command,
+            text=f"{self.label} ＞ {' ＞ '.join(parts)}",
+            total=total,
+            critical=rounds > 1,
+            secret=secret,
+            rands=tuple(rands),
+            comment=comment,
+        )
+
+    def _roll_rounds(
+        self,
+        dice: DiceSource,
+        rands: list[tuple[int, int]],
+        dice_texts: list[str],
+        dice_totals: list[str],
+        rate_results: list[str],
+    ) -> tuple[int, int, int]:
+        """Rolls 2D (or what ``gf``, ``sf``, ``tf`` roll) and reads the table until a roll is below the
+        critical value or is 1ゾロ, each roll's dice, text, total and table value appended to the lists;
+        the first-roll modifiers as BCDice applies them (one per roll, in the order ``$n``, ``$+n``,
+        ``$~+n``). Returns the sum of the table's values, the sum of the rolls and the number of rolls
+        (more than one: a critical)."""
         rating_total = 0
         dice_only_total = 0
         round_ = 0
@@ -115,56 +167,35 @@ class RatingCommand:
             round_ += 1
             if value < self.critical:
                 break
+        return rating_total, dice_only_total, round_
 
-        parts = [f"2D:[{' '.join(dice_texts)}]={','.join(dice_totals)}"]
-        if dice_only_total <= 2:
-            parts.append(",".join(rate_results))
-            parts.append(FUMBLE_TEXT)
-            return RollResult(
-                kind=RollKind.RATING,
-                command=command,
-                text=f"{self.label} ＞ {' ＞ '.join(parts)}",
-                total=None,
-                fumble=True,
-                failure=False,
-                secret=secret,
-                rands=tuple(rands),
-                comment=comment,
-            )
+    def _formula(self, rate_results: list[str]) -> str | None:
+        """The sum of the table's values as BCDice writes it: the values and the modifier, halved
+        (``H``) or times 1.5 (``OH``); None for a single value with no modifier."""
         if len(rate_results) > 1 or self.modifier != 0:
             interim = ",".join(rate_results) + format_modifier(self.modifier)
             if self.half is not None:
-                parts.append(f"({interim})/2{format_modifier(self.half)}")
-            elif self.one_and_a_half is not None:
-                parts.append(f"({interim})*1.5{format_modifier(self.one_and_a_half)}")
-            else:
-                parts.append(interim)
-        elif self.half is not None:
-            parts.append(f"{rate_results[0]}/2{format_modifier(self.half)}")
-        elif self.one_and_a_half is not None:
-            parts.append(f"{rate_results[0]}*1.5{format_modifier(self.one_and_a_half)}")
-        if round_ > 1:
-            parts.append(f"{round_ - 1}回転")
-        total = rating_total + self.modifier
-        total_text: str | None = None
+                return f"({interim})/2{format_modifier(self.half)}"
+            if self.one_and_a_half is not None:
+                return f"({interim})*1.5{format_modifier(self.one_and_a_half)}"
+            return interim
         if self.half is not None:
-            if total == -1 and self.half == 0:
-                # BCDice halves in floating point and prints ceil(-0.5) as it is: "-0.0"
-                total_text = "-0.0"
-            total = -(-total // 2) + self.half
-        elif self.one_and_a_half is not None:
-            total = -(-total * 3 // 2) + self.one_and_a_half
-        parts.append(total_text or str(total))
-        return RollResult(
-            kind=RollKind.RATING,
-            command=command,
-            text=f"{self.label} ＞ {' ＞ '.join(parts)}",
-            total=total,
-            critical=round_ > 1,
-            secret=secret,
-            rands=tuple(rands),
-            comment=comment,
-        )
+            return f"{rate_results[0]}/2{format_modifier(self.half)}"
+        if self.one_and_a_half is not None:
+            return f"{rate_results[0]}*1.5{format_modifier(self.one_and_a_half)}"
+        return None
+
+    def _total(self, rating_total: int) -> tuple[int, str | None]:
+        """The total (the table's values and the modifier, halved or times 1.5, rounded up, plus n) and,
+        where BCDice prints it otherwise, its text."""
+        total = rating_total + self.modifier
+        if self.half is not None:
+            # BCDice halves in floating point and prints ceil(-0.5) as it is: "-0.0"
+            text = "-0.0" if total == -1 and self.half == 0 else None
+            return -(-total // 2) + self.half, text
+        if self.one_and_a_half is not None:
+            return -(-total * 3 // 2) + self.one_and_a_half, None
+        return total, None
 
 
 def _label(

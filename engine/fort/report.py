@@ -11,6 +11,8 @@ The changes add up: ``start + sum(change.amount) == end``. Every event that move
 its ``before`` and ``after`` (a ``/gm set fort.max_hp`` that lowers the HP too, ``fort_hp_before`` and
 ``fort_hp_after``), so the HP at the start is the ``before`` of the round's first change, and when the
 round has none it is the HP the round ends with.
+
+The log's entries (``Action``, ``Undo``) are every rule set's: ``engine.report`` (imported here too).
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.common import fold
+from engine.report import Action as Action
+from engine.report import Entry as Entry
+from engine.report import Undo as Undo
 from engine.ruleset import Event
 
 #: events whose line the summary's table says better (the round's end, repeated in the reply)
@@ -27,31 +32,6 @@ _NOT_LISTED = frozenset({"battle.round_summary"})
 
 #: the causes of a change of the fort's HP, in the order the table lists them
 CAUSES = ("enter", "turn_start", "end", "siege", "repair", "heal", "gm")
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One command of the round as the log keeps it: who ran it, what they typed, what happened."""
-
-    seq: int
-    actor: str
-    text: str
-    events: tuple[Event, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Undo:
-    """The GM's ``/gm undo`` (``redo`` False) or ``/gm redo`` of the commands numbered ``seqs`` (taken back
-    or put back), ``texts`` their text, one each ("" where the log read does not reach it)."""
-
-    seq: int
-    actor: str
-    redo: bool
-    seqs: tuple[int, ...]
-    texts: tuple[str, ...]
-
-
-Entry = Action | Undo
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,7 @@ down_revision: str | None = '0005'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-#: as ``bot.storage.repository.SNAPSHOT_WEIGHT`` / ``SNAPSHOT_EVERY`` at the time of this revision
+#: as ``SNAPSHOT_WEIGHT`` / ``SNAPSHOT_EVERY`` were at the time of this revision (now in ``bot.storage.plans``)
 SNAPSHOT_WEIGHT = 2
 SNAPSHOT_EVERY = 1000
 

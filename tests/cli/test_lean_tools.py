@@ -83,7 +83,14 @@ def test_the_table_lists_every_tool_with_its_modules_own_help() -> None:
 def test_the_console_starts_without_the_http_client_and_the_drawing_code(tmp_path: Path) -> None:
     """aiohttp is imported when a sheet is fetched by URL, Pillow and the drawing code when a picture
     is drawn, not when the console starts."""
-    later = ("aiohttp", "yarl", "multidict", "PIL", "bot.render.picture.draw", "bot.render.picture.chart")
+    later = (
+        "aiohttp",
+        "yarl",
+        "multidict",
+        "PIL",
+        "bot.rulesets.fort.pictures.draw",
+        "bot.rulesets.fort.pictures.chart",
+    )
     code = (
         "import sys\n"
         "import bot.console.app\n"

@@ -15,7 +15,7 @@ from console_run import ROOT
 
 from bot.console.parser import parse_line
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.storage import docpatch, open_database
+from bot.storage import docpatch, open_storage
 from bot.views import ExportView
 
 SETUP = [
@@ -104,9 +104,9 @@ async def test_a_new_service_continues_after_the_kill(tmp_path: Path) -> None:
             process.kill()
             break
     process.wait(timeout=30)
-    engine = await open_database(str(db))
+    storage = await open_storage(str(db))
     try:
-        service = BattleService(engine)
+        service = BattleService(storage)
         where = Where("console", "console")
         parsed = parse_line("/unit hp unit:Crashy delta:-1")
         assert parsed is not None
@@ -118,7 +118,7 @@ async def test_a_new_service_continues_after_the_kill(tmp_path: Path) -> None:
         conn.close()
         assert view.document["units"][0]["hp"] == 10000 - (count - len(SETUP))
     finally:
-        await engine.dispose()
+        await storage.close()
 
 
 def _feed(stdin: object, script: str) -> None:

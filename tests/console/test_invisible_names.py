@@ -14,7 +14,7 @@ import pytest
 from bot.console.session import ConsoleSession
 from bot.i18n import t
 from bot.service import BattleService
-from bot.storage import open_database
+from bot.storage import open_storage
 from engine.dice import ScriptedDice
 from engine.limits import visible
 
@@ -34,11 +34,11 @@ INVISIBLE = [
 
 @pytest.fixture
 async def session(tmp_path: Path) -> AsyncIterator[ConsoleSession]:
-    engine = await open_database(str(tmp_path / "n.db"))
-    session = ConsoleSession(BattleService(engine, ScriptedDice([])), lang="ja", base_dir=tmp_path)
+    storage = await open_storage(str(tmp_path / "n.db"))
+    session = ConsoleSession(BattleService(storage, ScriptedDice([])), lang="ja", base_dir=tmp_path)
     yield session
     await session.service.close()
-    await engine.dispose()
+    await storage.close()
 
 
 async def lines(session: ConsoleSession, *commands: str) -> list[str]:

@@ -60,9 +60,9 @@ async def test_ctrl_d_before_the_load_ends_cleanly(
 ) -> None:
     imported = app._import_service
 
-    def slow(completion: bool) -> None:
+    def slow() -> None:
         time.sleep(0.5)  # a slow machine: Ctrl-D comes before the session has loaded
-        imported(completion)
+        imported()
 
     monkeypatch.setattr(app, "_import_service", slow)
     loader = SessionLoader(_args(str(tmp_path / "d.db")), ScriptedDice([]))

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import re
 import tomllib
-from importlib import resources
 
 import pytest
 
-from bot.command_names import help_groups
-from bot.i18n import placeholders
-from bot.render import fort_report, fort_roster
+from bot.i18n import folders, placeholders
+from bot.registry import rulesets
 from bot.render.help_text import help_text
+from bot.rulesets.fort import report_text as fort_report
+from bot.rulesets.fort import roster_text as fort_roster
 from engine.fort.report import Action, Arrival, HPChange, RoundReport, TrapSpent, Undo
 from engine.fort.roster import Roster, RosterCommander, RosterUnit
 from engine.ruleset import Event
@@ -24,8 +24,13 @@ LEAKS = re.compile(r"\{|\}|\(s\)|\bF-[A-Z]+-\d|(?<![\w/.+−「\"-])-(?![\w\d」
 
 
 def _keys(lang: str, name: str) -> dict[str, str]:
-    text = resources.files("bot.i18n").joinpath(lang, name).read_text(encoding="utf-8")
-    return tomllib.loads(text)
+    """The keys of the catalogue files named ``name`` (the bot's own and its rule sets')."""
+    keys: dict[str, str] = {}
+    for folder in folders():
+        part = folder.joinpath(lang, name)
+        if part.is_file():
+            keys.update(tomllib.loads(part.read_text(encoding="utf-8")))
+    return keys
 
 
 @pytest.mark.parametrize("name", FILES)
@@ -162,7 +167,7 @@ def test_what_they_render_leaks_nothing(lang: str) -> None:
         assert not LEAKS.search(line.replace("−", "")), line
     # the help quotes the descriptions Discord shows (the other catalogues: their plurals are theirs)
     helps = help_text(lang).splitlines()
-    for group in help_groups():
+    for group in rulesets().table.help_groups():
         helps += help_text(lang, group).splitlines()
     for line in helps:
         assert not LEAKS.search(line.replace("−", "").replace("(s)", "")), line

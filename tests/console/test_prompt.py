@@ -19,7 +19,7 @@ from prompt_toolkit.output import DummyOutput
 from bot.console.app import CommandCompleter, play
 from bot.console.session import ConsoleSession
 from bot.service import BattleService
-from bot.storage import open_database
+from bot.storage import open_storage
 from engine.dice import ScriptedDice
 
 SETUP = (
@@ -36,13 +36,13 @@ TAB, ENTER, CTRL_C, CTRL_D = "\t", "\r", "\x03", "\x04"
 
 @pytest.fixture
 async def session(tmp_path: Path) -> AsyncIterator[ConsoleSession]:
-    engine = await open_database(str(tmp_path / "p.db"))
-    session = ConsoleSession(BattleService(engine, ScriptedDice([])), lang="ja", base_dir=tmp_path)
+    storage = await open_storage(str(tmp_path / "p.db"))
+    session = ConsoleSession(BattleService(storage, ScriptedDice([])), lang="ja", base_dir=tmp_path)
     for line in SETUP:
         reply = await session.handle(line)
         assert reply is not None and reply.ok, reply
     yield session
-    await engine.dispose()
+    await storage.close()
 
 
 class Terminal:

@@ -4,7 +4,9 @@ Python value). A refusal changes nothing: the battle's export is the same before
 
 Each phase runs as one scripted console (``toride console``, stdin not a terminal) on the same database:
 ``STEPS`` set the battle up (their replies are other tests' business), ``REFUSED`` lines must each
-answer with exactly one line, the expected one.
+answer with exactly one line, the expected one. The consoles run in this process (``console_run``: the
+program's own entry point on a fresh database file); ``test_console_process`` shows that the program
+answers a phase of them alike.
 """
 
 # ruff: noqa: E501  (the expected sentences are kept whole, one per line)

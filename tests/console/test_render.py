@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.commands import UserError, convert, lookup
+from bot.commands import UserError, convert
+from bot.registry import lookup
 from bot.render.common import event_line, hp_bar
 from bot.render.text import render
 from bot.views import ErrorView, StatusView

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.render import fort_text
 from bot.render.common import event_line
 from bot.render.text import render
+from bot.rulesets.fort import text as fort_text
 from bot.views import ErrorView, StatusView, Summary
 from engine.dice import ScriptedDice
 from engine.fort import (

@@ -10,7 +10,7 @@ import pytest
 
 from bot.console.session import ConsoleSession
 from bot.service import BattleService
-from bot.storage import open_database
+from bot.storage import open_storage
 from engine.dice import ScriptedDice
 
 SETUP = (
@@ -36,13 +36,13 @@ async def dice() -> ScriptedDice:
 
 @pytest.fixture
 async def session(tmp_path: Path, dice: ScriptedDice) -> AsyncIterator[ConsoleSession]:
-    engine = await open_database(str(tmp_path / "r.db"))
-    session = ConsoleSession(BattleService(engine, dice), lang="ja", base_dir=tmp_path)
+    storage = await open_storage(str(tmp_path / "r.db"))
+    session = ConsoleSession(BattleService(storage, dice), lang="ja", base_dir=tmp_path)
     for line in SETUP:
         reply = await session.handle(line)
         assert reply is not None and reply.ok, reply
     yield session
-    await engine.dispose()
+    await storage.close()
 
 
 async def say(session: ConsoleSession, line: str, lang: str = "ja") -> str:

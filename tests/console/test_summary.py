@@ -12,17 +12,17 @@ import pytest
 
 from bot.console.session import ConsoleSession
 from bot.service import BattleService
-from bot.storage import open_database
+from bot.storage import open_storage
 from engine.dice import ScriptedDice
 
 
 @pytest.fixture
 async def session(tmp_path: Path) -> AsyncIterator[ConsoleSession]:
-    engine = await open_database(str(tmp_path / "s.db"))
+    storage = await open_storage(str(tmp_path / "s.db"))
     # the failed cannon load's damage K40+12 rolls 2,4; the mine's 2D6+10 rolls 3,4; the ballista is not used
-    service = BattleService(engine, ScriptedDice([2, 4, 3, 4]))
+    service = BattleService(storage, ScriptedDice([2, 4, 3, 4]))
     yield ConsoleSession(service, lang="ja", base_dir=tmp_path)
-    await engine.dispose()
+    await storage.close()
 
 
 async def play(session: ConsoleSession, script: str) -> list[str]:

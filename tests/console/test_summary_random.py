@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from bot.console.session import ConsoleSession
 from bot.service import BattleService
-from bot.storage import open_database
+from bot.storage import open_storage
 from bot.views import EventsView
 from engine.dice import SeededDice
 from engine.fort.report import Action, RoundReport
@@ -54,9 +54,9 @@ LINES = st.sampled_from(
 
 
 async def _play(lines: list[str], seed: int, folder: Path) -> list[tuple[RoundReport, int | None]]:
-    engine = await open_database(str(folder / "r.db"))
+    storage = await open_storage(str(folder / "r.db"))
     try:
-        session = ConsoleSession(BattleService(engine, SeededDice(seed)), lang="en", base_dir=folder)
+        session = ConsoleSession(BattleService(storage, SeededDice(seed)), lang="en", base_dir=folder)
         out: list[tuple[RoundReport, int | None]] = []
         for line in (*SETUP, *lines):
             reply = await session.handle(line)
@@ -79,7 +79,7 @@ async def _play(lines: list[str], seed: int, folder: Path) -> list[tuple[RoundRe
                         assert re.search(rf"#{entry.seq} {re.escape(entry.actor)}: ", text), (entry, text)
         return out
     finally:
-        await engine.dispose()
+        await storage.close()
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

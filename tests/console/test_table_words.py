@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from console_run import console
 
-from bot.commands import commands, convert_value
+from bot.commands import convert_value
+from bot.registry import commands
 
 SCRIPT = '/砦 開始 ラウンド:3\n/砦 開始 ラウンド数:0\n/砦 開始 ラウンド数:2 先攻:敵\n/部隊 追加 名前:ゴブリン タイプ:ゴブリン エリア:A1 hp:10 砦ダメージ:5\n/部隊 追加 名前:兵士隊 タイプ:兵士 エリア:F0 hp:10 砦ダメージ:0\n/部隊 追加 名前:槌 タイプ:ラム エリア:B1 hp:10 砦ダメージ:5 打撃点:2d\n/砦 攻城 効果:固定値 量:10\n/砦 攻城 効果:固定量 量:1\n/砦 状態\n/fort strat\n/pc 追加 名前:アリス 位置:上部\n/罠 設置 種類:バリケード 経路:A1-F0 回数:1\n/攻撃 範囲 部隊:槌 ダメージ:3 半径:1 種類:確定 属性:火 行動者:アリス\n/ロール 式:2d6+5 命中:ゴブリンへ\n/pc hp 名前:アリス 増減:-5 設定値:10\n/ヘルプ 千幻抄 隠密\n'
 

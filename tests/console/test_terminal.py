@@ -1,49 +1,35 @@
-"""In a terminal the console runs prompt_toolkit: the same replies, and lines kept in the history file."""
+"""In a terminal the console runs prompt_toolkit: the same replies, and lines kept in the history file.
+Each wait is bounded by a deadline derived from the console's warm start in a terminal, measured in
+this test process (``console_run.terminal_deadline``)."""
 
 from __future__ import annotations
 
 import os
-import pty
-import select
-import subprocess
 import sys
-import time
 from pathlib import Path
 
-from console_run import ROOT
+import pytest
+from console_run import in_terminal, program_env, read_until, terminal_deadline
 
-
-def _read_until(fd: int, needle: bytes, timeout: float = 20) -> bytes:
-    seen = b""
-    deadline = time.monotonic() + timeout
-    while needle not in seen and time.monotonic() < deadline:
-        ready, _, _ = select.select([fd], [], [], 0.2)
-        if ready:
-            try:
-                seen += os.read(fd, 4096)
-            except OSError:
-                break
-    return seen
+#: with the other tests that start processes in a terminal (test_secrets): the console's warm start
+#: in a terminal is measured once
+pytestmark = pytest.mark.xdist_group("processes")
 
 
 def test_interactive_session_with_history(tmp_path: Path) -> None:
-    master, slave = pty.openpty()
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "HOME": str(tmp_path), "TERM": "xterm"}
-    env.pop("TORIDE_DATABASE_URL", None)
+    allowed = terminal_deadline()
+    env = {**program_env(), "HOME": str(tmp_path), "TERM": "xterm"}
     db = str(tmp_path / "t.db")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "bot.cli", "console", "--db", db, "--dice", "3,4", "--lang", "en"],
-        stdin=slave, stdout=slave, stderr=slave, cwd=tmp_path, env=env, close_fds=True,
-    )  # fmt: skip
-    os.close(slave)
+    argv = [sys.executable, "-m", "bot.cli", "console", "--db", db, "--dice", "3,4", "--lang", "en"]
+    process, master = in_terminal(argv, tmp_path, env)
     try:
-        assert b"Toride console" in _read_until(master, b"gm@console>")
+        assert b"Toride console" in read_until(master, b"gm@console>", allowed)
         os.write(master, b"/roll expr:2d6+1\r")
         reply = "(2D6+1) ＞ 7[3,4]+1 ＞ 8".encode()
-        assert reply in _read_until(master, reply)
+        assert reply in read_until(master, reply, allowed)
         os.write(master, b"/quit\r")
-        _read_until(master, b"Bye.")
-        assert process.wait(timeout=20) == 0
+        read_until(master, b"Bye.", allowed)
+        assert process.wait(timeout=allowed.seconds) == 0
     finally:
         if process.poll() is None:
             process.kill()

@@ -1,7 +1,9 @@
 """The bot's own entry point (``toride run``, ``toride sync``) as a child process against the stand-in.
 
 Its output goes to a file (shown when a test fails); every wait is bounded, and ``stop`` (or, at the
-latest, the test's fixture) ends the process: SIGTERM, and SIGKILL if it does not go.
+latest, the test's fixture) ends the process: SIGTERM, and SIGKILL if it does not go. How long a start
+(and a stop) may take is derived from a warm start of ``toride run`` measured on this machine in this
+test process (``ready_deadline``, tests/warm_start.py), not a fixed number of seconds.
 """
 
 from __future__ import annotations
@@ -12,16 +14,20 @@ import os
 import signal
 import socket
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
-from fake_discord import TOKEN, FakeDiscord
+from fake_discord import TOKEN, FakeDiscord, guild_on_shard
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from warm_start import Deadline, deadline_async, measuring
 
 #: variables of the developer's or CI's environment that would change what the bot does
 _CLEARED = (
@@ -41,9 +47,21 @@ def toride() -> list[str]:
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
+    """A port on 127.0.0.1 that no other process is given meanwhile, for a server this test starts.
+
+    The port is one the system chose, left in TIME_WAIT by a connection made and closed on it: the
+    system gives it to no other socket that asks for any free port (another test, another test
+    process) for a minute, while the server started on it, which binds with SO_REUSEADDR as asyncio's
+    and PostgreSQL's servers do, may take it at once."""
+    with socket.socket() as listener:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        port: int = listener.getsockname()[1]
+        with socket.create_connection(("127.0.0.1", port)) as client:
+            accepted, _ = listener.accept()
+            accepted.close()  # closed first on the listener's side: TIME_WAIT is there, on this port
+            client.recv(1)  # the close has arrived
         return port
 
 
@@ -93,10 +111,20 @@ async def run_once(fake: FakeDiscord, database: str, *args: str, log: Path, time
 
 
 class BotProcess:
-    """``toride run ARGS`` with a health endpoint, started and stopped by the test."""
+    """``toride run ARGS`` with a health endpoint, started and stopped by the test.
+
+    Its start may take ``deadline`` (from ``ready_deadline``, measured before the first start of this
+    test process, so the measuring starts run alone); ``measuring``: one of those starts, whose
+    deadline the measurement gives."""
 
     def __init__(
-        self, fake: FakeDiscord, database: str, log: Path, *args: str, env: dict[str, str] | None = None
+        self,
+        fake: FakeDiscord,
+        database: str,
+        log: Path,
+        *args: str,
+        env: dict[str, str] | None = None,
+        measuring: Deadline | None = None,
     ) -> None:
         self.fake = fake
         self.database = database
@@ -109,8 +137,12 @@ class BotProcess:
         self.started = 0.0
         #: seconds from the start to the health endpoint's first 200
         self.ready_after: float | None = None
+        #: how long its start (and its stop) may take
+        self.deadline: Deadline | None = measuring
 
     async def start(self) -> None:
+        if self.deadline is None:
+            self.deadline = await ready_deadline()
         env = environment(self.fake, self.database, TORIDE_HEALTH_PORT=str(self.health_port), **self.env)
         with self.log.open("ab") as out:
             self.started = time.monotonic()
@@ -130,25 +162,29 @@ class BotProcess:
         except (aiohttp.ClientError, TimeoutError):
             return None
 
-    async def ready(self, timeout: float = 45.0) -> None:
-        """Wait (bounded) until the health endpoint says the gateway is connected and the database up."""
-        deadline = time.monotonic() + timeout
+    async def ready(self) -> None:
+        """Wait (bounded by ``deadline``, from the start) until the health endpoint says the gateway
+        is connected and the database up."""
+        assert self.process is not None and self.deadline is not None
+        deadline = self.started + self.deadline.seconds
         while time.monotonic() < deadline:
-            assert self.process is not None
             if self.process.returncode is not None:
                 raise AssertionError(f"the bot exited with {self.process.returncode}:\n{self.output()}")
             answer = await self.health()
             if answer is not None and answer[0] == 200:
                 self.ready_after = time.monotonic() - self.started
                 if "--dev-guild" in self.args:  # registered beside the connection: wait for it too
-                    await self.fake.wait_for(lambda: self.fake.commands, "the commands registered", timeout)
+                    what = f"the commands registered ({self.deadline.missed()})"
+                    await self.fake.wait_for(lambda: self.fake.commands, what, self.deadline.seconds)
                 return
             await asyncio.sleep(0.05)
-        raise AssertionError(f"the bot was not ready within {timeout:g} s:\n{self.output()}")
+        raise AssertionError(f"{self.deadline.missed()}:\n{self.output()}")
 
-    async def stop(self, sig: signal.Signals = signal.SIGTERM, timeout: float = 15.0) -> tuple[int, float]:
-        """Send ``sig``; the exit status and the seconds until the process was gone."""
-        assert self.process is not None
+    async def stop(self, sig: signal.Signals = signal.SIGTERM) -> tuple[int, float]:
+        """Send ``sig``; the exit status and the seconds until the process was gone (bounded by
+        ``deadline``, and at least ``STOP_FLOOR``)."""
+        assert self.process is not None and self.deadline is not None
+        timeout = max(STOP_FLOOR, self.deadline.seconds)
         sent = time.monotonic()
         if self.process.returncode is None:
             self.process.send_signal(sig)
@@ -157,7 +193,8 @@ class BotProcess:
         except TimeoutError:
             self.process.kill()
             await self.process.wait()
-            raise AssertionError(f"the bot did not stop within {timeout:g} s of {sig.name}") from None
+            why = self.deadline.missed(f"gone after {sig.name}")
+            raise AssertionError(f"{why} (at least {STOP_FLOOR:g} s)") from None
         return code, time.monotonic() - sent
 
     async def kill(self) -> None:
@@ -171,3 +208,34 @@ class BotProcess:
             return self.log.read_text(encoding="utf-8", errors="replace")[-last:]
         except FileNotFoundError:
             return ""
+
+
+#: a stop may take at least this long (seconds): it waits out a status edit's interval (2 s) and a
+#: 429's ``retry_after``, which no machine shortens
+STOP_FLOOR = 15.0
+
+
+async def ready_deadline() -> Deadline:
+    """How long a start of ``toride run`` may take: derived from its warm start, measured once in this
+    test process against a stand-in of its own on a SQLite file (tests/warm_start.py)."""
+    return await deadline_async("toride run", _one_start)
+
+
+async def _one_start() -> float:
+    """One start of ``toride run`` on a new SQLite file (its schema made, as a test's bot does) to its
+    health endpoint's 200 (seconds), and its stop."""
+    with tempfile.TemporaryDirectory(prefix="toride-warm-start-") as name:
+        folder = Path(name)
+        fake = FakeDiscord([guild_on_shard(0, 1)])
+        await fake.start()
+        database = f"sqlite+aiosqlite:///{folder / 'bot.db'}"
+        bot = BotProcess(fake, database, folder / "bot.log", measuring=measuring("toride run"))
+        try:
+            await bot.start()
+            await bot.ready()
+            await bot.stop()
+        finally:
+            await bot.kill()
+            await fake.stop()
+    assert bot.ready_after is not None
+    return bot.ready_after

@@ -6,17 +6,17 @@ from typing import Any
 
 import pytest
 from discord_harness import Dice, Harness
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.service import BattleService
-from bot.storage import open_database
+from bot.storage import open_storage
+from bot.storage.interface import Storage
 
 
 @pytest.fixture
-async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
-    engine = await open_database(str(tmp_path / "battles.db"))
-    yield engine
-    await engine.dispose()
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    storage = await open_storage(str(tmp_path / "battles.db"))
+    yield storage
+    await storage.close()
 
 
 @pytest.fixture
@@ -25,8 +25,8 @@ def dice() -> Dice:
 
 
 @pytest.fixture
-async def harness(engine: AsyncEngine, dice: Dice) -> AsyncIterator[Harness]:
-    service = BattleService(engine, dice)
+async def harness(storage: Storage, dice: Dice) -> AsyncIterator[Harness]:
+    service = BattleService(storage, dice)
     h = await Harness.create(service, defer_after=None)
     yield h
     await h.bot.coalescer.close()

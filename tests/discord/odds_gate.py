@@ -7,7 +7,7 @@ from __future__ import annotations
 from multiprocessing.connection import Connection
 from multiprocessing.synchronize import Event
 
-from bot.odds_worker import serve
+from bot.rulesets.fort.planner.worker import serve
 
 
 def gated(started: Event, gate: Event, connection: Connection) -> None:

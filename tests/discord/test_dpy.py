@@ -21,8 +21,8 @@ from discord.gateway import KeepAliveHandler
 from discord.shard import Shard
 from discord_harness import Harness
 
-from bot.commands import lookup
 from bot.discord import dpy
+from bot.registry import lookup
 
 
 async def test_the_commands_carry_the_tables_descriptions_names_choices_and_completion(

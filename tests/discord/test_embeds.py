@@ -8,8 +8,8 @@ import discord
 from discord_harness import GM, Harness
 
 from bot.discord import limits
-from bot.discord.fort import status_embeds
 from bot.discord.text import md
+from bot.rulesets.fort.discord.presenter import status_embeds
 from bot.views import StatusView
 
 

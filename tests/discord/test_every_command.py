@@ -10,9 +10,9 @@ import pytest
 from discord_harness import ALICE, GM, Attachment, Dice, Harness, snowflake, user_payload
 from test_tree import builtin_specs
 
-from bot import rulesets
-from bot.commands import CommandSpec, Kind, Option, OptType, commands
+from bot.commands import CommandSpec, Kind, Option, OptType
 from bot.i18n import t
+from bot.registry import commands, rulesets
 
 INTERNAL = "⚠ " + t("discord.internal_error", "ja")
 
@@ -35,7 +35,7 @@ def value(opt: Option) -> Any:
 
 def starter(spec: CommandSpec) -> str:
     """The start command of the spec's rule set (the fort's for generic ones): it meets a running battle."""
-    binding = rulesets.get(spec.ruleset or "fort")
+    binding = rulesets().get(spec.ruleset or "fort")
     assert binding is not None
     return f"{binding.group} start"
 
@@ -50,7 +50,7 @@ async def test_every_command_answers(harness: Harness, dice: Dice, spec: Command
     options = {o.name: value(o) for o in spec.options if o.required}
     result = await harness.run(GM, spec.path, **options)
     answer = result.response
-    if spec.kind is Kind.ODDS:  # the planner defers at once ("thinking ..."), then edits the answer in
+    if spec.kind is Kind.PLAN:  # the planner defers at once ("thinking ..."), then edits the answer in
         assert answer.type == 5
         answer = next(r for r in result.requests if r.method == "PATCH")
     else:

@@ -8,13 +8,13 @@ from typing import Any
 
 import aiohttp
 from discord_harness import CHANNEL_ID, GM, GUILD_ID, Dice, FakeClock, Harness
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.discord.client import TorideBot, shard_of
 from bot.discord.coalesce import Coalescer
 from bot.discord.health import health, start_health_server
 from bot.service import BattleService, Where
-from bot.storage import make_engine
+from bot.storage import open_storage
+from bot.storage.interface import Storage
 
 HERE = Where(str(GUILD_ID), str(CHANNEL_ID))
 
@@ -73,7 +73,7 @@ async def test_stopping_the_bot_runs_the_edit_that_waits(harness: Harness) -> No
 
 
 async def test_a_start_refreshes_the_status_messages_behind_their_battles(
-    engine: AsyncEngine, harness: Harness, dice: Dice
+    storage: Storage, harness: Harness, dice: Dice
 ) -> None:
     other = CHANNEL_ID + 1
     await harness.run(GM, "fort start", rounds=2)
@@ -88,7 +88,7 @@ async def test_a_start_refreshes_the_status_messages_behind_their_battles(
     await harness.run(GM, "unit add", name="ゴブリン隊", type="normal", area="A2", hp=57, fort_damage=5)
     assert await service.stale_status_messages() == [HERE]
     # the next process: at ready, the message behind is edited once; the other is left alone
-    restarted = await Harness.create(BattleService(engine, dice), defer_after=None)
+    restarted = await Harness.create(BattleService(storage, dice), defer_after=None)
     try:
         assert await restarted.bot.live.refresh_stale() == 1
         (edit,) = await restarted.flush_live()
@@ -109,27 +109,28 @@ async def test_a_shard_process_refreshes_only_its_own_guilds(harness: Harness) -
     assert await harness.bot.service.stale_status_messages() == [HERE]
 
 
-def test_guilds_go_to_their_shards_as_discord_sends_them() -> None:
+async def test_guilds_go_to_their_shards_as_discord_sends_them() -> None:
     """Discord: shard_id = (guild_id >> 22) % num_shards; direct messages go to shard 0."""
     assert [shard_of(str(n << 22), 3) for n in range(6)] == [0, 1, 2, 0, 1, 2]
     assert shard_of("dm", 3) == 0
-    bot = TorideBot(BattleService(make_engine("sqlite+aiosqlite://")), shard_count=2, shard_ids=[1])
+    never_opened = await open_storage("sqlite+aiosqlite://", migrate=False)
+    bot = TorideBot(BattleService(never_opened), shard_count=2, shard_ids=[1])
     assert bot.handles(str(1 << 22)) and not bot.handles(str(2 << 22))
 
 
-async def test_health_says_which_part_is_down(harness: Harness, engine: AsyncEngine) -> None:
-    ok, body = await health(harness.bot, engine)
+async def test_health_says_which_part_is_down(harness: Harness, storage: Storage) -> None:
+    ok, body = await health(harness.bot, storage)
     assert not ok and body == {"ok": False, "gateway": False, "database": True, "shards": {}}
-    gone = make_engine("postgresql+asyncpg://nobody@127.0.0.1:1/none")
+    gone = await open_storage("postgresql+asyncpg://nobody@127.0.0.1:1/none", migrate=False)
     try:
         ok, body = await health(harness.bot, gone)
         assert not ok and body["database"] is False
     finally:
-        await gone.dispose()
+        await gone.close()
 
 
-async def test_the_health_endpoint_answers_on_127_0_0_1(harness: Harness, engine: AsyncEngine) -> None:
-    runner = await start_health_server(harness.bot, engine, "127.0.0.1", 0)
+async def test_the_health_endpoint_answers_on_127_0_0_1(harness: Harness, storage: Storage) -> None:
+    runner = await start_health_server(harness.bot, storage, "127.0.0.1", 0)
     try:
         (address,) = [s.getsockname() for site in runner.sites for s in site._server.sockets]  # type: ignore[union-attr]
         assert address[0] == "127.0.0.1"

@@ -17,10 +17,10 @@ from discord_harness import (
     message_payload,
     user_payload,
 )
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.discord.coalesce import Coalescer
 from bot.service import BattleService, Where
+from bot.storage.interface import Storage
 
 OTHER_CHANNEL = CHANNEL_ID + 1
 
@@ -187,14 +187,14 @@ def message_id_of(request: Request) -> int:
 
 
 async def test_after_a_restart_the_same_status_message_is_edited(
-    engine: AsyncEngine, harness: Harness, dice: Dice
+    storage: Storage, harness: Harness, dice: Dice
 ) -> None:
     start = await harness.run(GM, "fort start", rounds=2)
     (post,) = start.channel
     message_id = message_id_of(post)
     await harness.bot.coalescer.close()
     # a new process on the same database: a new service and client, which never saw the message
-    restarted = await Harness.create(BattleService(engine, dice), defer_after=None)
+    restarted = await Harness.create(BattleService(storage, dice), defer_after=None)
     try:
         restarted.clock.advance(10)
         result = await restarted.run(GM, "pc add", name="Alice")

@@ -19,11 +19,11 @@ import pytest
 from big_battles import AREAS, fort_document, sengensho_document
 from discord_harness import ALICE, BOB, GM, Attachment, Harness, Request
 
-from bot.discord import fort as fort_presenter
 from bot.discord.buttons import FULL, NEXT, REFRESH, UNDO
-from bot.discord.fort import status_embeds
 from bot.discord.presenters import live_message
-from bot.render import sengensho_text
+from bot.rulesets.fort.discord import presenter as fort_presenter
+from bot.rulesets.fort.discord.presenter import status_embeds
+from bot.rulesets.sengensho import text as sengensho_text
 from bot.views import StatusView
 
 MESSAGE_TOTAL, EMBEDS, FIELDS, TITLE, DESCRIPTION, FIELD_NAME, FIELD_VALUE = (
@@ -143,7 +143,7 @@ def test_the_compact_form_renders_only_what_it_sends(monkeypatch: pytest.MonkeyP
         return line
 
     monkeypatch.setattr(fort_presenter, "unit_line", counted)
-    import bot.discord.fort_live as fort_live
+    import bot.rulesets.fort.discord.live as fort_live
 
     monkeypatch.setattr(fort_live, "unit_line", counted)
     doc = fort_document()
@@ -256,7 +256,7 @@ def test_the_issues_battle_keeps_b2_the_equipment_and_the_gms() -> None:
 
 
 def test_a_rule_set_without_a_live_renderer_shows_its_first_message_and_says_where_the_rest_is() -> None:
-    from bot.discord.presenters import generic_status
+    from bot.discord.presenters import generic_presenter
 
     doc = {f"key{n:03}": "値" * 900 for n in range(30)}  # a rule set with no presenter: every value shown
     view = StatusView(ruleset="sgx-test", document=doc)
@@ -264,6 +264,6 @@ def test_a_rule_set_without_a_live_renderer_shows_its_first_message_and_says_whe
     payload = [e.to_dict() for e in live.embeds]
     within_one_message(payload)
     assert live.compact and payload[-1]["footer"]["text"].startswith("全部は載りきらない")
-    assert payload[0]["title"] == generic_status(view, "ja")[0].title
+    assert payload[0]["title"] == generic_presenter(view.ruleset, None).status(view, "ja")[0].title
     small = StatusView(ruleset="sgx-test", document={"round": 1})
     assert not live_message(small, "en").compact

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from big_battles import AREAS, fort_document
 
-from bot.discord import fort as fort_presenter
-from bot.discord import fort_live
 from bot.discord.live_layout import whole
+from bot.rulesets.fort.discord import live as fort_live
+from bot.rulesets.fort.discord import presenter as fort_presenter
 from bot.views import StatusView
 
 MORE = {"ja": re.compile(r"^…ほか (\d+) 件$"), "en": re.compile(r"^… and (\d+) more$")}

@@ -10,8 +10,9 @@ from discord_harness import ALICE, CHANNEL_ID, GM, Harness, Request
 from PIL import Image
 
 from bot.discord.buttons import REFRESH
-from bot.discord.pictures import CHART_FILE, LIVE_FILE
-from bot.render.picture import geometry as g
+from bot.discord.pictures import LIVE_FILE
+from bot.rulesets.fort.pictures import geometry as g
+from bot.rulesets.fort.pictures.binding import PICTURES
 
 
 def picture(request: Request, filename: str) -> Image.Image:
@@ -88,7 +89,7 @@ async def test_the_final_summary_shows_the_fort_hp_chart(harness: Harness) -> No
     ended = await harness.run(GM, "fort end", outcome="retreat")
     final = ended.response
     assert final.embeds[-1]["title"] == "戦闘の結果"
-    assert picture(final, CHART_FILE).size == (1200, 640)
+    assert picture(final, PICTURES.chart_file).size == (1200, 640)
 
 
 async def test_a_deferred_map_keeps_its_picture(harness: Harness) -> None:
@@ -109,7 +110,7 @@ async def test_a_battle_without_a_map_has_no_picture(harness: Harness) -> None:
 def test_the_bot_warms_the_pictures_up_at_start() -> None:
     """At start-up the font is loaded and the frame of the map drawn, in the drawing thread."""
     from bot.discord import pictures
-    from bot.render.picture import draw
+    from bot.rulesets.fort.pictures import draw
 
     draw._background.cache_clear()
     pictures.warm_up(("en",))
@@ -122,11 +123,11 @@ def test_a_file_goes_with_the_message_whose_embed_shows_it() -> None:
     import discord
 
     from bot.discord.embeds import Reply
-    from bot.discord.frontend import _file_message
     from bot.discord.pictures import attach
+    from bot.discord.send import file_message as _file_message
 
     messages = [[discord.Embed(title="events")], [discord.Embed(title="戦闘の結果")]]
-    chart = attach(messages[1], b"png", CHART_FILE)
+    chart = attach(messages[1], b"png", PICTURES.chart_file)
     assert _file_message(Reply(messages, file=chart)) == 1
     export = discord.File(io.BytesIO(b"{}"), filename="fort.json")  # shown by no embed: the first
     assert _file_message(Reply([[discord.Embed()]], file=export)) == 0

@@ -13,11 +13,11 @@ import pytest
 from discord_harness import ALICE, APPLICATION_ID, BOB, CHANNEL_ID, GM, Dice, Harness, Request
 from odds_gate import gated
 from PIL import Image
-from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.render.picture import odds_chart
+from bot.rulesets.fort.pictures import odds_chart
+from bot.rulesets.fort.planner.runner import OddsRunner
 from bot.service import BattleService
-from bot.service.odds import OddsRunner
+from bot.storage.interface import Storage
 
 OTHER_CHANNEL = CHANNEL_ID + 1
 
@@ -71,11 +71,11 @@ async def test_a_refusal_after_the_deferral_is_shown_only_to_the_user(harness: H
 
 
 @pytest.fixture
-async def gated_harness(engine: AsyncEngine, dice: Dice) -> AsyncIterator[tuple[Harness, object, object]]:
+async def gated_harness(storage: Storage, dice: Dice) -> AsyncIterator[tuple[Harness, object, object]]:
     runner = OddsRunner()
     started, gate = runner.context.Event(), runner.context.Event()
     runner.target = functools.partial(gated, started, gate)
-    h = await Harness.create(BattleService(engine, dice, odds=runner), defer_after=None)
+    h = await Harness.create(BattleService(storage, dice, planners={"fort": runner}), defer_after=None)
     yield h, started, gate
     gate.set()
     await h.bot.coalescer.close()

@@ -40,6 +40,10 @@ NAME = regex.compile(r"^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$")
 GLOBAL_COMMANDS, OPTIONS, CHOICES, DESCRIPTION, CHOICE_NAME, COMMAND_SIZE = 100, 25, 25, 100, 100, 4000
 NEXT, REFRESH = "toride:status:next", "toride:status:refresh"
 
+#: with the other tests that start several processes: one at a time, on one worker (the warm starts
+#: their deadlines come from measured once)
+pytestmark = pytest.mark.xdist_group("processes")
+
 
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeDiscord]:

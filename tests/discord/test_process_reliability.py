@@ -33,6 +33,10 @@ HEARTBEAT_MS = 1000
 #: the table was busy just before: a stop that edits once per change runs into a 429 and its wait
 EDIT_LIMIT = (2, 5.0)
 
+#: with the other tests that start several processes: one at a time, on one worker (the warm starts
+#: their deadlines come from measured once)
+pytestmark = pytest.mark.xdist_group("processes")
+
 
 @pytest.fixture
 async def database(tmp_path: Path) -> AsyncIterator[str]:

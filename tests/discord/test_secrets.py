@@ -8,9 +8,9 @@ local connections), so a URL with it works where a server answers."""
 from __future__ import annotations
 
 import ast
+import asyncio
 import logging
 import os
-import pty
 import signal
 import subprocess
 import sys
@@ -25,6 +25,10 @@ from sqlalchemy.engine import make_url
 
 from bot.storage.url import HIDDEN, SecretFilter, shown_url, without_secrets
 
+# a terminal of its own for the console, and its deadline, live with the console tests
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "console"))
+from console_run import in_terminal, read_until, terminal_deadline
+
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "S3cret-pw27"
 #: a server that does not answer (nothing listens on port 1)
@@ -33,6 +37,9 @@ PG_URL = os.environ.get("TORIDE_TEST_DATABASE_URL")
 needs_postgres = pytest.mark.skipif(not PG_URL, reason="TORIDE_TEST_DATABASE_URL names no PostgreSQL server")
 GUILD = guild_on_shard(0, 1)
 GM = Member(970000000000000001, "GM太郎")
+#: with the other tests that start several processes: one at a time, on one worker (the warm starts
+#: their deadlines come from measured once)
+pytestmark = pytest.mark.xdist_group("processes")
 
 
 def environment() -> dict[str, str]:
@@ -94,40 +101,31 @@ def test_no_front_end_shows_the_raw_url() -> None:
 
 
 @needs_postgres
-def test_the_console_in_a_terminal_welcomes_without_the_password(tmp_path: Path) -> None:
-    assert PG_URL is not None
-    url = make_url(PG_URL).set(password=SECRET).render_as_string(hide_password=False)
-    master, slave = pty.openpty()
-    env = {**environment(), "HOME": str(tmp_path), "TERM": "xterm"}
-    process = subprocess.Popen(
-        [*toride(), "console", "--db", url, "--lang", "en", "--channel", f"secret-{os.getpid()}"],
-        stdin=slave, stdout=slave, stderr=slave, cwd=tmp_path, env=env, close_fds=True,
-    )  # fmt: skip
-    os.close(slave)
-    seen = b""
-    asked = False
-    try:
-        import select
+async def test_the_console_in_a_terminal_welcomes_without_the_password(tmp_path: Path) -> None:
+    """On a PostgreSQL database of its own (the console makes its schema there)."""
+    async with fresh_database(tmp_path, PG_URL) as database:
+        url = make_url(database).set(password=SECRET).render_as_string(hide_password=False)
+        seen = await asyncio.to_thread(_welcomed, url, tmp_path)
+    text = seen.decode("utf-8", "replace")
+    assert "Toride console" in text and HIDDEN in text and SECRET not in text
 
-        while b"Bye." not in seen:
-            ready, _, _ = select.select([master], [], [], 20)
-            if not ready:
-                break
-            try:
-                chunk = os.read(master, 4096)
-            except OSError:
-                break
-            seen += chunk
-            if not asked and b"gm@secret" in seen:
-                asked = True
-                os.write(master, b"/quit\r")
-        assert process.wait(timeout=20) == 0
+
+def _welcomed(url: str, tmp_path: Path) -> bytes:
+    """What ``toride console --db URL`` in a terminal shows until its goodbye (asked at its prompt)."""
+    allowed = terminal_deadline()
+    env = {**environment(), "HOME": str(tmp_path), "TERM": "xterm"}
+    argv = [*toride(), "console", "--db", url, "--lang", "en", "--channel", f"secret-{os.getpid()}"]
+    process, master = in_terminal(argv, tmp_path, env)
+    try:
+        seen = read_until(master, b"gm@secret", allowed)
+        os.write(master, b"/quit\r")
+        seen += read_until(master, b"Bye.", allowed)
+        assert process.wait(timeout=allowed.seconds) == 0
     finally:
         if process.poll() is None:
             process.kill()
         os.close(master)
-    text = seen.decode("utf-8", "replace")
-    assert "Toride console" in text and HIDDEN in text and SECRET not in text
+    return seen
 
 
 @pytest.fixture

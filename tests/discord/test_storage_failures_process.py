@@ -20,7 +20,11 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.i18n import t
 
-pytestmark = pytest.mark.skipif(not available(), reason="initdb and pg_ctl are not on PATH")
+pytestmark = [
+    pytest.mark.skipif(not available(), reason="initdb and pg_ctl are not on PATH"),
+    # with the other tests that start several processes: one at a time, on one worker
+    pytest.mark.xdist_group("processes"),
+]
 GUILD = guild_on_shard(0, 1)
 CHANNEL = 960000000000000127
 GM = Member(970000000000000001, "GM太郎")

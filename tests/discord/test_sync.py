@@ -10,8 +10,9 @@ import pytest
 from discord_harness import APPLICATION_ID, BOT_ID, Harness, Recorder, RecordingHTTP, user_payload
 
 from bot.cli import main
-from bot.commands import commands, groups
+from bot.commands import groups
 from bot.discord.client import TorideBot
+from bot.registry import commands
 
 DEV_GUILD = 555000000000000001
 

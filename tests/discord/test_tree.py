@@ -9,12 +9,12 @@ import discord
 from discord import app_commands
 from discord_harness import Harness
 
-from bot import rulesets
-from bot.commands import CommandSpec, Kind, Option, OptType, commands, groups
+from bot.commands import CommandSpec, Kind, Option, OptType, groups
 from bot.discord.cogs import build_cogs
 from bot.discord.labels import valid_name
 from bot.discord.translator import CatalogueTranslator
 from bot.i18n import catalogue
+from bot.registry import commands, rulesets
 
 #: Discord's option types
 STRING, INTEGER, BOOLEAN, USER, ATTACHMENT = 3, 4, 5, 6, 11
@@ -36,7 +36,7 @@ def builtin_specs() -> list[CommandSpec]:
     """The commands users get: the generic ones and the built-in rule sets' (no test-only rule set)."""
     builtin = {
         name
-        for name, b in rulesets.all_bindings().items()
+        for name, b in ((r.name, r) for r in rulesets())
         if type(b.ruleset).__module__.startswith("engine.")
     }
     return [s for s in commands().values() if s.ruleset is None or s.ruleset in builtin]

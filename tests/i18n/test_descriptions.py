@@ -9,10 +9,10 @@ import unicodedata
 
 import pytest
 
-from bot import rulesets
-from bot.commands import CommandSpec, commands
+from bot.commands import CommandSpec
 from bot.discord.labels import option_desc_key, option_name_key
 from bot.i18n import LANGUAGES, catalogue
+from bot.registry import commands, rulesets
 
 
 def _norm(text: str, names: tuple[str, ...] = ()) -> str:
@@ -43,7 +43,7 @@ def test_the_check_finds_what_the_issue_found() -> None:
 
 def _builtin() -> list[CommandSpec]:
     """The commands users get (no rule set another test registers for itself)."""
-    bindings = rulesets.all_bindings().items()
+    bindings = ((r.name, r) for r in rulesets())
     builtin = {name for name, b in bindings if type(b.ruleset).__module__.startswith("engine.")}
     return [s for s in commands().values() if s.ruleset is None or s.ruleset in builtin]
 

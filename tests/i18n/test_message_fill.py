@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import LANGUAGES, _compiled, catalogue, fill, placeholders, t
+from bot.i18n import LANGUAGES, catalogue, fill, placeholders, t
+from bot.i18n.catalogue import _compiled
 
 
 class _Missing(dict[str, Any]):

@@ -7,10 +7,10 @@ from pathlib import Path
 from PIL import Image
 
 from bot.console.session import ConsoleSession
-from bot.render.picture.chart import cause_text, marked, points
-from bot.render.picture.timeline import Cause, FortTimeline, RoundHP, fort_timeline
+from bot.rulesets.fort.pictures.chart import cause_text, marked, points
+from bot.rulesets.fort.pictures.timeline import Cause, FortTimeline, RoundHP, fort_timeline
 from bot.service import BattleService
-from bot.storage import open_database
+from bot.storage import open_storage
 from bot.views import EventsView
 from engine.dice import ScriptedDice
 from engine.ruleset import Event
@@ -131,10 +131,10 @@ async def test_the_final_summary_carries_the_battle_and_the_console_writes_its_c
     """A whole battle through the service: F-FORT-4 (Ram 2d+10 = 3+4+10 = 17 entering, 1+2+10 = 13 at
     its turn's start, 2+2+10 = 14 at the last round's end; Gob 10 each time), F-FORT-3 (+10),
     F-FORT-5 (fixed 25); the siege taken back by /gm undo is not in the history."""
-    engine = await open_database(str(tmp_path / "battles.db"))
+    storage = await open_storage(str(tmp_path / "battles.db"))
     try:
         session = ConsoleSession(
-            BattleService(engine, ScriptedDice([3, 4, 1, 2, 2, 2])), channel="north", base_dir=tmp_path
+            BattleService(storage, ScriptedDice([3, 4, 1, 2, 2, 2])), channel="north", base_dir=tmp_path
         )
         script = [
             "/fort start rounds:2 fort_hp:100 title:T",
@@ -156,7 +156,7 @@ async def test_the_final_summary_carries_the_battle_and_the_console_writes_its_c
             assert reply is not None and reply.ok, (line, reply)
         last = await session.handle("/fort next")
     finally:
-        await engine.dispose()
+        await storage.close()
     assert last is not None and isinstance(last.view, EventsView)
     (final,) = [s for s in last.view.summaries if s.kind == "final"]
     assert [e.data["amount"] for e in final.history if e.kind == "fort.damaged"] == [

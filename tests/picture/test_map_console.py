@@ -5,42 +5,47 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from picture_helpers import battle
 from PIL import Image
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.cli import main
 from bot.console.session import ConsoleSession
-from bot.render.picture import geometry as g
-from bot.render.picture import pictures
+from bot.registry import Registry
+from bot.rulesets.builtin import BUILTIN
+from bot.rulesets.fort.pictures import geometry as g
 from bot.service import BattleService
-from bot.storage import open_database
+from bot.storage import open_storage
+from bot.storage.interface import Storage
 from engine.dice import ScriptedDice
+
+# ``toride console`` in this process lives with the console tests
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "console"))
+from console_run import console as run_console
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
-    engine = await open_database(str(tmp_path / "battles.db"))
-    yield engine
-    await engine.dispose()
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    storage = await open_storage(str(tmp_path / "battles.db"))
+    yield storage
+    await storage.close()
 
 
-def session(engine: AsyncEngine, folder: Path, lang: str = "ja") -> ConsoleSession:
+def session(storage: Storage, folder: Path, lang: str = "ja") -> ConsoleSession:
     return ConsoleSession(
-        BattleService(engine, ScriptedDice([])), channel="north", lang=lang, base_dir=folder
+        BattleService(storage, ScriptedDice([])), channel="north", lang=lang, base_dir=folder
     )
 
 
-async def test_fort_map_writes_a_png_and_says_where(engine: AsyncEngine, tmp_path: Path) -> None:
-    console = session(engine, tmp_path)
+async def test_fort_map_writes_a_png_and_says_where(storage: Storage, tmp_path: Path) -> None:
+    console = session(storage, tmp_path)
     for line in ("/fort start rounds:3 title:北の砦", "/pc add name:アリス position:top hp:40"):
         assert (await console.handle(line)) is not None
     reply = await console.handle("/fort map")
@@ -48,14 +53,14 @@ async def test_fort_map_writes_a_png_and_says_where(engine: AsyncEngine, tmp_pat
     assert reply is not None and reply.ok
     assert reply.text == f"戦場図を書き出しました: {path}"
     assert Image.open(path).size == (g.WIDTH, g.HEIGHT)
-    english = await session(engine, tmp_path, "en").handle("/fort map")
+    english = await session(storage, tmp_path, "en").handle("/fort map")
     assert english is not None and english.text == f"The battlefield map is written to {path}"
 
 
 async def test_fort_map_refusals_say_why(
-    engine: AsyncEngine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    storage: Storage, tmp_path: Path, use_registry: Callable[[Registry], Registry]
 ) -> None:
-    console = session(engine, tmp_path)
+    console = session(storage, tmp_path)
     none = await console.handle("/fort map")
     assert (
         none is not None
@@ -63,13 +68,13 @@ async def test_fort_map_refusals_say_why(
         and none.text.startswith("⚠ このチャンネルでは戦闘が行われていません。")
     )
     await console.handle("/fort start rounds:3")
-    nowhere = session(engine, tmp_path / "no-such-folder")
+    nowhere = session(storage, tmp_path / "no-such-folder")
     refused = await nowhere.handle("/fort map")
     assert refused is not None and not refused.ok
     assert refused.text.startswith(
         f"⚠ ファイル {tmp_path / 'no-such-folder' / 'fort-map-north-1.png'}に書き込めません: "
     )
-    monkeypatch.delitem(pictures.MAPS, "fort")
+    use_registry(Registry(replace(r, pictures=None) for r in BUILTIN))  # a fort without pictures
     unmapped = await console.handle("/fort map")
     assert unmapped is not None and unmapped.text == "この戦闘には戦場図がありません。" and not unmapped.ok
 
@@ -143,17 +148,7 @@ def test_toride_map_refuses_what_is_not_a_fort_battle(
 def test_the_readmes_pictures_come_from_the_session_it_shows(tmp_path: Path) -> None:
     """docs/map-example.txt, as the README runs it, draws the map and the chart the README shows."""
     script = (ROOT / "docs" / "map-example.txt").read_text(encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("TORIDE_DATABASE_URL", None)
-    done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "console", "--db", "m.db", "--seed", "11", "--channel", "north"],
-        input=script,
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-        check=False,
-    )
+    done = run_console(Path("m.db"), script, "--seed", "11", "--channel", "north", cwd=tmp_path)
     assert done.returncode == 0 and done.stderr == "" and "⚠" not in done.stdout
     written = [line.rsplit(": ", 1)[1] for line in done.stdout.splitlines() if "書き出しました: " in line]
     assert [Path(p).name for p in written] == ["fort-map-north-1.png", "fort-hp-north-46.png"]

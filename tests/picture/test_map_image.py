@@ -12,15 +12,15 @@ from picture_helpers import battle, limits_battle
 from PIL import Image
 
 from bot.i18n import LANGUAGES, catalogue
-from bot.render.picture import geometry as g
 from bot.render.picture import theme
 from bot.render.picture.canvas import _glyph
-from bot.render.picture.chart import HEIGHT as CHART_H
-from bot.render.picture.chart import WIDTH as CHART_W
-from bot.render.picture.chart import chart_png
-from bot.render.picture.draw import HP_BAR, HP_Y, LEGEND, TEXT_X, map_png
 from bot.render.picture.fonts import FONT_PACKAGE, font, font_path
-from bot.render.picture.layout import MARKS, Token, layout
+from bot.rulesets.fort.pictures import geometry as g
+from bot.rulesets.fort.pictures.chart import HEIGHT as CHART_H
+from bot.rulesets.fort.pictures.chart import WIDTH as CHART_W
+from bot.rulesets.fort.pictures.chart import chart_png
+from bot.rulesets.fort.pictures.draw import HP_BAR, HP_Y, LEGEND, TEXT_X, map_png
+from bot.rulesets.fort.pictures.layout import MARKS, Token, layout
 from engine.ruleset import Event
 
 ROOT = Path(__file__).resolve().parents[2]

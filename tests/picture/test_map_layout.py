@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from picture_helpers import EDGES, LIMITS, battle, limits_battle
 
-from bot.render.picture import geometry as g
-from bot.render.picture.layout import (
+from bot.rulesets.fort.pictures import geometry as g
+from bot.rulesets.fort.pictures.layout import (
     Arrival,
     Badge,
     Cannon,

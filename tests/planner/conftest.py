@@ -4,14 +4,14 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.storage import open_database
+from bot.storage import open_storage
+from bot.storage.interface import Storage
 
 
 @pytest.fixture
-async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
     """A fresh SQLite database of battles (migrated), for the tests that play through the service."""
-    engine = await open_database(str(tmp_path / "battles.db"))
-    yield engine
-    await engine.dispose()
+    storage = await open_storage(str(tmp_path / "battles.db"))
+    yield storage
+    await storage.close()

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 from planner_helpers import battle, toride
 
-from bot.render.picture import odds_chart
+from bot.rulesets.fort.pictures import odds_chart
 from engine.fort import AddUnit, SetTrap, StartBattle
 from engine.fort.export import export_state
 from engine.fort.planner import PlanRequest, plan

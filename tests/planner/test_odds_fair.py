@@ -10,7 +10,7 @@ import asyncio
 import pytest
 from planner_helpers import battle
 
-from bot.service.odds import OddsRunner
+from bot.rulesets.fort.planner.runner import OddsRunner
 from engine.errors import EngineError
 from engine.fort import AddUnit, StartBattle
 from engine.fort.export import export_state

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqlalchemy.ext.asyncio import AsyncEngine
-
 from bot.console.session import ConsoleSession
 from bot.service import BattleService
+from bot.storage.interface import Storage
 from engine.dice import ScriptedDice
 
 SETUP = (
@@ -48,10 +47,10 @@ EN_POLICY = [
 ]
 
 
-async def _policy(engine: AsyncEngine, tmp_path: Path, lang: str, odds: str) -> list[str]:
+async def _policy(storage: Storage, tmp_path: Path, lang: str, odds: str) -> list[str]:
     """The lines of the odds reply from the policy's heading to the first line after its rules."""
     console = ConsoleSession(
-        BattleService(engine, ScriptedDice([])), channel="north", lang=lang, base_dir=tmp_path
+        BattleService(storage, ScriptedDice([])), channel="north", lang=lang, base_dir=tmp_path
     )
     for line in SETUP:
         reply = await console.handle(line)
@@ -66,14 +65,14 @@ async def _policy(engine: AsyncEngine, tmp_path: Path, lang: str, odds: str) -> 
     return lines[start:end]
 
 
-async def test_the_policy_is_a_heading_and_one_short_line_a_rule(engine: AsyncEngine, tmp_path: Path) -> None:
-    assert await _policy(engine, tmp_path, "ja", "/fort odds runs:100 seed:4") == JA_POLICY
+async def test_the_policy_is_a_heading_and_one_short_line_a_rule(storage: Storage, tmp_path: Path) -> None:
+    assert await _policy(storage, tmp_path, "ja", "/fort odds runs:100 seed:4") == JA_POLICY
 
 
-async def test_focus_and_equipment_add_their_own_lines(engine: AsyncEngine, tmp_path: Path) -> None:
-    got = await _policy(engine, tmp_path, "ja", "/fort odds runs:100 seed:4 focus:commanders repair:true")
+async def test_focus_and_equipment_add_their_own_lines(storage: Storage, tmp_path: Path) -> None:
+    got = await _policy(storage, tmp_path, "ja", "/fort odds runs:100 seed:4 focus:commanders repair:true")
     assert got == JA_POLICY + JA_FOCUS + JA_EQUIPMENT
 
 
-async def test_the_english_policy_reads_as_lines_too(engine: AsyncEngine, tmp_path: Path) -> None:
-    assert await _policy(engine, tmp_path, "en", "/fort odds runs:100 seed:4") == EN_POLICY
+async def test_the_english_policy_reads_as_lines_too(storage: Storage, tmp_path: Path) -> None:
+    assert await _policy(storage, tmp_path, "en", "/fort odds runs:100 seed:4") == EN_POLICY

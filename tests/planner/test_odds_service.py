@@ -10,13 +10,14 @@ from pathlib import Path
 import pytest
 from odds_targets import broken, sleepy
 from PIL import Image
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.console.session import ConsoleSession
-from bot.render.picture import odds_chart
+from bot.rulesets.fort.pictures import odds_chart
+from bot.rulesets.fort.planner.runner import OddsRunner
+from bot.rulesets.fort.views import OddsView
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.service.odds import OddsRunner
-from bot.views import ErrorView, OddsView
+from bot.storage.interface import Storage
+from bot.views import ErrorView
 from engine.dice import ScriptedDice
 from engine.fort.export import import_state
 from engine.fort.planner import PlanRequest, parse_pc_damage, plan
@@ -43,8 +44,8 @@ def odds(**options: object) -> Invocation:
     return Invocation("fort odds", dict(options))
 
 
-async def test_the_worker_answers_what_the_planner_answers(engine: AsyncEngine) -> None:
-    service = BattleService(engine, ScriptedDice([]))
+async def test_the_worker_answers_what_the_planner_answers(storage: Storage) -> None:
+    service = BattleService(storage, ScriptedDice([]))
     await started(service)
     view = await service.execute(HERE, PLAYER, odds(runs=2000, pc_damage="Alice=2d+4", seed=9))
     assert isinstance(view, OddsView) and view.title == "北の砦"
@@ -67,16 +68,16 @@ async def test_the_worker_answers_what_the_planner_answers(engine: AsyncEngine) 
         ({"runs": 50}, "command.out_of_range"),
     ],
 )
-async def test_refusals(engine: AsyncEngine, options: dict[str, object], key: str) -> None:
-    service = BattleService(engine, ScriptedDice([]))
+async def test_refusals(storage: Storage, options: dict[str, object], key: str) -> None:
+    service = BattleService(storage, ScriptedDice([]))
     assert (await service.execute(HERE, GM, odds())) == ErrorView(key="service.no_battle")
     await started(service)
     refused = await service.execute(HERE, GM, odds(**options))
     assert isinstance(refused, ErrorView) and refused.key == key
 
 
-async def test_a_battle_that_is_over_or_of_another_rule_set(engine: AsyncEngine) -> None:
-    service = BattleService(engine, ScriptedDice([]))
+async def test_a_battle_that_is_over_or_of_another_rule_set(storage: Storage) -> None:
+    service = BattleService(storage, ScriptedDice([]))
     await started(service)
     assert (await service.execute(HERE, GM, Invocation("fort end", {"outcome": "retreat"}))).ok
     assert (await service.execute(HERE, GM, odds())) == ErrorView(key="odds.battle_over")
@@ -86,10 +87,10 @@ async def test_a_battle_that_is_over_or_of_another_rule_set(engine: AsyncEngine)
     assert isinstance(refused, ErrorView) and refused.key == "service.wrong_ruleset"
 
 
-async def test_a_plan_past_its_time_is_stopped(engine: AsyncEngine, tmp_path: Path) -> None:
+async def test_a_plan_past_its_time_is_stopped(storage: Storage, tmp_path: Path) -> None:
     pidfile = tmp_path / "worker.pid"
     runner = OddsRunner(time_limit=2.0, target=functools.partial(sleepy, str(pidfile)))
-    service = BattleService(engine, ScriptedDice([]), odds=runner)
+    service = BattleService(storage, ScriptedDice([]), planners={"fort": runner})
     await started(service)
     view = await service.execute(HERE, GM, odds(runs=5000))
     assert view == ErrorView(key="odds.timeout", values={"seconds": 2, "runs": 5000})
@@ -97,8 +98,8 @@ async def test_a_plan_past_its_time_is_stopped(engine: AsyncEngine, tmp_path: Pa
         os.kill(int(pidfile.read_text(encoding="utf-8")), 0)
 
 
-async def test_a_worker_that_dies_is_reported(engine: AsyncEngine, caplog: pytest.LogCaptureFixture) -> None:
-    service = BattleService(engine, ScriptedDice([]), odds=OddsRunner(target=broken))
+async def test_a_worker_that_dies_is_reported(storage: Storage, caplog: pytest.LogCaptureFixture) -> None:
+    service = BattleService(storage, ScriptedDice([]), planners={"fort": OddsRunner(target=broken)})
     await started(service)
     assert (await service.execute(HERE, GM, odds())) == ErrorView(key="odds.failed")
     assert "the worker ended without an answer" in caplog.text
@@ -108,10 +109,10 @@ async def test_a_worker_that_dies_is_reported(engine: AsyncEngine, caplog: pytes
     ("lang", "said"), [("ja", "防衛予測のグラフを書き出しました: "), ("en", "The odds chart was written to ")]
 )
 async def test_the_console_writes_the_chart_and_says_where(
-    engine: AsyncEngine, tmp_path: Path, lang: str, said: str
+    storage: Storage, tmp_path: Path, lang: str, said: str
 ) -> None:
     console = ConsoleSession(
-        BattleService(engine, ScriptedDice([])), channel="north", lang=lang, base_dir=tmp_path
+        BattleService(storage, ScriptedDice([])), channel="north", lang=lang, base_dir=tmp_path
     )
     for line in (
         "/fort start rounds:2 fort_hp:40",

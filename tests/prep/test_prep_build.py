@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.prep.build import check, forms_of
 from bot.render.common import refusal_text
+from bot.rulesets.fort.prep.build import check, forms_of
 from engine.fort.rules_turn import MAX_ROUNDS
 
 SETTINGS = {"title": "砦", "rounds": "3", "fort_hp": "300", "cannons": "2", "first": "pc"}

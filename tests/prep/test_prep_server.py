@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import sys
@@ -11,12 +12,13 @@ from typing import Any
 
 import aiohttp
 import pytest
-from conftest import ROOT
 
 from bot.prep.server import Prep, serve
+from bot.registry import rulesets
 from bot.render.common import refusal_text
 from engine.limits import IMPORT_MAX_BYTES
 
+ROOT = Path(__file__).resolve().parents[2]
 MONSTER = ROOT / "tests" / "sheets" / "fixtures" / "ytsheet2" / "monster.json"
 DRAFT = {
     "settings": {"title": "砦", "rounds": "3", "fort_hp": "300", "cannons": "2", "first": "pc"},
@@ -26,9 +28,8 @@ DRAFT = {
 }
 
 
-@pytest.fixture
-async def prep_at(tmp_path: Path) -> AsyncIterator[tuple[str, Prep, Any]]:
-    prep = Prep("ja", tmp_path / "battle.json")
+@contextlib.asynccontextmanager
+async def _served(prep: Prep) -> AsyncIterator[tuple[str, Prep, Any]]:
     runner = await serve(prep, 0)
     host, port = runner.addresses[0][:2]
     try:
@@ -36,6 +37,12 @@ async def prep_at(tmp_path: Path) -> AsyncIterator[tuple[str, Prep, Any]]:
     finally:
         await prep.close()
         await runner.cleanup()
+
+
+@pytest.fixture
+async def prep_at(tmp_path: Path) -> AsyncIterator[tuple[str, Prep, Any]]:
+    async with _served(Prep(rulesets().get("fort"), "ja", tmp_path / "battle.json")) as served:
+        yield served
 
 
 async def test_it_listens_on_127_0_0_1_only(prep_at):
@@ -125,27 +132,43 @@ async def test_a_sheet_url_is_fetched_under_the_bots_policy(prep_at):
         assert (await response.json())["refusals"] == [{"place": "$.sheet", "text": words}]
 
 
-async def test_a_new_plan_replaces_the_one_running(prep_at):
+async def test_a_new_plan_replaces_the_one_running(tmp_path):
     """The planner runs off the event loop (a check is answered while it runs), and a second request
-    cancels the first, which answers ``replaced``."""
+    cancels the first, which answers ``replaced``. The long plan is held in its worker (``held_plan``)
+    until it has been replaced, so it is still running then on any machine."""
     import asyncio
+    import functools
 
-    url, _, _ = prep_at
+    from held_plan import held
+
+    from bot.rulesets.fort.planner.runner import OddsRunner
+
+    runner = OddsRunner()
+    started, gate = runner.context.Event(), runner.context.Event()
+    runner.target = functools.partial(held, 100000, started, gate)
     long = {"draft": DRAFT, "options": {"runs": "100000", "seed": "1"}}
     short = {"draft": DRAFT, "options": {"runs": "100", "seed": "1"}}
-    async with aiohttp.ClientSession() as session:
+    async with _served(Prep(rulesets().get("fort"), "ja", tmp_path / "battle.json", runner)) as (url, _, _):
+        try:
+            async with aiohttp.ClientSession() as session:
 
-        async def ask(body: dict[str, Any]) -> dict[str, Any]:
-            async with session.post(url + "/api/odds", data=json.dumps(body)) as response:
-                answer: dict[str, Any] = await response.json()
-                return answer
+                async def ask(body: dict[str, Any]) -> dict[str, Any]:
+                    async with session.post(url + "/api/odds", data=json.dumps(body)) as response:
+                        answer: dict[str, Any] = await response.json()
+                        return answer
 
-        await ask(short)  # the fork server started: the long plan is running when it is replaced
-        first = asyncio.ensure_future(ask(long))
-        await asyncio.sleep(1.0)
-        async with session.post(url + "/api/check", data=json.dumps(DRAFT)) as response:
-            assert (await response.json())["refusals"] == []
-        assert not first.done()
-        second = await ask(short)
-        assert (await first) == {"replaced": True}
-        assert second["refusals"] == [] and "text" in second and second["chart"].startswith("data:image/png")
+                await ask(short)  # the fork server started: the long plan is running when it is replaced
+                first = asyncio.ensure_future(ask(long))
+                assert await asyncio.to_thread(started.wait, 60)  # its first slice is in its worker
+                async with session.post(url + "/api/check", data=json.dumps(DRAFT)) as response:
+                    assert (await response.json())["refusals"] == []
+                assert not first.done()
+                asked = asyncio.ensure_future(ask(short))
+                assert (await first) == {"replaced": True}
+                gate.set()  # the worker plays the slice it holds (for nobody now), then the short plan
+                second = await asked
+                assert second["refusals"] == [] and "text" in second
+                assert second["chart"].startswith("data:image/png")
+        finally:
+            gate.set()
+            await runner.close()

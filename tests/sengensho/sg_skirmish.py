@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot import rulesets
-from bot.commands import BuildContext, convert, lookup
+from bot.commands import BuildContext, convert
+from bot.registry import lookup, rulesets
 from engine.sengensho import SengenshoCommand
 
 SCRIPT = Path(__file__).resolve().parents[1] / "data" / "sg_skirmish.toml"
@@ -30,7 +30,7 @@ class Step:
     def command(self) -> SengenshoCommand:
         """The engine command the bot builds from this step (``who`` is the GM when it is ``gm``)."""
         spec = lookup(self.path)
-        binding = rulesets.get("sengensho")
+        binding = rulesets().get("sengensho")
         assert binding is not None
         build = spec.build if spec.build is not None else binding.builders[spec.path]
         command: SengenshoCommand = build(

@@ -9,9 +9,9 @@ import pytest
 from sg_helpers import Run, battle, enemy, pc
 
 from bot.i18n import LANGUAGES, catalogue, placeholders
-from bot.render.common import EVENT_VALUES, event_line
-from bot.render.sengensho_text import status
-from bot.rulesets import sengensho as binding
+from bot.registry import rulesets
+from bot.render.common import event_line
+from bot.rulesets.sengensho.text import status
 from bot.views import StatusView
 from engine.sengensho import SENGENSHO
 from engine.sengensho.commands import (
@@ -85,7 +85,8 @@ def test_every_event_sentence_is_filled_in(lang: str) -> None:
     events = every_event().all_events
     assert {e.kind for e in events} == set(EVENTS)
     for event in events:
-        derived = EVENT_VALUES[event.kind](event.data, lang) if event.kind in EVENT_VALUES else {}
+        parts = rulesets().event_values
+        derived = parts[event.kind](event.data, lang) if event.kind in parts else {}
         names = placeholders(catalogue(lang)[event.kind])
         assert names <= set(event.data) | set(derived), (event.kind, names - set(event.data) - set(derived))
         line = event_line(event, lang)
@@ -139,7 +140,7 @@ def test_the_english_status_header_has_its_space() -> None:
 
 def test_every_sentence_the_renderer_and_binding_use_exists() -> None:
     keys: set[str] = set()
-    for path in (ROOT / "bot/render/sengensho_text.py", Path(binding.__file__)):
+    for path in sorted((ROOT / "bot/rulesets/sengensho").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Constant)

@@ -1,10 +1,9 @@
-"""A short 千幻抄 skirmish in ``toride console`` from a script with ``--dice``, and the text it prints."""
+"""A short 千幻抄 skirmish in ``toride console`` (in this process: ``console_run``) from a script with
+``--dice``, and the text it prints."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,9 @@ from typing import Any
 from bot.render.text import render
 from bot.views import StatusView
 
-ROOT = Path(__file__).resolve().parents[2]
+# ``toride console`` in this process lives with the console tests
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "console"))
+from console_run import console
 
 SKIRMISH = """\
 /sg start title:庭 ambush:true gm_fixed:true
@@ -35,13 +36,6 @@ SKIRMISH = """\
 /sg join name:咲夜 dp_max:17 recovery:4
 /sg export
 """
-
-
-def console(db: Path, script: str, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("TORIDE_DATABASE_URL", None)
-    command = [sys.executable, "-m", "bot.cli", "console", "--db", str(db), *args]
-    return subprocess.run(command, input=script, capture_output=True, text=True, timeout=60, check=False)
 
 
 def last_document(out: str) -> dict[str, Any]:

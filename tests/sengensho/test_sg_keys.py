@@ -107,7 +107,7 @@ def test_every_rule_id_has_a_test() -> None:
 
 def test_the_bot_accepts_every_option_of_sengensho_mds_command_table() -> None:
     """Every ``/sg`` command and option of the table is accepted, with the choices it lists."""
-    from bot.commands import lookup
+    from bot.registry import lookup
 
     spec = next((p for p in SPEC if p.exists()), None)
     if spec is None:
@@ -132,7 +132,7 @@ def test_the_bot_accepts_every_option_of_sengensho_mds_command_table() -> None:
 def test_sengensho_mds_command_table_lists_every_option_the_bot_has() -> None:
     """The other way round: each ``/sg`` option of the bot is in the table's forms (the earlier
     ``ambush:true``, named in the table's text, and the import's file aside)."""
-    from bot.commands import commands
+    from bot.registry import commands
 
     spec = next((p for p in SPEC if p.exists()), None)
     if spec is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sg_helpers import battle, enemy, pc
 
-from bot.render.sengensho_text import status
+from bot.rulesets.sengensho.text import status
 from bot.views import StatusView
 from engine.sengensho import SENGENSHO
 from engine.sengensho.commands import (

@@ -8,6 +8,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.service import Actor, BattleService, Invocation, Where
+from bot.storage.interface import Storage
 from bot.views import ErrorView, EventsView, ExportView, LogView, StatusView, UndoView, View
 from engine.dice import ScriptedDice
 
@@ -47,8 +48,8 @@ async def version(engine: AsyncEngine) -> int:
         return int((await conn.execute(text("select max(version) from battles"))).scalar_one())
 
 
-async def test_every_sg_command_through_the_service(sg_db: AsyncEngine) -> None:
-    service = BattleService(sg_db, ScriptedDice([4, 5, 6, 3, 3, 2]))
+async def test_every_sg_command_through_the_service(sg_storage: Storage) -> None:
+    service = BattleService(sg_storage, ScriptedDice([4, 5, 6, 3, 3, 2]))
     view = await ok(service, GM, "sg start", title="庭", ambush="true")  # the earlier spelling
     assert (view.ruleset, view.events[0].data) == (
         "sengensho",
@@ -117,8 +118,10 @@ async def test_every_sg_command_through_the_service(sg_db: AsyncEngine) -> None:
     assert service.dice_source().remaining == 0  # type: ignore[attr-defined]
 
 
-async def test_players_run_their_own_characters_the_gm_the_rest(sg_db: AsyncEngine) -> None:
-    service = BattleService(sg_db, ScriptedDice([]))
+async def test_players_run_their_own_characters_the_gm_the_rest(
+    sg_storage: Storage, sg_db: AsyncEngine
+) -> None:
+    service = BattleService(sg_storage, ScriptedDice([]))
     await ok(service, GM, "sg start")
     await ok(service, GM, "sg join", name="妖精", dp_max="12", recovery="3", side="enemy")
     await ok(service, ALICE, "sg join", name="魔理沙", dp_max="16", recovery="4")
@@ -147,8 +150,8 @@ async def test_players_run_their_own_characters_the_gm_the_rest(sg_db: AsyncEngi
     await ok(service, ALICE, "sg roll", name="魔理沙", base="3", dice="0")
 
 
-async def test_undo_gives_back_dp_and_export_import_round_trips(sg_db: AsyncEngine) -> None:
-    service = BattleService(sg_db, ScriptedDice([6, 6, 1, 1]))
+async def test_undo_gives_back_dp_and_export_import_round_trips(sg_storage: Storage) -> None:
+    service = BattleService(sg_storage, ScriptedDice([6, 6, 1, 1]))
     await ok(service, GM, "sg start", title="undo")
     await ok(service, GM, "sg join", name="A", dp_max="10", recovery="2")
     await ok(service, GM, "sg roll", name="A", base="0", dice="2")

@@ -10,10 +10,10 @@ import json
 from typing import Any
 
 from sg_skirmish import AMBUSHER, SKIRMISH, Step
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.render.text import render
 from bot.service import Actor, BattleService, Invocation, Where
+from bot.storage.interface import Storage
 from bot.views import ErrorView, EventsView, ExportView, LogView, StatusView, UndoView, View
 from engine.dice import ScriptedDice
 
@@ -56,9 +56,9 @@ async def play(service: BattleService, until: str) -> list[tuple[Step, View]]:
     raise AssertionError(until)
 
 
-async def test_s_hide_1_each_reader_sees_what_they_may(sg_db: AsyncEngine) -> None:
+async def test_s_hide_1_each_reader_sees_what_they_may(sg_storage: Storage) -> None:
     dice = [d for step in SKIRMISH for d in step.dice]
-    service = BattleService(sg_db, ScriptedDice(dice))
+    service = BattleService(sg_storage, ScriptedDice(dice))
     played = await play(service, "霊夢's damage dice")
     for step, view in played:
         if not view.ephemeral:
@@ -148,8 +148,8 @@ async def play_from(service: BattleService, after: str, until: str) -> list[tupl
     raise AssertionError(until)
 
 
-async def test_s_hide_1_undoing_a_secret_action_tells_the_table_nothing(sg_db: AsyncEngine) -> None:
-    service = BattleService(sg_db, ScriptedDice([]))
+async def test_s_hide_1_undoing_a_secret_action_tells_the_table_nothing(sg_storage: Storage) -> None:
+    service = BattleService(sg_storage, ScriptedDice([]))
     await run(service, "gm", "sg start", gm_fixed="checks")
     await run(service, "gm", "sg join", name="ルーミア", dp_max=16, recovery=4, side="enemy", hidden=True)
     await run(service, "gm", "sg hide", name="ルーミア", base=6, dice=2)
@@ -161,8 +161,8 @@ async def test_s_hide_1_undoing_a_secret_action_tells_the_table_nothing(sg_db: A
     assert AMBUSHER not in render(log, "ja") and "取り消" not in render(log, "ja")
 
 
-async def test_s_hide_1_undo_of_public_and_secret_actions_counts_the_public_ones(sg_db: AsyncEngine) -> None:
-    service = BattleService(sg_db, ScriptedDice([]))
+async def test_s_hide_1_undo_of_public_and_secret_actions_counts_the_public_ones(sg_storage: Storage) -> None:
+    service = BattleService(sg_storage, ScriptedDice([]))
     await run(service, "gm", "sg start", gm_fixed="checks")
     await run(service, "gm", "sg join", name="ルーミア", dp_max=16, recovery=4, side="enemy", hidden=True)
     await run(service, "gm", "sg join", name="妖精", dp_max=12, recovery=3, side="enemy")

@@ -7,7 +7,8 @@ import pytest
 from counter_rules import register
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.storage import open_database
+from bot.storage import make_engine, open_storage
+from bot.storage.interface import Storage
 
 register()
 
@@ -18,7 +19,15 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def engine(db_path: Path) -> AsyncIterator[AsyncEngine]:
-    engine = await open_database(str(db_path))
+async def storage(db_path: Path) -> AsyncIterator[Storage]:
+    storage = await open_storage(str(db_path))
+    yield storage
+    await storage.close()
+
+
+@pytest.fixture
+async def engine(storage: Storage, db_path: Path) -> AsyncIterator[AsyncEngine]:
+    """An engine on ``storage``'s database, to look at what it stored."""
+    engine = make_engine(str(db_path))
     yield engine
     await engine.dispose()

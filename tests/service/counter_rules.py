@@ -1,7 +1,7 @@
 """A tiny rule set for the service tests: a counter with HP, hits (some rolled), rounds and an end.
 
-It is registered like a real one (``bot.rulesets.register`` and its commands in ``bot.commands``)
-so the service is tested against the ``Ruleset`` protocol only.
+It is a ``RuleSet`` like a real one (``COUNTER_RULESET``), installed beside the built-in ones
+(``register``), so the service is tested against the ``Ruleset`` protocol only.
 """
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from bot import commands as cmd
-from bot import rulesets
 from bot.commands import BuildContext, CommandSpec, Kind, Option, OptType
+from bot.registry import install, rulesets
+from bot.ruleset import RuleSet
+from bot.rulesets.builtin import BUILTIN
 from engine.dice import DiceSource
 from engine.ruleset import Event, Outcome, RuleError
 
@@ -132,25 +134,19 @@ def _json(command: Any) -> dict[str, Any]:
     return {"type": type(command).__name__, **dataclasses.asdict(command)}
 
 
-def register() -> None:
-    if rulesets.get("counter") is not None:
-        return
-    rulesets.register(
-        rulesets.RulesetBinding(
-            ruleset=COUNTER,
-            group="ctr",
-            is_over=lambda s: bool(s.ended),
-            command_to_json=_json,
-            builders={"gm set": lambda o, c: Set(o["target"], o["value"])},
-            round_end_kinds=frozenset({"ctr.round_ended"}),
-            battle_end_kinds=frozenset({"ctr.ended"}),
-        )
-    )
+def _hit(o: Mapping[str, Any], c: BuildContext) -> Hit:
+    return Hit(o["amount"], c.invoker)
 
-    def hit(o: Mapping[str, Any], c: BuildContext) -> Hit:
-        return Hit(o["amount"], c.invoker)
 
-    cmd.register(
+COUNTER_RULESET = RuleSet(
+    ruleset=COUNTER,
+    group="ctr",
+    is_over=lambda s: bool(s.ended),
+    command_to_json=_json,
+    builders={"gm set": lambda o, c: Set(o["target"], o["value"])},
+    round_end_kinds=frozenset({"ctr.round_ended"}),
+    battle_end_kinds=frozenset({"ctr.ended"}),
+    commands=(
         CommandSpec(
             "ctr",
             "start",
@@ -165,9 +161,16 @@ def register() -> None:
             Kind.ENGINE,
             (Option("amount", OptType.DAMAGE, required=True),),
             ruleset="counter",
-            build=hit,
+            build=_hit,
         ),
         CommandSpec("ctr", "next", Kind.ENGINE, gm=True, ruleset="counter", build=lambda o, c: Next()),
         CommandSpec("ctr", "end", Kind.ENGINE, gm=True, ruleset="counter", build=lambda o, c: End()),
         *cmd.ruleset_lifecycle("ctr", "counter"),
-    )
+    ),
+)
+
+
+def register() -> None:
+    """Install the counter beside the built-in rule sets (once)."""
+    if rulesets().get("counter") is None:
+        install(*BUILTIN, COUNTER_RULESET)

@@ -22,12 +22,15 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.commands import CommandSpec, Option, OptType, commands
+from bot.commands import CommandSpec, Option, OptType
 from bot.console import app
 from bot.console.session import ConsoleSession, Quit
+from bot.registry import commands
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.storage import open_database
-from bot.storage import repository as repo
+from bot.storage import make_engine, open_storage
+from bot.storage.battles import read_latest_head
+from bot.storage.interface import Storage
+from bot.storage.tables import battles, events
 from bot.views import ErrorView, View
 from engine import limits
 from engine.dice import SeededDice
@@ -231,6 +234,8 @@ def _outcome(view: View) -> str:
 class Probe:
     """A console session and its service on a SQLite file; checks one input at a time."""
 
+    storage: Storage
+    #: on the same database, to look at what it stored
     engine: AsyncEngine
     session: ConsoleSession
     folder: Path
@@ -242,14 +247,16 @@ class Probe:
 
     @classmethod
     async def open(cls, folder: Path) -> Probe:
-        engine = await open_database(str(folder / "fuzz.db"))
-        service = BattleService(engine, SeededDice(5))
+        storage = await open_storage(str(folder / "fuzz.db"))
+        engine = make_engine(str(folder / "fuzz.db"))
+        service = BattleService(storage, SeededDice(5))
         session = ConsoleSession(service, channel=CHANNEL, lang="ja", base_dir=folder)
-        probe = cls(engine, session, folder)
+        probe = cls(storage, engine, session, folder)
         await probe._ensure_battle()
         return probe
 
     async def close(self) -> None:
+        await self.storage.close()
         await self.engine.dispose()
 
     @property
@@ -259,13 +266,11 @@ class Probe:
     async def _stored(self, channel: str) -> tuple[Any, ...]:
         """Everything stored of the channel's latest battle: head, state text, log rows."""
         async with self.engine.connect() as conn:
-            head = await repo.latest_head(conn, "console", channel)
+            head = await conn.run_sync(read_latest_head, "console", channel)
             if head is None:
                 return (None,)
-            state = (
-                await conn.execute(select(repo.battles.c.state).where(repo.battles.c.id == head.id))
-            ).scalar()
-            count = select(func.count()).where(repo.events.c.battle_id == head.id)
+            state = (await conn.execute(select(battles.c.state).where(battles.c.id == head.id))).scalar()
+            count = select(func.count()).where(events.c.battle_id == head.id)
             return (head, state, (await conn.execute(count)).scalar())
 
     async def _ensure_battle(self) -> None:

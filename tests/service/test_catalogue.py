@@ -102,7 +102,7 @@ def _fields(description: str) -> set[str]:
 
 def test_fort_sentences_use_only_the_fields_the_engine_gives() -> None:
     """A placeholder the engine never fills shows as ``{pc}`` (or ``-``) to the players."""
-    from bot.render.common import EVENT_VALUES
+    from bot.registry import rulesets
     from engine.fort import keys
 
     tables = {**keys.EVENTS, **keys.REFUSALS}
@@ -111,7 +111,7 @@ def test_fort_sentences_use_only_the_fields_the_engine_gives() -> None:
         wrong = []
         for key, text in entries.items():
             base = key if key in tables else key.rsplit(".", 1)[0]  # variants: fort.damaged.enter
-            if base not in tables or base in EVENT_VALUES:
+            if base not in tables or base in rulesets().event_values:
                 continue
             extra = placeholders(text) - _fields(tables[base])
             if extra:

@@ -11,12 +11,12 @@ import json
 from typing import Any
 
 import pytest
-from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.commands import commands
 from bot.console.parser import parse_line
+from bot.registry import commands
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.storage import open_database
+from bot.storage import open_storage
+from bot.storage.interface import Storage
 from bot.views import ErrorView, EventsView, ExportView, NoticeView, View
 from engine.dice import SeededDice
 
@@ -104,8 +104,8 @@ async def _battles(service: BattleService) -> None:
 
 
 @pytest.fixture
-async def service(engine: AsyncEngine) -> BattleService:
-    service = BattleService(engine, SeededDice(7))
+async def service(storage: Storage) -> BattleService:
+    service = BattleService(storage, SeededDice(7))
     await _battles(service)
     return service
 
@@ -162,10 +162,10 @@ async def test_every_gm_only_command_is_open_to_each_kind_of_gm(service: BattleS
         assert not (isinstance(view, ErrorView) and view.key == key), (text_, view)
 
 
-async def test_a_removed_co_gm_is_nobody_at_once_in_every_process(engine: AsyncEngine, db_path: Any) -> None:
-    other_engine = await open_database(str(db_path))
+async def test_a_removed_co_gm_is_nobody_at_once_in_every_process(storage: Storage, db_path: Any) -> None:
+    other_storage = await open_storage(str(db_path))
     try:
-        one, two = BattleService(engine, SeededDice(1)), BattleService(other_engine, SeededDice(2))
+        one, two = BattleService(storage, SeededDice(1)), BattleService(other_storage, SeededDice(2))
         await ok(one, FORT, GM, "/fort start rounds:3")
         await ok(one, FORT, GM, "/gm add user:carol")
         await ok(two, FORT, COGM, "/fort next")  # the other process has carol as a GM now
@@ -175,7 +175,7 @@ async def test_a_removed_co_gm_is_nobody_at_once_in_every_process(engine: AsyncE
         view = await run(two, FORT, COGM, "/gm add user:carol")
         assert isinstance(view, ErrorView) and view.key == "service.gm_only"
     finally:
-        await other_engine.dispose()
+        await other_storage.close()
 
 
 async def test_co_gms_belong_to_their_battle_and_go_with_it(service: BattleService) -> None:

@@ -11,8 +11,11 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.console.parser import parse_line
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.storage import repository as repo
+from bot.storage.battles import read_latest_head, read_state_at
 from bot.storage.docpatch import Encoded, apply
+from bot.storage.interface import Storage
+from bot.storage.log import read_live_actions
+from bot.storage.records import BattleHead
 from bot.views import ErrorView
 from engine.dice import ScriptedDice
 
@@ -28,15 +31,15 @@ async def run(service: BattleService, line: str) -> None:
     assert not isinstance(view, ErrorView), view
 
 
-async def stored(engine: AsyncEngine) -> tuple[repo.BattleHead, dict[str, Any]]:
+async def stored(engine: AsyncEngine) -> tuple[BattleHead, dict[str, Any]]:
     async with engine.connect() as conn:
-        head = await repo.latest_head(conn, HERE.guild, HERE.channel)
+        head = await conn.run_sync(read_latest_head, HERE.guild, HERE.channel)
         assert head is not None
-        return head, await repo.state_at(conn, head.id, head.version)
+        return head, await conn.run_sync(read_state_at, head.id, head.version)
 
 
-async def test_a_held_battle_is_its_state_and_the_stored_text(engine: AsyncEngine) -> None:
-    service = BattleService(engine, ScriptedDice([]))
+async def test_a_held_battle_is_its_state_and_the_stored_text(storage: Storage, engine: AsyncEngine) -> None:
+    service = BattleService(storage, ScriptedDice([]))
     await run(service, "/fort start rounds:3 fort_hp:200 title:T")
     for i in range(5):
         await run(service, f"/unit add name:G{i} type:normal area:A1 hp:40 fort_damage:10")
@@ -51,13 +54,15 @@ async def test_a_held_battle_is_its_state_and_the_stored_text(engine: AsyncEngin
     assert [u["hp"] for u in document["units"]] == [40, 40, 40, 33, 40]
 
 
-async def test_a_battle_read_from_the_database_is_patched_from_the_document_read(engine: AsyncEngine) -> None:
-    first = BattleService(engine, ScriptedDice([]))
+async def test_a_battle_read_from_the_database_is_patched_from_the_document_read(
+    storage: Storage, engine: AsyncEngine
+) -> None:
+    first = BattleService(storage, ScriptedDice([]))
     await run(first, "/fort start rounds:3 fort_hp:200 title:T")
     await run(first, "/unit add name:G1 type:normal area:A1 hp:40 fort_damage:10")
     head, before = await stored(engine)
     # another process: it reads the battle, answers a read from the document as read
-    second = BattleService(engine, ScriptedDice([]))
+    second = BattleService(storage, ScriptedDice([]))
     status = await second.status(HERE)
     assert status is not None and status.document == before
     live = second.cache.get(KEY)
@@ -67,7 +72,7 @@ async def test_a_battle_read_from_the_database_is_patched_from_the_document_read
     assert live is not None and isinstance(live.stored, Encoded)
     after_head, after = await stored(engine)
     async with engine.connect() as conn:
-        rows = await repo.live_actions(conn, head.id, 1)
+        rows = await conn.run_sync(read_live_actions, head.id, 1)
     assert rows[0].seq == after_head.version == head.version + 1
     assert rows[0].delta == {"l": {"units": [{"i": 0, "o": {"hp": 40}, "v": {"hp": 12}}]}}
     assert rows[0].delta is not None and apply(before, rows[0].delta) == after

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,20 +18,25 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.commands import OptType, commands
+from bot.commands import OptType
 from bot.console.session import ConsoleSession
 from bot.i18n import t
 from bot.map_cli import read_battle
+from bot.registry import commands
 from bot.render.text import render
 from bot.roll_cli import roll_jsonl
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.storage import repository as repo
+from bot.storage.interface import Storage
+from bot.storage.tables import events
 from bot.views import ErrorView, EventsView, View
 from engine import limits
 from engine.dice import SeededDice
 from engine.errors import EngineError
 
-ROOT = Path(__file__).resolve().parents[2]
+# ``toride console`` in this process lives with the console tests
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "console"))
+from console_run import console_bytes as run_console_bytes
+
 HERE = Where("g", "c")
 GM = Actor("gm")
 HUGE = "9" * 4301  # one digit past Python's int() limit, which raised ValueError
@@ -44,7 +48,7 @@ async def execute(service: BattleService, path: str, where: Where = HERE, **opti
 
 async def rows(engine: AsyncEngine) -> int:
     async with engine.connect() as conn:
-        return int((await conn.execute(select(func.count()).select_from(repo.events))).scalar_one())
+        return int((await conn.execute(select(func.count()).select_from(events))).scalar_one())
 
 
 def refused(view: View, key: str, **values: Any) -> ErrorView:
@@ -63,19 +67,15 @@ def fort_document(**changes: Any) -> dict[str, Any]:
 
 
 def console_bytes(db: Path, script: bytes, *args: str) -> subprocess.CompletedProcess[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("TORIDE_DATABASE_URL", None)
-    return subprocess.run(
-        [sys.executable, "-m", "bot.cli", "console", "--db", str(db), "--lang", "en", *args],
-        input=script, capture_output=True, timeout=60, cwd=db.parent, env=env, check=False,
-    )  # fmt: skip
+    """``toride console --db DB --lang en ARGS`` (in this process) with the bytes ``script`` on stdin."""
+    return run_console_bytes(db, script, "--lang", "en", *args)
 
 
 # --- the four inputs that crashed the console --------------------------------------------------------
 
 
-async def test_an_integer_of_4301_digits_in_any_option(engine: AsyncEngine) -> None:
-    service = BattleService(engine, SeededDice(1))
+async def test_an_integer_of_4301_digits_in_any_option(storage: Storage, engine: AsyncEngine) -> None:
+    service = BattleService(storage, SeededDice(1))
     numbers = [
         (path, opt)
         for path, spec in commands().items()
@@ -105,8 +105,8 @@ async def test_an_integer_of_4301_digits_in_any_option(engine: AsyncEngine) -> N
     assert await rows(engine) == 1
 
 
-async def test_a_deeply_nested_json_import(engine: AsyncEngine, tmp_path: Path) -> None:
-    service = BattleService(engine, SeededDice(1))
+async def test_a_deeply_nested_json_import(storage: Storage, engine: AsyncEngine, tmp_path: Path) -> None:
+    service = BattleService(storage, SeededDice(1))
     for document in ("[" * 100_000, "[" * 100_000 + "]" * 100_000, '{"a":' * 21 + "1" + "}" * 21):
         refused(await execute(service, "fort import", file=document), "command.json_too_deep", max=20)
     deep = fort_document(extra=json.loads("[" * 20 + "]" * 20))  # 21 levels with the document itself
@@ -131,8 +131,10 @@ async def test_a_deeply_nested_json_import(engine: AsyncEngine, tmp_path: Path) 
     ]
 
 
-async def test_a_lone_surrogate_in_an_imported_title(engine: AsyncEngine, tmp_path: Path) -> None:
-    service = BattleService(engine, SeededDice(1))
+async def test_a_lone_surrogate_in_an_imported_title(
+    storage: Storage, engine: AsyncEngine, tmp_path: Path
+) -> None:
+    service = BattleService(storage, SeededDice(1))
     text = json.dumps(fort_document(title="\ud800"))  # JSON's own escape: "\ud800"
     assert "\\ud800" in text
     refused(await execute(service, "fort import", file=text), "command.json_not_unicode")
@@ -161,8 +163,8 @@ def test_invalid_utf8_on_the_console_stdin(tmp_path: Path) -> None:
 # --- what no limit held back ---------------------------------------------------------------------
 
 
-async def test_a_100000_character_title(engine: AsyncEngine) -> None:
-    service = BattleService(engine, SeededDice(1))
+async def test_a_100000_character_title(storage: Storage, engine: AsyncEngine) -> None:
+    service = BattleService(storage, SeededDice(1))
     title = "砦" * 100_000
     refused(await execute(service, "fort start", rounds="3", title=title), "command.text_too_long", max=100)
     refused(await execute(service, "sg start", title=title), "command.text_too_long", max=100)
@@ -175,8 +177,8 @@ async def test_a_100000_character_title(engine: AsyncEngine) -> None:
     assert await rows(engine) == 1
 
 
-async def test_100000_imported_units(engine: AsyncEngine) -> None:
-    service = BattleService(engine, SeededDice(1))
+async def test_100000_imported_units(storage: Storage, engine: AsyncEngine) -> None:
+    service = BattleService(storage, SeededDice(1))
     unit = {"name": "u", "type": "normal", "area": "A2", "hp": 10, "fort_damage": 1}
     many = fort_document(units=[{**unit, "name": f"u{i}"} for i in range(100_000)])
     text = json.dumps(many)
@@ -194,8 +196,10 @@ async def test_100000_imported_units(engine: AsyncEngine) -> None:
 @pytest.mark.parametrize(
     "name", ["a\nb", "\x1b[31mred\x1b[0m", "nul\x00", "tab\tbed", "\u202eevil", "x\u2028y", "c\x85c1"]
 )
-async def test_names_with_newlines_ansi_escapes_and_nul(engine: AsyncEngine, name: str) -> None:
-    service = BattleService(engine, SeededDice(1))
+async def test_names_with_newlines_ansi_escapes_and_nul(
+    storage: Storage, engine: AsyncEngine, name: str
+) -> None:
+    service = BattleService(storage, SeededDice(1))
     await execute(service, "fort start", rounds="3")
     view = await execute(service, "unit add", name=name, type="normal", area="A2", hp="5", fort_damage="1")
     refused(view, "command.text_control", option="name")
@@ -224,8 +228,8 @@ def _at_the_limits(less: int) -> dict[str, Any]:
     )
 
 
-async def test_the_limits_of_commands_md_in_commands_and_imports_alike(engine: AsyncEngine) -> None:
-    service = BattleService(engine, SeededDice(1))
+async def test_the_limits_of_commands_md_in_commands_and_imports_alike(storage: Storage) -> None:
+    service = BattleService(storage, SeededDice(1))
     view = await execute(service, "fort start", Where("g", "x"), rounds="3", cannons="11")
     refused(view, "command.out_of_range", max=limits.MAX_CANNONS)
     assert isinstance(await execute(service, "fort import", file=_at_the_limits(1)), EventsView)
@@ -262,8 +266,8 @@ async def test_the_limits_of_commands_md_in_commands_and_imports_alike(engine: A
     refused(await execute(service, "fort import", Where("g", "big"), file=big), "limits.number", max=100_000)
 
 
-async def test_a_utf8_bom_is_accepted_by_the_console(engine: AsyncEngine, tmp_path: Path) -> None:
-    service = BattleService(engine, SeededDice(1))
+async def test_a_utf8_bom_is_accepted_by_the_console(storage: Storage, tmp_path: Path) -> None:
+    service = BattleService(storage, SeededDice(1))
     (tmp_path / "bom.json").write_bytes(b"\xef\xbb\xbf" + json.dumps(fort_document()).encode())
     session = ConsoleSession(service, lang="en", base_dir=tmp_path)
     reply = await session.handle("\ufeff/fort import file:bom.json")
@@ -272,8 +276,8 @@ async def test_a_utf8_bom_is_accepted_by_the_console(engine: AsyncEngine, tmp_pa
     assert done.stdout.decode("utf-8").startswith("Fort battle begins: 3 rounds"), done
 
 
-async def test_the_channel_lock_table_is_bounded(engine: AsyncEngine) -> None:
-    service = BattleService(engine, SeededDice(1), cache_size=10)
+async def test_the_channel_lock_table_is_bounded(storage: Storage) -> None:
+    service = BattleService(storage, SeededDice(1), cache_size=10)
     for i in range(300):
         await execute(service, "fort status", Where("g", f"c{i}"))
         await execute(service, "fort start", Where("g", f"c{i % 30}"), rounds="1")
@@ -309,8 +313,10 @@ def test_every_limit_refusal_says_its_limit_in_both_languages() -> None:
                 assert placeholders(entries[key]) & limit, (lang, key)  # the sentence says the limit
 
 
-async def test_free_texts_of_an_import_are_held_to_the_limits_too(engine: AsyncEngine) -> None:
-    service = BattleService(engine, SeededDice(1))
+async def test_free_texts_of_an_import_are_held_to_the_limits_too(
+    storage: Storage, engine: AsyncEngine
+) -> None:
+    service = BattleService(storage, SeededDice(1))
     unit = {"name": "G", "type": "normal", "area": "A2", "hp": 1, "weakness": "炎\n+3"}
     view = await execute(service, "fort import", file=fort_document(units=[unit]))
     refused(view, "limits.text_control", what="weakness")

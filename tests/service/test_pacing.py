@@ -14,11 +14,10 @@ import asyncio
 import gc
 from collections.abc import Awaitable, Callable
 
-from sqlalchemy.ext.asyncio import AsyncEngine
-
 from bot.console.parser import parse_line
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.service.pacing import Pacer, settle_process
+from bot.storage.interface import Storage
 from bot.storage.writer import after_due_timers
 from bot.views import EventsView, ExportView, View
 from engine.dice import ScriptedDice
@@ -160,14 +159,14 @@ async def hp(service: BattleService, where: Where, delta: int) -> View:
     return await service.execute(where, GM, Invocation(line.path, line.options, line.text))
 
 
-async def test_commands_begun_one_per_pass_are_stored_in_one_batch(engine: AsyncEngine) -> None:
-    service = BattleService(engine, ScriptedDice([]))
+async def test_commands_begun_one_per_pass_are_stored_in_one_batch(storage: Storage) -> None:
+    service = BattleService(storage, ScriptedDice([]))
     wheres = [Where("g", f"c{i}") for i in range(4)]
     for where in wheres:
         await service.execute(where, GM, Invocation("fort import", {"file": BATTLE}))
         assert isinstance(await hp(service, where, -1), EventsView)  # held, with its snapshots
     service.pacer = Pacer(0, Clock())  # a spent budget at once: one command per window
-    batches = service.storage.batches
+    batches = service.storage.counts.batches
     log: list[object] = []
     views = asyncio.gather(*(hp(service, where, -2) for where in wheres))
     due_timer(log)
@@ -175,7 +174,7 @@ async def test_commands_begun_one_per_pass_are_stored_in_one_batch(engine: Async
     assert all(isinstance(view, EventsView) for view in done)
     assert service.pacer.waited == 3
     # the writer took its batch once a pass of the loop added no plan: the four together
-    assert service.storage.batches == batches + 1
+    assert service.storage.counts.batches == batches + 1
     for where in wheres:
         view = await service.execute(where, GM, Invocation("fort export", {}))
         assert isinstance(view, ExportView)

@@ -9,6 +9,7 @@ from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.service import Actor, BattleService, Invocation, Where
+from bot.storage.interface import Storage
 from bot.storage.models import BattleEvent
 from bot.views import (
     ErrorView,
@@ -44,8 +45,8 @@ async def versions(engine: AsyncEngine) -> tuple[int, int]:
     return int(version or 0), int(rows)
 
 
-async def test_start_hit_status_and_dice_in_the_log(engine: AsyncEngine) -> None:
-    service = BattleService(engine, ScriptedDice([3, 4]))
+async def test_start_hit_status_and_dice_in_the_log(storage: Storage) -> None:
+    service = BattleService(storage, ScriptedDice([3, 4]))
     view = await run(service, GM, "ctr start", hp="50", title="砦")
     assert isinstance(view, EventsView) and view.seq == 1
     assert [e.kind for e in view.events] == ["ctr.started"]
@@ -63,18 +64,18 @@ async def test_start_hit_status_and_dice_in_the_log(engine: AsyncEngine) -> None
     assert log.entries[1].events[0].dice == ((6, 3), (6, 4))
 
 
-async def test_state_survives_a_new_service(engine: AsyncEngine) -> None:
-    first = BattleService(engine, SeededDice(1))
+async def test_state_survives_a_new_service(storage: Storage) -> None:
+    first = BattleService(storage, SeededDice(1))
     await run(first, GM, "ctr start", hp="30")
     await run(first, GM, "ctr hit", amount="5")
-    second = BattleService(engine, SeededDice(1))
+    second = BattleService(storage, SeededDice(1))
     assert await hp(second) == 25
     view = await run(second, GM, "ctr hit", amount="5")
     assert isinstance(view, EventsView) and view.seq == 3
 
 
-async def test_refusals_change_nothing(engine: AsyncEngine) -> None:
-    service = BattleService(engine, ScriptedDice([6, 6]))
+async def test_refusals_change_nothing(storage: Storage, engine: AsyncEngine) -> None:
+    service = BattleService(storage, ScriptedDice([6, 6]))
     refused = await run(service, GM, "ctr hit", amount="1")
     assert isinstance(refused, ErrorView) and refused.key == "service.no_battle"
     await run(service, GM, "ctr start", hp="10")
@@ -107,8 +108,8 @@ async def test_refusals_change_nothing(engine: AsyncEngine) -> None:
     assert service.dice_source().remaining == 2  # type: ignore[attr-defined]
 
 
-async def test_co_gm(engine: AsyncEngine) -> None:
-    service = BattleService(engine, SeededDice(0))
+async def test_co_gm(storage: Storage) -> None:
+    service = BattleService(storage, SeededDice(0))
     await run(service, GM, "ctr start", hp="10")
     assert isinstance(await run(service, ALICE, "ctr next"), ErrorView)
     added = await run(service, GM, "gm add", user="@alice")
@@ -122,8 +123,8 @@ async def test_co_gm(engine: AsyncEngine) -> None:
     assert isinstance(await run(service, Actor("mod", manage_channels=True), "ctr next"), EventsView)
 
 
-async def test_undo_redo_several_steps_dice_included(engine: AsyncEngine) -> None:
-    service = BattleService(engine, ScriptedDice([1, 2, 3, 4, 5, 6]))
+async def test_undo_redo_several_steps_dice_included(storage: Storage) -> None:
+    service = BattleService(storage, ScriptedDice([1, 2, 3, 4, 5, 6]))
     await run(service, GM, "ctr start", hp="100")
     states = []
     for _ in range(3):
@@ -162,8 +163,8 @@ async def test_undo_redo_several_steps_dice_included(engine: AsyncEngine) -> Non
     assert [e.text for e in log.entries][-1] == "/ctr hit"
 
 
-async def test_undo_reopens_an_ended_battle(engine: AsyncEngine) -> None:
-    service = BattleService(engine, SeededDice(0))
+async def test_undo_reopens_an_ended_battle(storage: Storage, engine: AsyncEngine) -> None:
+    service = BattleService(storage, SeededDice(0))
     await run(service, GM, "ctr start", hp="10")
     end = await run(service, GM, "ctr end")
     assert isinstance(end, EventsView) and end.ended
@@ -183,8 +184,8 @@ async def test_undo_reopens_an_ended_battle(engine: AsyncEngine) -> None:
     assert rows == ["ended", "running"]
 
 
-async def test_round_summary_lists_the_round_with_dice(engine: AsyncEngine) -> None:
-    service = BattleService(engine, ScriptedDice([2, 3, 4, 4]))
+async def test_round_summary_lists_the_round_with_dice(storage: Storage) -> None:
+    service = BattleService(storage, ScriptedDice([2, 3, 4, 4]))
     await run(service, GM, "ctr start", hp="50")
     await run(service, GM, "ctr hit", amount="2d")
     first = await run(service, GM, "ctr next")
@@ -204,8 +205,8 @@ async def test_round_summary_lists_the_round_with_dice(engine: AsyncEngine) -> N
     assert summary.events[0].dice == ((6, 4), (6, 4))
 
 
-async def test_import_of_an_export(engine: AsyncEngine) -> None:
-    service = BattleService(engine, ScriptedDice([6, 5]))
+async def test_import_of_an_export(storage: Storage) -> None:
+    service = BattleService(storage, ScriptedDice([6, 5]))
     await run(service, GM, "ctr start", hp="40", title="北")
     await run(service, GM, "ctr hit", amount="2d")
     export = await run(service, GM, "ctr export")
@@ -225,8 +226,8 @@ async def test_import_of_an_export(engine: AsyncEngine) -> None:
     assert isinstance(running, ErrorView) and running.key == "service.battle_running"
 
 
-async def test_many_tasks_on_one_channel_lose_nothing(engine: AsyncEngine) -> None:
-    service = BattleService(engine, SeededDice(0))
+async def test_many_tasks_on_one_channel_lose_nothing(storage: Storage, engine: AsyncEngine) -> None:
+    service = BattleService(storage, SeededDice(0))
     await run(service, GM, "ctr start", hp="1000")
     views = await asyncio.gather(*(run(service, Actor(f"p{i}"), "ctr hit", amount="3") for i in range(60)))
     assert all(isinstance(v, EventsView) for v in views)
@@ -235,13 +236,15 @@ async def test_many_tasks_on_one_channel_lose_nothing(engine: AsyncEngine) -> No
     assert await versions(engine) == (61, 61)
 
 
-async def test_two_services_on_one_database_lose_no_update(engine: AsyncEngine, db_path: Any) -> None:
-    from bot.storage import open_database
+async def test_two_services_on_one_database_lose_no_update(
+    storage: Storage, engine: AsyncEngine, db_path: Any
+) -> None:
+    from bot.storage import open_storage
 
-    other_engine = await open_database(str(db_path))
+    other_storage = await open_storage(str(db_path))
     try:
-        one = BattleService(engine, SeededDice(1))
-        two = BattleService(other_engine, SeededDice(2))
+        one = BattleService(storage, SeededDice(1))
+        two = BattleService(other_storage, SeededDice(2))
         await run(one, GM, "ctr start", hp="1000")
         await run(two, GM, "ctr status")  # both have the battle cached now
         tasks = [run(one if i % 2 else two, GM, "ctr hit", amount="2") for i in range(80)]
@@ -250,18 +253,18 @@ async def test_two_services_on_one_database_lose_no_update(engine: AsyncEngine, 
         # the second writer of the channel waits for the first (under its lock), it is never refused:
         # a command that finds its cached battle stale runs again on the stored one, under the lock
         assert [v for v in views if isinstance(v, ErrorView)] == []
-        assert one.conflicts + two.conflicts > 0
+        assert one.actions.conflicts + two.actions.conflicts > 0
         # every acknowledged hit is there, exactly once
         assert len(ok) == 80
         assert await hp(one) == 1000 - 2 * len(ok)
         assert await hp(two) == 1000 - 2 * len(ok)
         assert await versions(engine) == (1 + len(ok), 1 + len(ok))
     finally:
-        await other_engine.dispose()
+        await other_storage.close()
 
 
-async def test_a_small_cache_loads_battles_again(engine: AsyncEngine) -> None:
-    service = BattleService(engine, SeededDice(0), cache_size=2)
+async def test_a_small_cache_loads_battles_again(storage: Storage) -> None:
+    service = BattleService(storage, SeededDice(0), cache_size=2)
     wheres = [Where("g1", f"c{i}") for i in range(5)]
     for i, where in enumerate(wheres):
         await run(service, GM, "ctr start", where, hp=str(10 + i))

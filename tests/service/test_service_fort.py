@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqlalchemy.ext.asyncio import AsyncEngine
-
-from bot.commands import commands
 from bot.console.parser import parse_line
+from bot.registry import commands
 from bot.service import Actor, BattleService, Invocation, Where
+from bot.storage.interface import Storage
 from bot.views import ErrorView, EventsView, ExportView, LogView, StatusView, UndoView, View
 from engine.dice import ScriptedDice
 
@@ -89,9 +88,9 @@ async def run(service: BattleService, text: str) -> View:
     )
 
 
-async def test_every_fort_command_through_the_service(engine: AsyncEngine) -> None:
+async def test_every_fort_command_through_the_service(storage: Storage) -> None:
     dice = ScriptedDice(DICE)
-    service = BattleService(engine, dice)
+    service = BattleService(storage, dice)
     used: set[str] = set()
     for text, refusal in SCRIPT:
         view = await run(service, text)
@@ -152,9 +151,9 @@ async def test_every_fort_command_through_the_service(engine: AsyncEngine) -> No
     assert isinstance(status, StatusView) and status.ended
 
 
-async def test_a_replay_of_the_log_gives_the_same_battle(engine: AsyncEngine, tmp_path: Path) -> None:
+async def test_a_replay_of_the_log_gives_the_same_battle(storage: Storage, tmp_path: Path) -> None:
     """Dice are stored with the events: the same script with the logged dice gives the same export."""
-    first = BattleService(engine, ScriptedDice(DICE))
+    first = BattleService(storage, ScriptedDice(DICE))
     for text, _ in SCRIPT:
         await run(first, text)
     log = await run(first, "/fort log last:200")
@@ -162,9 +161,9 @@ async def test_a_replay_of_the_log_gives_the_same_battle(engine: AsyncEngine, tm
     logged = [v for entry in log.entries if entry.status == "live" for e in entry.events for _, v in e.dice]
     # the undone and redone rows keep their dice; the live ones hold every die of the battle
     assert sorted(logged) == sorted(DICE)
-    from bot.storage import open_database
+    from bot.storage import open_storage
 
-    other = await open_database(str(tmp_path / "again.db"))
+    other = await open_storage(str(tmp_path / "again.db"))
     try:
         second = BattleService(other, ScriptedDice(DICE))
         for text, _ in SCRIPT:
@@ -172,4 +171,4 @@ async def test_a_replay_of_the_log_gives_the_same_battle(engine: AsyncEngine, tm
         a, b = await run(first, "/fort export"), await run(second, "/fort export")
         assert isinstance(a, ExportView) and isinstance(b, ExportView) and a.document == b.document
     finally:
-        await other.dispose()
+        await other.close()

@@ -3,15 +3,14 @@ an enemy the GM runs), and nothing changes."""
 
 from __future__ import annotations
 
-from sqlalchemy.ext.asyncio import AsyncEngine
-
 from bot.console.session import ConsoleSession
 from bot.service import BattleService
+from bot.storage.interface import Storage
 from engine.dice import ScriptedDice
 
 
-async def test_a_player_cannot_act_as_an_enemy_or_another_players_pc(engine: AsyncEngine) -> None:
-    session = ConsoleSession(BattleService(engine, ScriptedDice([3, 4])), lang="ja")
+async def test_a_player_cannot_act_as_an_enemy_or_another_players_pc(storage: Storage) -> None:
+    session = ConsoleSession(BattleService(storage, ScriptedDice([3, 4])), lang="ja")
     for line in (
         "/sg start title:夜",
         "@alice /sg join name:アリス hp:30 dp_max:12 recovery:3",

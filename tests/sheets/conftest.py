@@ -4,13 +4,13 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.storage import open_database
+from bot.storage import open_storage
+from bot.storage.interface import Storage
 
 
 @pytest.fixture
-async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
-    engine = await open_database(str(tmp_path / "battles.db"))
-    yield engine
-    await engine.dispose()
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    storage = await open_storage(str(tmp_path / "battles.db"))
+    yield storage
+    await storage.close()

@@ -24,8 +24,9 @@ from sqlalchemy import select
 
 from bot.console.session import ConsoleSession
 from bot.service import BattleService
-from bot.storage import open_database
-from bot.storage import repository as repo
+from bot.storage import make_engine, open_storage
+from bot.storage.battles import read_latest_head
+from bot.storage.tables import battles
 from engine import limits
 from engine.dice import SeededDice
 from engine.ruleset import RuleError
@@ -114,23 +115,23 @@ Probe = tuple[asyncio.Runner, ConsoleSession, Any, Path]
 def probe(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Probe]:
     folder = tmp_path_factory.mktemp("hostile_sheets")
     runner = asyncio.Runner()
-    engine = runner.run(open_database(str(folder / "sheets.db")))
-    session = ConsoleSession(BattleService(engine, SeededDice(3)), lang="ja", base_dir=folder)
+    storage = runner.run(open_storage(str(folder / "sheets.db")))
+    engine = make_engine(str(folder / "sheets.db"))  # to look at what was stored
+    session = ConsoleSession(BattleService(storage, SeededDice(3)), lang="ja", base_dir=folder)
     for line in ("/fort start rounds:3", "/pc add name:的"):
         reply = runner.run(session.handle(line))
         assert reply is not None and reply.ok
     yield runner, session, engine, folder
+    runner.run(storage.close())
     runner.run(engine.dispose())
     runner.close()
 
 
 async def _stored(engine: Any) -> tuple[Any, ...]:
     async with engine.connect() as conn:
-        head = await repo.latest_head(conn, "console", "console")
+        head = await conn.run_sync(read_latest_head, "console", "console")
         assert head is not None
-        state = (
-            await conn.execute(select(repo.battles.c.state).where(repo.battles.c.id == head.id))
-        ).scalar()
+        state = (await conn.execute(select(battles.c.state).where(battles.c.id == head.id))).scalar()
         return head, state
 
 

@@ -10,20 +10,20 @@ from typing import Any
 
 import pytest
 from sheet_fixtures import FIXTURES
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.console.session import ConsoleSession
 from bot.service import BattleService
+from bot.storage.interface import Storage
 from bot.views import PaletteView
 from engine.dice import ScriptedDice
 
 
 class Table:
-    def __init__(self, engine: AsyncEngine, tmp_path: Path, lang: str = "en") -> None:
+    def __init__(self, storage: Storage, tmp_path: Path, lang: str = "en") -> None:
         for fixture in FIXTURES.glob("*.json"):
             shutil.copy(fixture, tmp_path / fixture.name)
         self.dice = ScriptedDice([])
-        self.session = ConsoleSession(BattleService(engine, self.dice), lang=lang, base_dir=tmp_path)
+        self.session = ConsoleSession(BattleService(storage, self.dice), lang=lang, base_dir=tmp_path)
         self.dir = tmp_path
 
     async def ok(self, line: str, *dice: int) -> str:
@@ -48,8 +48,8 @@ class Table:
 
 
 @pytest.fixture
-async def table(engine: AsyncEngine, tmp_path: Path) -> Table:
-    t = Table(engine, tmp_path)
+async def table(storage: Storage, tmp_path: Path) -> Table:
+    t = Table(storage, tmp_path)
     await t.ok("/fort start rounds:3")
     return t
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 from sheet_server import SheetServer, sheet_server
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.console.session import ConsoleSession
 from bot.service import BattleService
 from bot.sheet_fetch import FetchPolicy, SheetFetchError, fetch_sheet, json_url
+from bot.storage.interface import Storage
 from engine.dice import ScriptedDice
 
 
@@ -25,9 +25,9 @@ async def server() -> AsyncIterator[SheetServer]:
         yield running
 
 
-async def session_with_a_pc(engine: AsyncEngine, server: SheetServer, tmp_path: Path) -> ConsoleSession:
+async def session_with_a_pc(storage: Storage, server: SheetServer, tmp_path: Path) -> ConsoleSession:
     session = ConsoleSession(
-        BattleService(engine, ScriptedDice([])), lang="en", base_dir=tmp_path, fetch_policy=server.policy
+        BattleService(storage, ScriptedDice([])), lang="en", base_dir=tmp_path, fetch_policy=server.policy
     )
     for line in ("/fort start rounds:3", "/pc add name:ガルド"):
         reply = await session.handle(line)
@@ -42,8 +42,8 @@ async def document(session: ConsoleSession) -> dict[str, object]:
     return exported
 
 
-async def test_a_sheet_read_by_url(engine: AsyncEngine, server: SheetServer, tmp_path: Path) -> None:
-    session = await session_with_a_pc(engine, server, tmp_path)
+async def test_a_sheet_read_by_url(storage: Storage, server: SheetServer, tmp_path: Path) -> None:
+    session = await session_with_a_pc(storage, server, tmp_path)
     # the sheet's page address: fetched as its JSON output
     url = server.url("/ytsheet/sw2.5/?id=fighter")
     reply = await session.handle(f"/pc sheet name:ガルド sheet:{url}")
@@ -78,7 +78,7 @@ async def test_a_redirect_within_the_allowed_host_is_followed(server: SheetServe
     ],
 )
 async def test_refusals_change_nothing(
-    engine: AsyncEngine,
+    storage: Storage,
     server: SheetServer,
     tmp_path: Path,
     path: str,
@@ -89,7 +89,7 @@ async def test_refusals_change_nothing(
     with pytest.raises(SheetFetchError) as caught:
         await fetch_sheet(server.url(path, host), server.policy)
     assert (caught.value.key, caught.value.values) == (key, values)
-    session = await session_with_a_pc(engine, server, tmp_path)
+    session = await session_with_a_pc(storage, server, tmp_path)
     before = await document(session)
     reply = await session.handle(f"/pc sheet name:ガルド sheet:{server.url(path, host)}")
     assert reply is not None and not reply.ok and reply.text.startswith("⚠ ")
@@ -97,9 +97,9 @@ async def test_refusals_change_nothing(
 
 
 async def test_the_messages_say_what_is_allowed(
-    engine: AsyncEngine, server: SheetServer, tmp_path: Path
+    storage: Storage, server: SheetServer, tmp_path: Path
 ) -> None:
-    session = await session_with_a_pc(engine, server, tmp_path)
+    session = await session_with_a_pc(storage, server, tmp_path)
     answers = []
     for path, host in (("/sheet/fighter", "127.0.0.1"), ("/elsewhere", "localhost"), ("/large", "localhost"),
                        ("/slow", "localhost"), ("/page", "localhost")):  # fmt: skip
@@ -132,9 +132,9 @@ async def test_only_https_and_no_internal_addresses(server: SheetServer) -> None
     assert server.requests == []
 
 
-async def test_a_slow_site_keeps_no_other_channel_waiting(engine: AsyncEngine, tmp_path: Path) -> None:
+async def test_a_slow_site_keeps_no_other_channel_waiting(storage: Storage, tmp_path: Path) -> None:
     async with sheet_server(slow=1.0, timeout=3.0) as server:
-        service = BattleService(engine, ScriptedDice([]))
+        service = BattleService(storage, ScriptedDice([]))
         here = ConsoleSession(service, channel="a", lang="en", fetch_policy=server.policy)
         there = ConsoleSession(service, channel="b", lang="en", fetch_policy=server.policy)
         for session in (here, there):

@@ -15,18 +15,20 @@ from db_under_test import Database
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from bot.storage.sql import SqlStorage
+
 PG_URL = os.environ.get("TORIDE_TEST_DATABASE_URL")
 BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
 
 
 @pytest.fixture(params=BACKENDS)
 async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Database]:
-    """An empty database on each backend; every engine made on it is disposed of, the schema dropped."""
+    """An empty database on each backend; every storage opened on it is closed, every engine made on
+    it disposed of, the schema dropped."""
     if request.param == "sqlite":
         db = Database(f"sqlite+aiosqlite:///{tmp_path / 'storage.db'}")
         yield db
-        for engine in db.made:
-            await engine.dispose()
+        await db.close()
         return
     assert PG_URL is not None
     schema = "toride_test_" + uuid.uuid4().hex[:12]
@@ -37,8 +39,7 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
     try:
         yield db
     finally:
-        for engine in db.made:
-            await engine.dispose()
+        await db.close()
         async with admin.begin() as conn:
             await conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
         await admin.dispose()
@@ -48,6 +49,12 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
 def engine_factory(database: Database) -> Callable[[], AsyncEngine]:
     """Makes engines on one empty database (no schema yet): a SQLite file, or a fresh PostgreSQL schema."""
     return database.engine
+
+
+@pytest.fixture
+def storage_factory(database: Database) -> Callable[[], SqlStorage]:
+    """Opens storages on one empty database (no schema yet), each as a process of its own has."""
+    return database.storage
 
 
 @pytest.fixture

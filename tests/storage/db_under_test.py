@@ -8,6 +8,8 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.storage import make_engine
+from bot.storage.backends import storage_for
+from bot.storage.sql import SqlStorage
 from bot.storage.thread import StorageThread
 
 
@@ -19,9 +21,10 @@ class Database:
     #: the PostgreSQL schema (search_path) to work in; None on SQLite
     schema: str | None = None
     made: list[AsyncEngine] = field(default_factory=list)
+    opened: list[SqlStorage] = field(default_factory=list)
 
     def engine(self) -> AsyncEngine:
-        """A new engine on the database (disposed of at the end of the test)."""
+        """A new engine on the database, to look at it directly (disposed of at the end of the test)."""
         if self.schema is None:
             self.made.append(make_engine(self.url))
         else:
@@ -29,6 +32,23 @@ class Database:
                 make_engine(self.url, connect_args={"server_settings": {"search_path": self.schema}})
             )
         return self.made[-1]
+
+    def storage(self) -> SqlStorage:
+        """A new storage on the database, as a process of its own has (closed at the end of the
+        test); its schema not upgraded by it."""
+        self.opened.append(storage_for(self.url, schema=self.schema))
+        return self.opened[-1]
+
+    async def migrate(self, revision: str = "head") -> None:
+        """The schema brought up (or down) to ``revision`` as a process's start brings it up: by a
+        storage of its own."""
+        await self.storage().migrate(revision)
+
+    async def close(self) -> None:
+        for storage in self.opened:
+            await storage.close()
+        for engine in self.made:
+            await engine.dispose()
 
 
 async def terminate_backend(engine: AsyncEngine, thread: StorageThread) -> None:

@@ -28,18 +28,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bot.console.parser import parse_line
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.storage import make_engine, upgrade
+from bot.storage.backends import storage_for
 from bot.views import ErrorView
 from engine.dice import SeededDice
 
 GUILD = "g"
 GM = Actor("gm")
-
-
-def engine_for(url: str, schema: str) -> Any:
-    if schema == "-":
-        return make_engine(url)
-    return make_engine(url, connect_args={"server_settings": {"search_path": schema}})
 
 
 async def hammer(service: BattleService, process: int, ops: int) -> list[dict[str, Any]]:
@@ -89,31 +83,35 @@ async def hammer(service: BattleService, process: int, ops: int) -> list[dict[st
 
 async def main() -> None:
     url, schema, mode, process, ops = sys.argv[1:6]
-    engine = engine_for(url, schema)
+    storage = storage_for(url, schema=None if schema == "-" else schema)
     print("ready", flush=True)
     sys.stdin.readline()
     try:
         if mode == "upgrade":
             try:
-                await upgrade(engine)
+                await storage.migrate()
                 print(json.dumps({"ok": True}), flush=True)
             except Exception as error:
                 print(json.dumps({"ok": False, "error": repr(error)}), flush=True)
             return
-        service = BattleService(engine, SeededDice(int(process)))
+        service = BattleService(storage, SeededDice(int(process)))
         results = await hammer(service, int(process), int(ops))
         await service.close()
+        counts = storage.counts
         summary = {
             "results": results,
-            "conflicts": service.conflicts,
-            "retries": service.jobs.retries + service.storage.retries,
-            "stored": service.storage.stored,
-            "returned": service.storage.returned,
+            "conflicts": service.actions.conflicts,
+            "retries": counts.job_retries + counts.retries,
+            "stored": counts.stored,
+            "returned": counts.returned,
         }
         print(json.dumps(summary), flush=True)
     finally:
-        await engine.dispose()
+        await storage.close()
 
 
 if __name__ == "__main__":
+    from bot.rulesets.builtin import ensure_builtin
+
+    ensure_builtin()  # as every entry point of the bot
     asyncio.run(main())

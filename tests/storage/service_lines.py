@@ -7,11 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncEngine
-
 from bot.console.parser import parse_line
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.storage import upgrade
+from bot.storage.sql import SqlStorage
 from bot.views import ErrorView, ExportView, View
 from engine.dice import ScriptedDice
 
@@ -45,16 +43,17 @@ BATTLE = {
 }
 
 
-async def new_service(engine: AsyncEngine, **kwargs: Any) -> BattleService:
-    """A service (a process) on ``engine``'s database, the schema upgraded, its dice scripted."""
-    await upgrade(engine)
-    return BattleService(engine, ScriptedDice([3, 4] * 200), **kwargs)
+async def new_service(storage: SqlStorage, **kwargs: Any) -> BattleService:
+    """A service (a process) on ``storage``'s database, the schema upgraded, its dice scripted."""
+    await storage.migrate()
+    return BattleService(storage, ScriptedDice([3, 4] * 200), **kwargs)
 
 
-async def two_processes(engine_factory: Callable[[], AsyncEngine]) -> tuple[BattleService, BattleService]:
-    """Two services on one database (two processes), ``BATTLE`` imported by the first."""
-    one = await new_service(engine_factory())
-    two = await new_service(engine_factory())
+async def two_processes(storage_factory: Callable[[], SqlStorage]) -> tuple[BattleService, BattleService]:
+    """Two services on one database (two processes, each with a storage of its own), ``BATTLE``
+    imported by the first."""
+    one = await new_service(storage_factory())
+    two = await new_service(storage_factory())
     await one.execute(HERE, GM, Invocation("fort import", {"file": BATTLE}))
     return one, two
 

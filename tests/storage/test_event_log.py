@@ -24,9 +24,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from bot.console.parser import parse_line
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.storage import make_engine, upgrade
-from bot.storage import repository as repo
+from bot.storage import make_engine, plans
+from bot.storage.backends import storage_for
+from bot.storage.battles import read_latest, read_state_at
 from bot.storage.models import ACTION, DISCARDED, LIVE, UNDONE
+from bot.storage.records import BattleHead
+from bot.storage.tables import dumps, events
 from bot.views import ErrorView, View
 from engine.common import dice_values
 from engine.dice import SeededDice
@@ -60,53 +63,60 @@ class Recorder:
     where: Where
     states: dict[int, dict[str, Any]] = field(default_factory=dict)
 
-    async def note(self) -> repo.BattleHead:
-        async with self.engine.connect() as conn:
-            head = await repo.latest_head(conn, self.where.guild, self.where.channel)
-            assert head is not None
-            self.states[head.version] = await repo.load_state(conn, head.id)
+    async def note(self) -> BattleHead:
+        head, loaded = await stored(self.engine, self.where)
+        self.states[head.version] = loaded
         return head
+
+
+async def stored(engine: AsyncEngine, where: Where) -> tuple[BattleHead, dict[str, Any]]:
+    """The channel's latest battle as stored: its head and its current state."""
+    async with engine.connect() as conn:
+        head, loaded = await conn.run_sync(read_latest, where.guild, where.channel)
+    assert head is not None and loaded is not None
+    return head, loaded[0]
 
 
 async def rows(engine: AsyncEngine, battle_id: int) -> list[Any]:
     async with engine.connect() as conn:
         result = await conn.execute(
-            select(repo.events.c.seq, repo.events.c.kind, repo.events.c.status, repo.events.c.snapshot)
-            .where(repo.events.c.battle_id == battle_id)
-            .order_by(repo.events.c.seq)
+            select(events.c.seq, events.c.kind, events.c.status, events.c.snapshot)
+            .where(events.c.battle_id == battle_id)
+            .order_by(events.c.seq)
         )
         return list(result)
 
 
-async def check_replay(engine: AsyncEngine, battle_id: int, states: dict[int, dict[str, Any]]) -> None:
-    """Every action that still counts replays (snapshot + patches) to the state stored after it; the
-    battle's current state is the one after its last live action, and what the rules give from the
-    live actions' commands and recorded dice."""
-    stored = await rows(engine, battle_id)
-    chain = [r.seq for r in stored if r.kind == ACTION and r.status != DISCARDED]
+async def check_replay(engine: AsyncEngine, where: Where, states: dict[int, dict[str, Any]]) -> None:
+    """Every action of the channel's battle that still counts replays (snapshot + patches) to the
+    state stored after it; the battle's current state is the one after its last live action, and
+    what the rules give from the live actions' commands and recorded dice."""
+    head, current = await stored(engine, where)
+    battle_id = head.id
+    logged_rows = await rows(engine, battle_id)
+    chain = [r.seq for r in logged_rows if r.kind == ACTION and r.status != DISCARDED]
     async with engine.connect() as conn:
         for seq in chain:
-            assert await repo.state_at(conn, battle_id, seq) == states[seq], seq
-        last_live = max(r.seq for r in stored if r.kind == ACTION and r.status == LIVE)
-        current = await repo.load_state(conn, battle_id)
+            assert await conn.run_sync(read_state_at, battle_id, seq) == states[seq], seq
+        last_live = max(r.seq for r in logged_rows if r.kind == ACTION and r.status == LIVE)
         logged = await conn.execute(
-            select(repo.events.c.command, repo.events.c.events)
+            select(events.c.command, events.c.events)
             .where(
-                repo.events.c.battle_id == battle_id,
-                repo.events.c.kind == ACTION,
-                repo.events.c.status == LIVE,
+                events.c.battle_id == battle_id,
+                events.c.kind == ACTION,
+                events.c.status == LIVE,
             )
-            .order_by(repo.events.c.seq)
+            .order_by(events.c.seq)
         )
         steps = [
             (
                 command_from_json(json.loads(command)),
-                dice_values(Event.from_json(e) for e in json.loads(events)),
+                dice_values(Event.from_json(e) for e in json.loads(encoded)),
             )
-            for command, events in logged
+            for command, encoded in logged
         ]
     # after an undo or redo (a note), the state is the one after the last live action
-    assert current == states[stored[-1].seq] == states[last_live]
+    assert current == states[logged_rows[-1].seq] == states[last_live]
     # and the rules give it again from the live actions' commands with the dice their events recorded
     assert FORT.export(replay(None, steps)) == current
 
@@ -125,6 +135,9 @@ class Place:
         if self.schema is None:
             return make_engine(self.url)
         return make_engine(self.url, connect_args={"server_settings": {"search_path": self.schema}})
+
+    def storage(self) -> Any:
+        return storage_for(self.url, schema=self.schema)
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -147,9 +160,7 @@ def place(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
         spot = Place(runner, PG_URL, schema)
 
     async def migrate() -> None:
-        engine = spot.engine()
-        await upgrade(engine)
-        await engine.dispose()
+        await spot.storage().migrate()
 
     runner.run(migrate())
     yield spot
@@ -168,17 +179,17 @@ def place(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
 @pytest.fixture
 def small_snapshots(monkeypatch: pytest.MonkeyPatch) -> None:
     """A snapshot every 3 actions (the patches never outweigh one)."""
-    monkeypatch.setattr(repo, "SNAPSHOT_EVERY", 3)
-    monkeypatch.setattr(repo, "SNAPSHOT_WEIGHT", 10**9)
+    monkeypatch.setattr(plans, "SNAPSHOT_EVERY", 3)
+    monkeypatch.setattr(plans, "SNAPSHOT_WEIGHT", 10**9)
 
 
 @pytest.fixture(params=["count", "weight"])
 def frequent_snapshots(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """A snapshot every 3 actions, or whenever the patches since the last one outweigh half a state."""
     if request.param == "count":
-        monkeypatch.setattr(repo, "SNAPSHOT_EVERY", 3)
+        monkeypatch.setattr(plans, "SNAPSHOT_EVERY", 3)
     else:
-        monkeypatch.setattr(repo, "SNAPSHOT_WEIGHT", 0.5)
+        monkeypatch.setattr(plans, "SNAPSHOT_WEIGHT", 0.5)
 
 
 UNITS = ("u0", "u1", "u2", "u3")
@@ -228,8 +239,9 @@ def test_replay_from_snapshot_and_patches_gives_every_stored_state(
 ) -> None:
     async def play() -> None:
         engine = place.engine()
+        storage = place.storage()
         try:
-            service = BattleService(engine, SeededDice(seed))
+            service = BattleService(storage, SeededDice(seed))
             where = Where("g", uuid.uuid4().hex[:12])
             recorder = Recorder(engine, where)
             await ok(service, where, "/fort start rounds:4 fort_hp:300")
@@ -242,10 +254,11 @@ def test_replay_from_snapshot_and_patches_gives_every_stored_state(
                 # the service's own battle (cached) and a fresh process's agree with the stored one
                 status = await service.status(where)
                 assert status is not None and status.document == recorder.states[head.version]
-            cold = await BattleService(engine, SeededDice(0)).status(where)
+            cold = await BattleService(storage, SeededDice(0)).status(where)
             assert cold is not None and cold.document == recorder.states[head.version]
-            await check_replay(engine, head.id, recorder.states)
+            await check_replay(engine, where, recorder.states)
         finally:
+            await storage.close()
             await engine.dispose()
 
     place.runner.run(play())
@@ -256,8 +269,9 @@ def test_replay_from_snapshot_and_patches_gives_every_stored_state(
 
 async def test_undo_and_redo_across_snapshots(database: Database, small_snapshots: None) -> None:
     engine = database.engine()
-    await upgrade(engine)
-    service = BattleService(engine, SeededDice(5))
+    await database.migrate()
+    storage = database.storage()
+    service = BattleService(storage, SeededDice(5))
     where = Where("g", "c")
     recorder = Recorder(engine, where)
     await ok(service, where, "/fort start rounds:5")
@@ -275,7 +289,7 @@ async def test_undo_and_redo_across_snapshots(database: Database, small_snapshot
     assert recorder.states[head.version] == recorder.states[4]
     assert [u["hp"] for u in recorder.states[4]["units"]] == [40 - 1 - 2]
     # a fresh process reads the same (battle row rewritten by the undo)
-    cold = await BattleService(engine, SeededDice(0)).status(where)
+    cold = await BattleService(storage, SeededDice(0)).status(where)
     assert cold is not None and cold.document == recorder.states[4]
     # forward 3 (5, 6, 7), across the snapshot at 7 again
     await ok(service, where, "/gm redo steps:3")
@@ -288,7 +302,7 @@ async def test_undo_and_redo_across_snapshots(database: Database, small_snapshot
     stored = await rows(engine, head.id)
     assert [(r.seq, r.status) for r in stored if r.seq in (8, 9)] == [(8, DISCARDED), (9, DISCARDED)]
     assert [u["hp"] for u in recorder.states[head.version]["units"]] == [40 - 1 - 2 - 3 - 4 - 5 - 10]
-    await check_replay(engine, head.id, recorder.states)
+    await check_replay(engine, where, recorder.states)
     # undo everything back to the start, then redo it all
     await ok(service, where, "/gm undo steps:100")
     head = await recorder.note()
@@ -297,14 +311,14 @@ async def test_undo_and_redo_across_snapshots(database: Database, small_snapshot
     await ok(service, where, "/gm redo steps:100")
     head = await recorder.note()
     assert recorder.states[head.version] == recorder.states[head.version - 2]  # the last action's
-    await check_replay(engine, head.id, recorder.states)
+    await check_replay(engine, where, recorder.states)
 
 
 async def test_a_small_command_on_a_big_battle_stores_a_small_row(database: Database) -> None:
     """The log row of ``/unit hp`` holds one unit's old and new values, not the battle's 100 units."""
     engine = database.engine()
-    await upgrade(engine)
-    service = BattleService(engine, SeededDice(1))
+    await database.migrate()
+    service = BattleService(database.storage(), SeededDice(1))
     where = Where("g", "big")
     units = [
         {"name": f"u{i}", "type": "normal", "area": "A1", "hp": 50, "fort_damage": 1, "strike": "2d"}
@@ -314,17 +328,16 @@ async def test_a_small_command_on_a_big_battle_stores_a_small_row(database: Data
     view = await service.execute(where, GM, Invocation("fort import", {"file": document}))
     assert not isinstance(view, ErrorView), view
     await ok(service, where, "/unit hp unit:u42 delta:-7")
+    head, state = await stored(engine, where)
     async with engine.connect() as conn:
-        head = await repo.latest_head(conn, "g", "big")
-        assert head is not None
         delta, snapshot = (
             await conn.execute(
-                select(repo.events.c.delta, repo.events.c.snapshot).where(
-                    repo.events.c.battle_id == head.id, repo.events.c.seq == 2
+                select(events.c.delta, events.c.snapshot).where(
+                    events.c.battle_id == head.id, events.c.seq == 2
                 )
             )
         ).one()
-        state_bytes = len(repo.dumps(await repo.load_state(conn, head.id)))
+    state_bytes = len(dumps(state))
     assert snapshot is None
     patch = json.loads(delta)
     assert list(patch) == ["l"] and list(patch["l"]) == ["units"]

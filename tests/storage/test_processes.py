@@ -18,15 +18,18 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from db_under_test import Database
 from sqlalchemy import select
 
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.storage import repository as repo
-from bot.storage import upgrade
-from bot.storage.db import alembic_config
+from bot.storage.battles import read_latest
+from bot.storage.log import read_log
+from bot.storage.rights import read_co_gms
+from bot.storage.schema import alembic_config
+from bot.storage.tables import battles
 from bot.views import EventsView
 from engine.dice import SeededDice
 
@@ -37,6 +40,8 @@ OPS = 8
 TASKS = 8
 START_HP = 10_000
 CHANNELS = ("shared", *(f"own{p}" for p in range(PROCESSES)), *(f"ch{c}" for c in range(4)))
+#: with the other tests that start several processes: one at a time, on one worker
+pytestmark = pytest.mark.xdist_group("processes")
 #: the refusals a racing command may rightly get (nothing to undo yet, already a co-GM ...)
 FAIR = {"service.nothing_to_undo", "service.nothing_to_redo", "gm.already", "gm.not_cogm"}
 
@@ -86,8 +91,9 @@ async def test_four_processes_one_channel_and_separate_channels_no_lost_or_refus
     database: Database,
 ) -> None:
     engine = database.engine()
-    await upgrade(engine)
-    setup = BattleService(engine, SeededDice(0))
+    storage = database.storage()
+    await storage.migrate()
+    setup = BattleService(storage, SeededDice(0))
     for channel in CHANNELS:
         view = await setup.execute(
             Where("g", channel), Actor("gm"), Invocation("fort import", {"file": json.dumps(_document())})
@@ -108,19 +114,19 @@ async def test_four_processes_one_channel_and_separate_channels_no_lost_or_refus
     stored: Counter[str] = Counter()
     async with engine.connect() as conn:
         for channel in CHANNELS:
-            head = await repo.latest_head(conn, "g", channel)
-            assert head is not None
-            rows = await repo.log(conn, head.id, 100_000)
+            head, loaded = await conn.run_sync(read_latest, "g", channel)
+            assert head is not None and loaded is not None
+            rows = await conn.run_sync(read_log, head.id, 100_000)
             assert [r.seq for r in rows] == list(range(1, len(rows) + 1)) == list(range(1, head.version + 1))
             stored.update(tag for r in rows if (tag := _tag(r.command_text)) is not None)
             # the state is the sum of the live actions: every stored hit, less the undone ones
             live_hits = sum(1 for r in rows if r.status == "live" and "/unit hp" in r.command_text)
-            state = await repo.load_state(conn, head.id)
+            state = loaded[0]
             assert state["units"][0]["hp"] == START_HP - live_hits, channel
             if channel != "shared":
                 assert live_hits == sum(1 for r in acked.values() if r["channel"] == channel)
             if channel == "shared":
-                co_gms = set(await repo.co_gms(conn, head.id))
+                co_gms = set(await conn.run_sync(read_co_gms, head.id))
     # every acknowledged action (and undo, redo) is stored in the log exactly once, nothing else is;
     # co-GMs are no battle state (their rows are checked below)
     logged = {tag for tag, r in acked.items() if not r["line"].startswith(("/gm add", "/gm remove"))}
@@ -154,5 +160,5 @@ async def test_four_processes_upgrading_a_new_database_at_once(database: Databas
     engine = database.engine()
     async with engine.connect() as conn:
         current = await conn.run_sync(lambda c: MigrationContext.configure(c).get_current_revision())
-        assert (await conn.execute(select(repo.battles.c.id))).all() == []
+        assert (await conn.execute(select(battles.c.id))).all() == []
     assert current == ScriptDirectory.from_config(alembic_config()).get_current_head()

@@ -1,5 +1,5 @@
 """Writers racing on one database, each case of the issue on each backend (SQLite; PostgreSQL when
-TORIDE_TEST_DATABASE_URL is set). Two engines on one database stand for two processes.
+TORIDE_TEST_DATABASE_URL is set). Two storages on one database stand for two processes.
 """
 
 from __future__ import annotations
@@ -10,22 +10,23 @@ from typing import Any
 from db_under_test import Database
 from service_lines import run
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.service.jobs import Jobs
-from bot.storage import repository as repo
-from bot.storage import upgrade
-from bot.storage.db import transient
+from bot.storage.battles import read_latest_head
+from bot.storage.interface import Transaction
+from bot.storage.log import read_log
 from bot.storage.models import ACTION
+from bot.storage.plans import plan_write
+from bot.storage.records import BattleHead, NewRow, Settings, VersionConflict, Written
+from bot.storage.settings import read_settings
 from bot.views import ErrorView, ExportView, NoticeView, View
 from engine.dice import SeededDice
 
 
 async def two_services(database: Database) -> tuple[BattleService, BattleService]:
-    first = database.engine()
-    await upgrade(first)
-    return BattleService(first, SeededDice(1)), BattleService(database.engine(), SeededDice(2))
+    first = database.storage()
+    await first.migrate()
+    return BattleService(first, SeededDice(1)), BattleService(database.storage(), SeededDice(2))
 
 
 async def test_on_postgresql_co_gm_changes_are_lost(database: Database) -> None:
@@ -49,6 +50,7 @@ async def test_two_processes_creating_the_settings_row_at_once(database: Databas
     """The issue's case: both inserted the missing row and one raised an uncaught IntegrityError."""
     one, two = await two_services(database)
     admin = Actor("admin", manage_guild=True)
+    engine = database.engine()
     for n in range(20):
         guild = f"new-guild-{n}"
         results = await asyncio.gather(
@@ -56,8 +58,8 @@ async def test_two_processes_creating_the_settings_row_at_once(database: Databas
             two.execute(Where(guild, "c"), admin, Invocation("gm role", {"role": "r1"})),
         )
         assert isinstance(results[1], NoticeView)
-        async with one.engine.connect() as conn:
-            assert await repo.get_settings(conn, guild) == repo.Settings(guild, "en", "r1")
+        async with engine.connect() as conn:
+            assert await conn.run_sync(read_settings, guild) == Settings(guild, "en", "r1")
 
 
 async def test_a_stale_process_writes_into_an_ended_battle(database: Database) -> None:
@@ -69,8 +71,12 @@ async def test_a_stale_process_writes_into_an_ended_battle(database: Database) -
     assert isinstance(await run(one, "/fort status"), View)  # one has battle 1 cached
     await run(two, "/fort end")
     await run(two, "/fort start rounds:2 title:second")
-    async with one.engine.connect() as conn:
-        first, second = (await repo.log(conn, 1, 100)), await repo.latest_head(conn, "g", "c")
+    engine = database.engine()
+    async with engine.connect() as conn:
+        first, second = (
+            (await conn.run_sync(read_log, 1, 100)),
+            await conn.run_sync(read_latest_head, "g", "c"),
+        )
     assert second is not None and second.id == 2
     # the stale process acts on the channel's current battle, never on the ended one
     view = await run(one, "/unit hp unit:Old delta:-1")
@@ -79,19 +85,23 @@ async def test_a_stale_process_writes_into_an_ended_battle(database: Database) -
     assert not isinstance(view, ErrorView), view
     view = await run(one, "/fort export")
     assert isinstance(view, ExportView) and view.document["title"] == "second"
-    async with one.engine.connect() as conn:
-        assert await repo.log(conn, 1, 100) == first
+    async with engine.connect() as conn:
+        assert await conn.run_sync(read_log, 1, 100) == first
     # and the storage refuses a write naming the old battle, even at its latest version
-    stale = repo.BattleHead(1, "fort", "ended", len(first), "gm")
-    row = repo.NewRow(ACTION, "gm", "/x", {}, [], {"x": 1})
-    writer = Jobs(one.engine)
+    stale = BattleHead(1, "fort", "ended", len(first), "gm")
+    row = NewRow(ACTION, "gm", "/x", {}, [], {"x": 1})
+    writer = database.storage()
 
-    async def write_stale(conn: AsyncConnection) -> repo.Written:
-        return await repo.write(conn, stale, state={"x": 1}, status="running", row=row, discard_redo=False)
+    async def write_stale(transaction: Transaction) -> Written:
+        snapshots = await transaction.snapshots(stale.id)
+        plan = plan_write(
+            stale, state={"x": 1}, status="running", row=row, discard_redo=False, snapshots=snapshots
+        )
+        return await transaction.write(plan)
 
     try:
         await writer.run(write_stale)
-    except repo.VersionConflict:
+    except VersionConflict:
         pass
     else:
         raise AssertionError("a write into an ended battle went through")
@@ -101,27 +111,29 @@ async def test_one_failing_write_job_does_not_fail_the_others(database: Database
     """The issue's case: writes of several channels shared a transaction, and one write's
     IntegrityError failed the whole batch. A job that fails now rolls back alone (each job is a
     transaction of its own; actions, the many writes, are plans: ``test_writer``)."""
-    engine = database.engine()
-    await upgrade(engine)
-    service = BattleService(engine, SeededDice(3))
+    storage = database.storage()
+    await storage.migrate()
+    service = BattleService(storage, SeededDice(3))
     kinds = ["ok", "fails after writing", "ok", "refused", "ok"]
     for i in range(len(kinds)):
         await run(service, "/fort start rounds:3", where=Where("g", f"c{i}"))
-    writer = Jobs(engine)
+    writer = database.storage()
+    engine = database.engine()
 
     def job(channel: int, kind: str) -> Any:
-        async def write(conn: AsyncConnection) -> int:
-            head = await repo.latest_head(conn, "g", f"c{channel}")
-            assert head is not None
+        async def write(transaction: Transaction) -> int:
+            head, loaded = await transaction.latest("g", f"c{channel}")
+            assert head is not None and loaded is not None
             if kind == "refused":
                 raise LookupError("refused before writing")
-            row = repo.NewRow(ACTION, "gm", f"/x {channel}", {}, [], None)
-            state = await repo.load_state(conn, head.id)
-            version = (
-                await repo.write(conn, head, state=state, status=head.status, row=row, discard_redo=False)
-            ).version
-            if kind == "fails after writing":  # the same seq again: the log's unique (battle, seq)
-                await repo._insert_row(conn, head.id, version, row, repo.utcnow())
+            row = NewRow(ACTION, "gm", f"/x {channel}", {}, [], None)
+            state, snapshots, _ = loaded
+            plan = plan_write(
+                head, state=state, status=head.status, row=row, discard_redo=False, snapshots=snapshots
+            )
+            version = (await transaction.write(plan)).version
+            if kind == "fails after writing":  # a co-GM of a battle there is not: the foreign key
+                await transaction.add_co_gm(head.id + 1000, "co", "gm")
             return version
 
         return write
@@ -135,7 +147,9 @@ async def test_one_failing_write_job_does_not_fail_the_others(database: Database
             results = [r[0] for r in results]
         assert [type(r).__name__ for r in results] == ["int", "IntegrityError", "int", "LookupError", "int"]
         async with engine.connect() as conn:
-            versions = [(await repo.latest_head(conn, "g", f"c{i}")).version for i in range(len(kinds))]  # type: ignore[union-attr]
+            versions = [
+                (await conn.run_sync(read_latest_head, "g", f"c{i}")).version for i in range(len(kinds))
+            ]  # type: ignore[union-attr]
         # the failed and the refused write left nothing, the others are committed
         assert versions == [2 + rounds, 1, 2 + rounds, 1, 2 + rounds]
 
@@ -143,14 +157,13 @@ async def test_one_failing_write_job_does_not_fail_the_others(database: Database
 async def test_postgresql_deadlocks_between_processes_never_reach_users(database: Database) -> None:
     """The issue's case: rows were locked in arrival order, so two processes writing the same two
     channels in opposite orders deadlocked. Channel locks are taken in one fixed order now."""
-    engine = database.engine()
-    await upgrade(engine)
-    writers = [Jobs(engine), Jobs(database.engine())]
+    writers = [database.storage(), database.storage()]
+    await writers[0].migrate()
 
     def job(name: str) -> Any:
-        async def slow(conn: AsyncConnection) -> str:
+        async def slow(transaction: Transaction) -> str:
             await asyncio.sleep(0.2)  # holding this channel's lock while the other process comes
-            await repo.set_language(conn, name, "en")
+            await transaction.set_language(name, "en")
             return name
 
         return slow
@@ -164,25 +177,25 @@ async def test_postgresql_deadlocks_between_processes_never_reach_users(database
         )
     )
     assert sorted(results) == ["a0", "a1", "b0", "b1"]
-    assert writers[0].retries == writers[1].retries == 0  # no deadlock at all, not one retried
+    assert writers[0].counts.job_retries == writers[1].counts.job_retries == 0  # no deadlock, none retried
 
 
 async def test_a_deadlock_or_a_busy_database_is_retried_inside_the_service(database: Database) -> None:
-    engine = database.engine()
-    await upgrade(engine)
-    writer = Jobs(engine)
-    failures = [_transient_error(engine.dialect.name), _transient_error(engine.dialect.name)]
+    dialect = database.engine().dialect.name
+    writer = database.storage()
+    await writer.migrate()
+    failures = [_transient_error(dialect), _transient_error(dialect)]
     resets: list[int] = []
 
-    async def flaky(conn: AsyncConnection) -> str:
-        await repo.set_language(conn, "g", "en")
+    async def flaky(transaction: Transaction) -> str:
+        await transaction.set_language("g", "en")
         if failures:
             raise failures.pop()
         return "done"
 
     assert await writer.run(flaky, channel=("g", "c"), reset=lambda: resets.append(1)) == "done"
-    assert writer.retries == 2 and resets == [1, 1]
-    assert not transient(IntegrityError("x", {}, Exception("duplicate key")))
+    assert writer.counts.job_retries == 2 and resets == [1, 1]
+    assert not writer.transient(IntegrityError("x", {}, Exception("duplicate key")))
 
 
 class _Original(Exception):

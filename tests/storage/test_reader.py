@@ -1,10 +1,10 @@
 """The storage reader (``bot.storage.reader``, issue 22), on each backend: a battle the service does
 not hold, and the rights of whoever runs a command, are read on the reader's own thread and
-connection, in one transaction, with the repository's own reads (``repo.read_latest``,
-``repo.read_grants``); the async engine is not used for it.
+connection, in one transaction, with the storage's own reads (``battles.read_latest``,
+``rights.read_grants``); no async engine is used for it.
 
-- a battle not held: one read (its head and the battle), on the reader's thread, no connection of the
-  async engine checked out; held at the stored version: one read of the head, the battle kept;
+- a battle not held: one read (its head and the battle), on the reader's thread, no async engine
+  made; held at the stored version: one read of the head, the battle kept;
 - another process's write: the next read loads the battle again at the new version;
 - the battle and its patches are read in one statement: another process's write landing just before
   it is in the battle read wholly or not at all;
@@ -29,36 +29,38 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.service import Actor, BattleService
-from bot.storage import repository as repo
+from bot.storage import battles
+from bot.storage.records import Grants
+from bot.storage.sql import SqlStorage
 
 KEY = (HERE.guild, HERE.channel)
 
 
-async def one_action_stored(engine_factory: Callable[[], AsyncEngine]) -> tuple[BattleService, BattleService]:
+async def one_action_stored(storage_factory: Callable[[], SqlStorage]) -> tuple[BattleService, BattleService]:
     """Two services on one database, the battle imported by the first and one action stored."""
-    one, two = await two_processes(engine_factory)
+    one, two = await two_processes(storage_factory)
     await ok(one, "/unit hp unit:u0 delta:-1")
     return one, two
 
 
 @contextmanager
-def checkouts(engine: AsyncEngine) -> Iterator[list[int]]:
-    """How many connections of ``engine``'s pool are checked out meanwhile (one count per checkout)."""
+def async_engines(monkeypatch: pytest.MonkeyPatch, storage: SqlStorage) -> Iterator[list[int]]:
+    """How many async engines ``storage``'s family makes meanwhile (one count each)."""
     seen: list[int] = []
+    real = type(storage).async_engine
 
-    def count(*_: Any) -> None:
+    def count(url: Any, **kwargs: Any) -> AsyncEngine:
         seen.append(1)
+        return real(url, **kwargs)
 
-    event.listen(engine.sync_engine, "checkout", count)
-    try:
+    with monkeypatch.context() as patched:
+        patched.setattr(type(storage), "async_engine", count)
         yield seen
-    finally:
-        event.remove(engine.sync_engine, "checkout", count)
 
 
 def reader_threads(reads: list[str]) -> Callable[..., Any]:
-    """``repo.read_latest`` that notes the thread it runs on."""
-    real = repo.read_latest
+    """``battles.read_latest`` that notes the thread it runs on."""
+    real = battles.read_latest
 
     def noted(conn: Connection, *args: Any, **kwargs: Any) -> Any:
         reads.append(threading.current_thread().name)
@@ -68,30 +70,31 @@ def reader_threads(reads: list[str]) -> Callable[..., Any]:
 
 
 async def test_a_battle_not_held_is_read_once_on_the_readers_thread_and_kept_while_unchanged(
-    engine_factory: Callable[[], AsyncEngine], monkeypatch: pytest.MonkeyPatch
+    storage_factory: Callable[[], SqlStorage], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    one, two = await one_action_stored(engine_factory)
+    one, two = await one_action_stored(storage_factory)
     threads: list[str] = []
-    monkeypatch.setattr(repo, "read_latest", reader_threads(threads))
-    with checkouts(two.engine) as seen:
+    monkeypatch.setattr(battles, "read_latest", reader_threads(threads))
+    storage = two.storage
+    with async_engines(monkeypatch, storage) as seen:
         assert await unit_hp(two) == 499
-    assert seen == [], "the async engine was used for a read"
+    assert seen == [], "an async engine was made for a read"
     assert threads and all(name.startswith("toride-storage-reader") for name in threads)
-    assert two.reader.reads == 1  # the head and the battle, in one transaction
+    assert storage.counts.reads == 1  # the head and the battle, in one transaction
     held = two.cache.get(KEY)
     assert held is not None and held.head.version == 2
-    with checkouts(two.engine) as seen:
+    with async_engines(monkeypatch, storage) as seen:
         assert await unit_hp(two) == 499
-    assert seen == [] and two.reader.reads == 2
+    assert seen == [] and storage.counts.reads == 2
     assert two.cache.get(KEY) is held  # at the stored version: kept, not read again
     await one.close()
     await two.close()
 
 
 async def test_another_processs_write_is_read_at_its_new_version(
-    engine_factory: Callable[[], AsyncEngine],
+    storage_factory: Callable[[], SqlStorage],
 ) -> None:
-    one, two = await one_action_stored(engine_factory)
+    one, two = await one_action_stored(storage_factory)
     assert await unit_hp(two) == 499
     before = two.cache.get(KEY)
     await ok(one, "/unit hp unit:u0 delta:-7")
@@ -107,16 +110,16 @@ async def test_another_processs_write_is_read_at_its_new_version(
 
 
 async def test_a_players_export_reads_their_rights_through_the_reader(
-    engine_factory: Callable[[], AsyncEngine],
+    storage_factory: Callable[[], SqlStorage], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    one, two = await one_action_stored(engine_factory)
+    one, two = await one_action_stored(storage_factory)
     carol = Actor("carol")
-    with checkouts(two.engine) as seen:
+    with async_engines(monkeypatch, two.storage) as seen:
         assert await unit_hp(two, actor=carol) == 499
     assert seen == []
-    assert two.reader.reads == 2  # the battle, then carol's rights
+    assert two.storage.counts.reads == 2  # the battle, then carol's rights
     held = two.cache.held(two.cache.get(KEY).head, carol)  # type: ignore[union-attr]
-    assert held == repo.Grants(HERE.guild, "carol", None, False)
+    assert held == Grants(HERE.guild, "carol", None, False)
     await one.close()
     await two.close()
 
@@ -134,7 +137,7 @@ def statements(service: BattleService, before: Callable[[int], None] | None = No
         if before is not None:
             before(len(seen))
 
-    sync = service.reader._thread._sync
+    sync = service.storage.reader._thread._sync
     assert sync is not None
     event.listen(sync, "before_cursor_execute", note)
     try:
@@ -144,13 +147,13 @@ def statements(service: BattleService, before: Callable[[int], None] | None = No
 
 
 async def test_a_battle_is_read_with_its_patches_in_one_statement_and_never_mixes_two_versions(
-    engine_factory: Callable[[], AsyncEngine],
+    engine_factory: Callable[[], AsyncEngine], storage_factory: Callable[[], SqlStorage]
 ) -> None:
     """Not held: the head, the state and the patches since its snapshot in one statement. Held at an
     older version: the head, then that one statement; another process's action landing between the
     two is in the battle read wholly or not at all (PostgreSQL: each statement sees what was
     committed when it began; SQLite: the read transaction sees the version of its first statement)."""
-    one, two = await one_action_stored(engine_factory)
+    one, two = await one_action_stored(storage_factory)
     assert await unit_hp(two) == 499
     two.cache.forget(KEY)
     with statements(two) as seen:
@@ -168,7 +171,7 @@ async def test_a_battle_is_read_with_its_patches_in_one_statement_and_never_mixe
     assert len(seen) == 2
     held = two.cache.get(KEY)
     assert held is not None
-    if two.engine.dialect.name == "postgresql":
+    if engine_factory().dialect.name == "postgresql":
         assert (hp, held.head.version) == (487, 4)
     else:
         assert (hp, held.head.version) == (492, 3)
@@ -181,18 +184,18 @@ async def test_a_battle_is_read_with_its_patches_in_one_statement_and_never_mixe
 
 
 async def test_postgresql_the_readers_connection_killed_while_idle_is_replaced(
-    engine_factory: Callable[[], AsyncEngine],
+    engine_factory: Callable[[], AsyncEngine], storage_factory: Callable[[], SqlStorage]
 ) -> None:
     """A server restart (here: the reader's backend terminated) between two reads: the next read
     finds the kept connection dead before reading anything, and runs on a new one."""
     engine = engine_factory()
     if engine.dialect.name != "postgresql":
         pytest.skip("a PostgreSQL backend to terminate")
-    one, two = await one_action_stored(engine_factory)
+    one, two = await one_action_stored(storage_factory)
     assert await unit_hp(two) == 499
-    await terminate_backend(one.engine, two.reader._thread)
+    await terminate_backend(engine, two.storage.reader._thread)
     await ok(one, "/unit hp unit:u0 delta:-2")
     assert await unit_hp(two) == 497
-    assert two.reader.retries == 1
+    assert two.storage.counts.read_retries == 1
     await one.close()
     await two.close()

@@ -7,11 +7,12 @@ from collections.abc import Callable
 
 import pytest
 from alembic.script import ScriptDirectory
+from db_under_test import Database
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.storage import db, upgrade
-from bot.storage.db import SCHEMA_HEAD, alembic_config, schema_versions
+from bot.storage import schema
+from bot.storage.schema import SCHEMA_HEAD, alembic_config, schema_versions
 
 
 def test_schema_head_is_alembics_head() -> None:
@@ -23,17 +24,17 @@ async def _version(engine: AsyncEngine) -> list[str]:
         return [row[0] for row in await conn.execute(text("SELECT version_num FROM alembic_version"))]
 
 
-async def test_a_new_database_is_upgraded_to_head(raw_engine: AsyncEngine) -> None:
+async def test_a_new_database_is_upgraded_to_head(database: Database, raw_engine: AsyncEngine) -> None:
     assert await schema_versions(raw_engine) == frozenset()
-    await upgrade(raw_engine)
+    await database.migrate()
     assert await _version(raw_engine) == [SCHEMA_HEAD]
     assert await schema_versions(raw_engine) == {SCHEMA_HEAD}
 
 
-async def test_an_older_database_is_upgraded(raw_engine: AsyncEngine) -> None:
-    await upgrade(raw_engine, "0003")
+async def test_an_older_database_is_upgraded(database: Database, raw_engine: AsyncEngine) -> None:
+    await database.migrate("0003")
     assert await schema_versions(raw_engine) == {"0003"}
-    await upgrade(raw_engine)
+    await database.migrate()
     assert await _version(raw_engine) == [SCHEMA_HEAD]
     async with raw_engine.connect() as conn:
         # 0006's columns are there
@@ -42,13 +43,13 @@ async def test_an_older_database_is_upgraded(raw_engine: AsyncEngine) -> None:
 
 
 async def test_a_database_at_head_does_not_run_alembic(
-    engine_factory: Callable[[], AsyncEngine], monkeypatch: pytest.MonkeyPatch
+    database: Database, engine_factory: Callable[[], AsyncEngine], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    await upgrade(engine_factory())
+    await database.migrate()
     ran: list[str] = []
-    monkeypatch.setattr(db, "_upgrade_sync", lambda _connection, revision: ran.append(revision))
-    await upgrade(engine_factory())
+    monkeypatch.setattr(schema, "_upgrade_sync", lambda _connection, revision: ran.append(revision))
+    await database.migrate()
     assert ran == []
     # an explicit revision still goes through alembic
-    await upgrade(engine_factory(), "0005")
+    await database.migrate("0005")
     assert ran == ["0005"]

@@ -11,11 +11,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from sqlalchemy import inspect
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.console.parser import parse_line
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.storage import make_engine, upgrade
+from bot.storage import make_engine
+from bot.storage.sql import SqlStorage
 from bot.views import ErrorView, EventsView, ExportView, View
 from engine.dice import ScriptedDice, SeededDice
 
@@ -36,11 +36,11 @@ async def hp(service: BattleService) -> int:
 
 
 async def test_under_contention_no_command_answers_the_battle_changed(
-    engine_factory: Callable[[], AsyncEngine],
+    storage_factory: Callable[[], SqlStorage],
 ) -> None:
-    first_engine, second_engine = engine_factory(), engine_factory()
-    await upgrade(first_engine)
-    one, two = BattleService(first_engine, SeededDice(1)), BattleService(second_engine, SeededDice(2))
+    first, second = storage_factory(), storage_factory()
+    await first.migrate()
+    one, two = BattleService(first, SeededDice(1)), BattleService(second, SeededDice(2))
     await run(one, "/fort start rounds:3")
     await run(one, "/unit add name:Target type:normal area:A2 hp:5000 fort_damage:1")
     assert await hp(two) == 5000  # both have it cached now
@@ -51,17 +51,17 @@ async def test_under_contention_no_command_answers_the_battle_changed(
     # the second writer of the channel waits for the first (under its lock), it is never refused:
     # a command that finds its cached battle stale runs again on the stored one, under the lock
     assert [v for v in views if isinstance(v, ErrorView)] == []
-    assert one.conflicts + two.conflicts > 0
+    assert one.actions.conflicts + two.actions.conflicts > 0
     assert len(ok) == 60
     # each acknowledged command took exactly one HP, seen the same from both services
     assert await hp(one) == await hp(two) == 5000 - len(ok)
     assert sorted(v.seq for v in ok) == list(range(3, 3 + len(ok)))
 
 
-async def test_undo_redo_on_each_backend(engine_factory: Callable[[], AsyncEngine]) -> None:
-    engine = engine_factory()
-    await upgrade(engine)
-    service = BattleService(engine, ScriptedDice([3, 4, 6, 5]))
+async def test_undo_redo_on_each_backend(storage_factory: Callable[[], SqlStorage]) -> None:
+    storage = storage_factory()
+    await storage.migrate()
+    service = BattleService(storage, ScriptedDice([3, 4, 6, 5]))
     await run(service, "/fort start rounds:3")
     await run(service, "/pc add name:Alice position:top")
     await run(service, "/unit add name:Target type:normal area:A2 hp:100 fort_damage:1")

@@ -4,12 +4,13 @@ stop or a crash)."""
 
 from __future__ import annotations
 
+from db_under_test import Database
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.storage import repository as repo
-from bot.storage.db import alembic_config, upgrade
+from bot.storage.schema import alembic_config
+from bot.storage.status import read_stale_status_messages, read_status_message, set_status_message
 
 BATTLE = (
     "INSERT INTO battles (guild_id, channel_id, ruleset, status, version, state, started_by, created_at,"
@@ -27,8 +28,10 @@ async def _battle_id(engine: AsyncEngine, channel: str) -> int:
         )
 
 
-async def test_messages_from_before_0005_are_refreshed_once_then_when_behind(raw_engine: AsyncEngine) -> None:
-    await upgrade(raw_engine, "0003")
+async def test_messages_from_before_0005_are_refreshed_once_then_when_behind(
+    database: Database, raw_engine: AsyncEngine
+) -> None:
+    await database.migrate("0003")
     async with raw_engine.begin() as conn:
         for channel, status, message in (
             ("shown", "running", 11),  # a status message, its version not known yet
@@ -36,25 +39,25 @@ async def test_messages_from_before_0005_are_refreshed_once_then_when_behind(raw
             ("over", "ended", 12),  # an ended battle: its message was let go
         ):
             await conn.execute(text(BATTLE), {"channel": channel, "status": status, "message": message})
-    await upgrade(raw_engine)
+    await database.migrate()
     async with raw_engine.connect() as conn:
-        assert await repo.stale_status_messages(conn) == [("g", "shown")]
+        assert await conn.run_sync(read_stale_status_messages) == [("g", "shown")]
     shown = await _battle_id(raw_engine, "shown")
     async with raw_engine.begin() as conn:
-        await repo.set_status_message(conn, shown, 11, 3)  # the message shows version 3
+        await conn.run_sync(set_status_message, shown, 11, 3)  # the message shows version 3
     async with raw_engine.begin() as conn:
-        assert await repo.stale_status_messages(conn) == []
-        assert await repo.status_message(conn, shown) == 11
+        assert await conn.run_sync(read_stale_status_messages) == []
+        assert await conn.run_sync(read_status_message, shown) == 11
         await conn.execute(text("UPDATE battles SET version = version + 1 WHERE id = :id"), {"id": shown})
     async with raw_engine.connect() as conn:
-        assert await repo.stale_status_messages(conn) == [("g", "shown")]  # the battle moved on
+        assert await conn.run_sync(read_stale_status_messages) == [("g", "shown")]  # the battle moved on
     async with raw_engine.begin() as conn:
-        await repo.set_status_message(conn, shown, None)  # let go (the battle ended): never stale
-        assert await repo.stale_status_messages(conn) == []
+        await conn.run_sync(set_status_message, shown, None, None)  # let go (the battle ended): never stale
+        assert await conn.run_sync(read_stale_status_messages) == []
 
 
-async def test_revision_0005_goes_down_cleanly(raw_engine: AsyncEngine) -> None:
-    await upgrade(raw_engine)
+async def test_revision_0005_goes_down_cleanly(database: Database, raw_engine: AsyncEngine) -> None:
+    await database.migrate()
 
     def down(conn: Connection) -> set[str]:
         from alembic import command

@@ -13,12 +13,13 @@ import sqlalchemy as sa
 from db_under_test import Database
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot import rulesets
-from bot.commands import BuildContext, convert, lookup
+from bot.commands import BuildContext, convert
 from bot.console.parser import parse_line
+from bot.registry import lookup, rulesets
 from bot.service import Actor, BattleService, Invocation, Where
-from bot.storage import repository as repo
-from bot.storage.db import upgrade
+from bot.storage.battles import read_latest, read_state_at
+from bot.storage.schema import WRITE_OPTION, alembic_config
+from bot.storage.tables import events
 from bot.views import ErrorView
 from engine.dice import ScriptedDice
 
@@ -42,7 +43,7 @@ class OldBattle:
 
     def __init__(self, battle_id: int, channel: str) -> None:
         self.id, self.channel = battle_id, channel
-        self.binding = rulesets.get("fort")
+        self.binding = rulesets().get("fort")
         assert self.binding is not None
         self.rows: list[dict[str, Any]] = []
         self.states: dict[int, dict[str, Any]] = {}
@@ -138,7 +139,7 @@ async def log_rows(engine: AsyncEngine, battle_id: int) -> list[tuple[Any, ...]]
 
 async def test_an_upgrade_keeps_every_battle_its_log_and_its_undo(database: Database) -> None:
     engine = database.engine()
-    await upgrade(engine, "0005")
+    await database.migrate("0005")
     old, ended, long = first_battle(), OldBattle(2, "d"), OldBattle(3, "e")
     ended.act("/fort start rounds:1")
     ended.act("/fort end outcome:retreat")
@@ -151,23 +152,24 @@ async def test_an_upgrade_keeps_every_battle_its_log_and_its_undo(database: Data
     await long.store(engine)
     before = {b: await log_rows(engine, b) for b in (1, 2, 3)}
 
-    await upgrade(engine)
+    await database.migrate()
 
     # every row kept as it was (who, what, statuses, events with their dice)
     assert {b: await log_rows(engine, b) for b in (1, 2, 3)} == before
     async with engine.connect() as conn:
-        assert await repo.load_state(conn, 1) == old.states[7]
-        assert await repo.load_state(conn, 2) == ended.states[2]
-        assert await repo.load_state(conn, 3) == long.states[450]
+        for battle, state in ((old, old.states[7]), (ended, ended.states[2]), (long, long.states[450])):
+            head, loaded = await conn.run_sync(read_latest, "g", battle.channel)
+            assert head is not None and head.id == battle.id and loaded is not None
+            assert loaded[0] == state
         for seq in (2, 199, 200, 201, 401, 450):
-            assert await repo.state_at(conn, 3, seq) == long.states[seq], seq
+            assert await conn.run_sync(read_state_at, 3, seq) == long.states[seq], seq
         for seq in (1, 2, 3, 6, 7, 8):  # every action that still counts replays to its old state
-            assert await repo.state_at(conn, 1, seq) == old.states[seq], seq
+            assert await conn.run_sync(read_state_at, 1, seq) == old.states[seq], seq
         kept = (
             await conn.execute(
-                sa.select(repo.events.c.battle_id, repo.events.c.seq)
-                .where(repo.events.c.snapshot.is_not(None))
-                .order_by(repo.events.c.battle_id, repo.events.c.seq)
+                sa.select(events.c.battle_id, events.c.seq)
+                .where(events.c.snapshot.is_not(None))
+                .order_by(events.c.battle_id, events.c.seq)
             )
         ).all()
         columns = await conn.run_sync(
@@ -181,7 +183,8 @@ async def test_an_upgrade_keeps_every_battle_its_log_and_its_undo(database: Data
     assert "state_after" not in columns
 
     # undo and redo across the upgrade restore what they restored before it
-    service = BattleService(engine, ScriptedDice([]))
+    storage = database.storage()
+    service = BattleService(storage, ScriptedDice([]))
     where = Where("g", "c")
 
     async def document(line: str) -> dict[str, Any]:
@@ -196,7 +199,7 @@ async def test_an_upgrade_keeps_every_battle_its_log_and_its_undo(database: Data
     assert await document("/gm redo") == old.states[8]
     assert await document("/gm undo steps:3") == old.states[3]  # 8, 7 and 6 (4 was discarded)
     assert await document("/gm redo steps:2") == old.states[7]
-    fresh = await BattleService(engine, ScriptedDice([])).status(where)
+    fresh = await BattleService(storage, ScriptedDice([])).status(where)
     assert fresh is not None and fresh.document == old.states[7]
     after = await document("/unit hp unit:Imp delta:-2")
     imp = next(u for u in after["units"] if u["name"] == "Imp")
@@ -205,10 +208,10 @@ async def test_an_upgrade_keeps_every_battle_its_log_and_its_undo(database: Data
 
 async def test_a_downgrade_gives_each_row_its_state_back(database: Database) -> None:
     engine = database.engine()
-    await upgrade(engine, "0005")
+    await database.migrate("0005")
     old = first_battle()
     await old.store(engine)
-    await upgrade(engine)
+    await database.migrate()
     await upgrade_down(engine, "0005")
     async with engine.connect() as conn:
         result = await conn.execute(
@@ -227,8 +230,6 @@ async def test_a_downgrade_gives_each_row_its_state_back(database: Database) -> 
 
 async def upgrade_down(engine: AsyncEngine, revision: str) -> None:
     from alembic import command
-
-    from bot.storage.db import WRITE_OPTION, alembic_config
 
     async with engine.connect() as conn:
         await conn.execution_options(**{WRITE_OPTION: True})

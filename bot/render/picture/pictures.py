@@ -1,34 +1,19 @@
-"""The pictures each front-end shows, by rule set: the battlefield of a status view, and the chart of
-a final summary. A front-end keeps its status pictures in a ``PictureCache`` by (battle, version,
-language), so a battle that did not change is not drawn again (the live status message is edited
-for other reasons too: a GM added, the refresh button).
+"""The pictures each front-end shows, by rule set (``RuleSet.pictures``): the battlefield of a status
+view, and the chart of a final summary. A front-end keeps its status pictures in a ``PictureCache`` by
+(battle, version, language), so a battle that did not change is not drawn again (the live status
+message is edited for other reasons too: a GM added, the refresh button).
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.views import StatusView, Summary
+from bot.registry import rulesets
+from bot.ruleset import Pictures
+from bot.views import RulesetView, StatusView, Summary
 
-
-def _fort_map(document: Mapping[str, Any], lang: str) -> bytes:
-    from bot.render.picture.draw import map_png  # the drawing code is imported when it draws
-
-    return map_png(document, lang)
-
-
-def _fort_chart(summary: Summary, lang: str) -> bytes:
-    from bot.render.picture.chart import chart_png
-
-    return chart_png(summary.history, summary.document, lang)
-
-
-#: per rule set: its battlefield from the export document, and its chart from a final summary
-MAPS: dict[str, Callable[[Mapping[str, Any], str], bytes]] = {"fort": _fort_map}
-CHARTS: dict[str, Callable[[Summary, str], bytes]] = {"fort": _fort_chart}
 #: how many pictures are kept (a few channels' battles, in each language)
 KEEP = 32
 #: one picture drawn at a time in a process: the fonts (FreeType faces) are not to be used by two
@@ -46,8 +31,8 @@ class PictureCache:
 
     def status_map(self, view: StatusView, lang: str) -> bytes | None:
         """The battlefield of ``view`` as a PNG (None: its rule set has no map)."""
-        drawer = MAPS.get(view.ruleset)
-        if drawer is None:
+        pictures = pictures_of(view.ruleset)
+        if pictures is None:
             return None
         key = None
         if view.battle_id is not None and view.version is not None:
@@ -58,7 +43,7 @@ class PictureCache:
                     self._kept.move_to_end(key)
                     return kept
         with DRAWING:
-            png = drawer(view.document, lang)
+            png = pictures.map(view.document, lang)
         with self._lock:
             self.draws += 1
             if key is not None:
@@ -68,14 +53,32 @@ class PictureCache:
         return png
 
 
+def pictures_of(ruleset: str) -> Pictures | None:
+    """The pictures of the rule set named ``ruleset`` (None: it has none); its drawing code is
+    imported now, the first time."""
+    found = rulesets().get(ruleset)
+    return None if found is None or found.pictures is None else found.pictures()
+
+
 def has_map(ruleset: str) -> bool:
-    return ruleset in MAPS
+    found = rulesets().get(ruleset)
+    return found is not None and found.pictures is not None
 
 
 def final_chart(ruleset: str, summary: Summary, lang: str) -> bytes | None:
     """The chart of a final summary (None: not a final summary, or the rule set has no chart)."""
-    drawer = CHARTS.get(ruleset)
-    if drawer is None or summary.kind != "final":
+    pictures = pictures_of(ruleset) if summary.kind == "final" else None
+    if pictures is None or pictures.chart is None:
         return None
     with DRAWING:
-        return drawer(summary, lang)
+        return pictures.chart(summary, lang)
+
+
+def view_picture(view: RulesetView, lang: str) -> tuple[bytes, str, str] | None:
+    """The picture of one of a rule set's own views (``/fort odds``'s chart), its file's name and the
+    sentence (its key) that says where the file was written; None: the view has none."""
+    pictures = pictures_of(view.ruleset)
+    if pictures is None or pictures.view_picture is None:
+        return None
+    drawn = pictures.view_picture(view, lang)  # it takes ``DRAWING`` itself (its picture may be kept)
+    return None if drawn is None else (*drawn, pictures.view_picture_written)

@@ -3,17 +3,15 @@ with the engine's own end state (``export_state``), field by field."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.fort.export import export_state
 from engine.fort.map import AREAS, EDGES, edge_text
+from engine.fort.planner.fast_compiled import CompiledBattle
 from engine.fort.state import BattleOutcome
 
-if TYPE_CHECKING:
-    from engine.fort.planner.fast import FastBattle
 
-
-def end_document(battle: FastBattle) -> dict[str, Any]:
+def end_document(battle: CompiledBattle) -> dict[str, Any]:
     """The battle's document after ``battle``'s last run: fort, round, outcome, units, traps, cannons."""
     document = export_state(battle.state)
     outcome = BattleOutcome.SUCCESS if battle.held else BattleOutcome.COLLAPSE

@@ -1,14 +1,13 @@
 """Fast runs: the PC side's turn by the policy (``engine.fort.planner.policy``) and the enemy units'
-attacks after their moves, on the lists of a ``FastBattle`` run, in the order of the engine runs
-(``engine.fort.planner.reference``), die for die."""
+attacks after their moves, on the lists of a run (``fast_compiled.CompiledBattle``), in the order of
+the engine runs (``engine.fort.planner.reference``), die for die."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from engine.fort.map import AREAS, Area
-from engine.fort.rules_damage import FIRE_MAGIC, applied_damage, catch_radius_roll
+from engine.fort.planner.fast_compiled import F0, MAGIC, PHYSICAL, CompiledBattle
+from engine.fort.rules_damage import applied_damage, catch_radius_roll
 from engine.fort.rules_equipment import (
     BALLISTA_RADIUS,
     BALLISTA_TARGETS,
@@ -20,18 +19,12 @@ from engine.fort.rules_equipment import (
 from engine.fort.rules_fort import REPAIR_AMOUNT
 from engine.fort.state import MAX_SHELLS, Ballista, DamageKind, evolve
 
-if TYPE_CHECKING:
-    from engine.fort.planner.fast import FastBattle
-
-Hurt = Callable[[int, int], None]
 #: F-UNIT-4: a cannon's radius (4) catches another unit on a d6 of this or less, the ballista's (6) too
 CANNON_CATCH = catch_radius_roll(CANNON_RADIUS) or 0
 BALLISTA_CATCH = catch_radius_roll(BALLISTA_RADIUS) or 0
-MAGIC, PHYSICAL = FIRE_MAGIC.kind, DamageKind.PHYSICAL
-F0 = AREAS.index(Area.F0)
 
 
-def enemy_attacks(b: FastBattle, hurt: Hurt) -> None:
+def enemy_attacks(b: CompiledBattle) -> None:
     """F-TURN-2, F-UNIT-7, F-MAP-4: each enemy unit at F0 with a strike that has not acted attacks the
     first soldier outside at F0 (the hit declared): its strike less the soldier's defence."""
     arrived, gone, area, acted, strike, outside = b.arrived, b.gone, b.area, b.acted, b.strike, b.outside
@@ -45,14 +38,12 @@ def enemy_attacks(b: FastBattle, hurt: Hurt) -> None:
         if target is None:
             return
         acted[i] = "unit_attack"
-        hurt(target, applied_damage(roll(), PHYSICAL, b.defense[target], b.physical_bonus[target]))
+        b.hurt(target, applied_damage(roll(), PHYSICAL, b.defense[target], b.physical_bonus[target]))
 
 
-def pc_turn(
-    b: FastBattle, fort: int, rnd: int, repaired: int | None, confused: int | None, hurt: Hurt
-) -> tuple[int, int | None, int | None]:
-    """The PC side's turn by the policy; returns the fort's HP, the round it was repaired in and the
-    round of the enemy's confusion."""
+def pc_turn(b: CompiledBattle) -> None:
+    """The PC side's turn by the policy; what it changes (the fort's HP, the round it was repaired in,
+    the round of the enemy's confusion, the units) is left in ``b``."""
     hp, area, gone, arrived, acted, cannons = b.hp, b.area, b.gone, b.arrived, b.acted, b.cannons
     rank = b.rank
     standing = [(rank[i][area[i]], i) for i in b.enemies if arrived[i] and not gone[i]]
@@ -72,10 +63,10 @@ def pc_turn(
         return -1 if b.pc_at_top else None
 
     if b.equipment:
-        if fort < b.state.fort_max_hp and repaired != rnd:  # F-FORT-3
+        if b.fort < b.state.fort_max_hp and b.repaired != b.round:  # F-FORT-3
             who = worker()
             if who is not None:
-                fort, repaired = min(b.state.fort_max_hp, fort + REPAIR_AMOUNT), rnd
+                b.fort, b.repaired = min(b.state.fort_max_hp, b.fort + REPAIR_AMOUNT), b.round
                 if who >= 0:
                     acted[who] = "repair"
         for k, shells in enumerate(cannons):  # F-CAN-3
@@ -86,16 +77,16 @@ def pc_turn(
                 break
             if who >= 0:
                 acted[who] = "cannon_fire"
-            _area(b, t, b.shell, shells, CANNON_CATCH, CANNON_TARGETS, MAGIC, b.fire_bonus, hurt)
+            _area(b, t, b.shell, shells, CANNON_CATCH, CANNON_TARGETS, MAGIC, b.fire_bonus)
             cannons[k] = 0
-        _ballista(b, target(), worker(), hurt)
+        _ballista(b, target(), worker())
     max_unit_hp, defense, chp = b.max_hp, b.defense, b.commander_hp
     for roll, kind, bonus in b.attacks:  # F-UNIT-6, as /unit hp applies it
         if b.focus_commanders and any(h > 0 for h in chp):  # F-UNIT-12, as /commander hp applies it
             c = min((h, c) for c, h in enumerate(chp) if h > 0)[1]
             chp[c] = min(chp[c] - applied_damage(roll(), kind, 0), b.commander_max[c])
             if all(h <= 0 for h in chp):
-                confused = rnd + 1 if not b.pc_first else rnd  # the enemy side's next turn
+                b.confused = b.round + 1 if not b.pc_first else b.round  # the enemy side's next turn
             continue
         t = target()
         if t is None:
@@ -112,7 +103,7 @@ def pc_turn(
         if t is None:
             break
         acted[s] = "unit_attack"
-        hurt(t, applied_damage(strike_of(), PHYSICAL, defense[t], b.physical_bonus[t]))
+        b.hurt(t, applied_damage(strike_of(), PHYSICAL, defense[t], b.physical_bonus[t]))
     if b.equipment:
         for s in b.soldiers:  # F-CAN-2: a soldier loads 2 shells, no check
             if b.at_top[s] and arrived[s] and not gone[s] and acted[s] is None:
@@ -121,10 +112,9 @@ def pc_turn(
                     break
                 cannons[free] = min(MAX_SHELLS, cannons[free] + SOLDIER_SHELLS)
                 acted[s] = "cannon_load"
-    return fort, repaired, confused
 
 
-def _ballista(b: FastBattle, t: int | None, who: int | None, hurt: Hurt) -> None:
+def _ballista(b: CompiledBattle, t: int | None, who: int | None) -> None:
     """F-BAL-1: loaded, it fires at the most urgent threat (K90+20@10 physical, r6/20); empty, it is
     loaded, with 〈魔力の太矢〉 while that is unused."""
     ballista = b.ballista
@@ -135,7 +125,7 @@ def _ballista(b: FastBattle, t: int | None, who: int | None, hurt: Hurt) -> None
         b.ballista = evolve(ballista, loaded=False, bolt=None)
         if who >= 0:
             b.acted[who] = "ballista_fire"
-        _area(b, t, b.bolt, 1, BALLISTA_CATCH, BALLISTA_TARGETS, PHYSICAL, b.physical_bonus, hurt)
+        _area(b, t, b.bolt, 1, BALLISTA_CATCH, BALLISTA_TARGETS, PHYSICAL, b.physical_bonus)
         return
     magic = not ballista.magic_bolt_used
     b.ballista = Ballista(loaded=True, magic_bolt_used=True, bolt=MAGIC_BOLT if magic else None)
@@ -144,8 +134,8 @@ def _ballista(b: FastBattle, t: int | None, who: int | None, hurt: Hurt) -> None
 
 
 def _area(
-    b: FastBattle, t: int, roll: Callable[[], int], times: int, catch: int, cap: int, kind: DamageKind,
-    bonus: list[int], hurt: Hurt,
+    b: CompiledBattle, t: int, roll: Callable[[], int], times: int, catch: int, cap: int, kind: DamageKind,
+    bonus: list[int],
 ) -> None:  # fmt: skip
     """F-UNIT-4: the target and the units its area's catch d6s catch (flying and sheltered ones roll
     nothing), ``cap`` at most, each taking ``times`` rolls rolled for it (F-UNIT-15, F-CAN-3)."""
@@ -158,6 +148,6 @@ def _area(
             continue
         if not b.sheltered[j] and not b.flying[j] and d6() <= catch:
             caught.append(j)
-    defense = b.defense
+    defense, hurt = b.defense, b.hurt
     for j in caught[:cap]:
         hurt(j, sum(applied_damage(roll(), kind, defense[j], bonus[j]) for _ in range(times)))

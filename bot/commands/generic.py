@@ -1,0 +1,105 @@
+"""The commands every battle has, whatever its rule set: ``/roll``, ``/help``, ``/gm ...``, and the
+lifecycle commands a rule set's group gets (``status``, ``log``, ``export``, ``import``); and
+``engine_command``, which makes a rule set's command from its engine command class."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from bot.commands.model import BuildContext, Builder, CommandSpec, Kind, Option, OptType
+
+
+def ruleset_lifecycle(group: str, ruleset: str) -> tuple[CommandSpec, ...]:
+    """``status``, ``log``, ``export``, ``import`` of a rule set's group (``/fort ...``, ``/sg ...``)."""
+    return (
+        CommandSpec(group, "status", Kind.STATUS, ruleset=ruleset),
+        CommandSpec(
+            group,
+            "log",
+            Kind.LOG,
+            (Option("last", OptType.INT, default=20, min=1, max=200),),
+            ruleset=ruleset,
+        ),
+        CommandSpec(group, "export", Kind.EXPORT, ruleset=ruleset),
+        CommandSpec(
+            group,
+            "import",
+            Kind.IMPORT,
+            (Option("file", OptType.FILE, required=True),),
+            ruleset=ruleset,
+        ),
+    )
+
+
+GENERIC: tuple[CommandSpec, ...] = (
+    CommandSpec(
+        None,
+        "roll",
+        Kind.ROLL,
+        (
+            # a dice command (``engine.dice`` allows 200 characters) and a comment after it
+            Option("expr", OptType.STR, required=True, max_len=300, rest=True),
+            Option("secret", OptType.BOOL, default=False),
+        ),
+    ),
+    CommandSpec(None, "help", Kind.HELP, (Option("command", OptType.STR, max_len=60),)),
+    CommandSpec("gm", "undo", Kind.UNDO, (Option("steps", OptType.INT, default=1, min=1, max=100),), gm=True),
+    CommandSpec("gm", "redo", Kind.REDO, (Option("steps", OptType.INT, default=1, min=1, max=100),), gm=True),
+    # applies to whatever battle runs here: the battle's rule set builds it (RuleSet.builders)
+    CommandSpec(
+        "gm",
+        "set",
+        Kind.ENGINE,
+        (Option("target", OptType.STR, required=True), Option("value", OptType.STR, required=True)),
+        gm=True,
+    ),
+    CommandSpec("gm", "add", Kind.GM_ADD, (Option("user", OptType.USER, required=True),), gm=True),
+    CommandSpec("gm", "remove", Kind.GM_REMOVE, (Option("user", OptType.USER, required=True),), gm=True),
+    # Manage Server only (the service checks); without ``role`` the server's GM role is removed
+    CommandSpec("gm", "role", Kind.GM_ROLE, (Option("role", OptType.ROLE),)),
+)
+#: the groups of the generic commands, in the order ``/help`` lists them
+GENERIC_GROUPS = ("gm", "roll", "help")
+
+
+def engine_command(
+    ruleset: str,
+    group: str,
+    name: str,
+    cls: type[Any],
+    *options: Option,
+    kind: Kind = Kind.ENGINE,
+    renames: Mapping[str, str] | None = None,
+) -> CommandSpec:
+    """The command ``/group name`` building the engine command class ``cls`` (a dataclass).
+
+    Whether an option is required and its default come from ``cls``'s fields, the (GM) mark from its
+    ``gm_only``, so the table cannot drift from the engine; a field ``invoker`` gets the invoking user.
+    ``renames`` maps option names to field names where they differ (``from`` → ``from_``).
+    """
+    names = renames or {}
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    full: list[Option] = []
+    for opt in options:
+        f = fields[names.get(opt.name, opt.name)]
+        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        full.append(dataclasses.replace(opt, required=required, default=None if required else f.default))
+
+    def build(values: Mapping[str, Any], ctx: BuildContext) -> Any:
+        kwargs = {names.get(k, k): v for k, v in values.items()}
+        if "invoker" in fields:
+            kwargs["invoker"] = ctx.invoker
+        return cls(**kwargs)
+
+    return CommandSpec(group, name, kind, tuple(full), gm=bool(cls.gm_only), ruleset=ruleset, build=build)
+
+
+def gm_set_builder(cls: type[Any]) -> Builder:
+    """The ``/gm set`` builder of a rule set whose engine command ``cls`` takes ``target`` and ``value``."""
+
+    def build(values: Mapping[str, Any], ctx: BuildContext) -> Any:
+        return cls(target=values["target"], value=values["value"])
+
+    return build

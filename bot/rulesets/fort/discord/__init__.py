@@ -1,0 +1,1 @@
+"""The fort battle in Discord: its presenter (``binding.PRESENTER``), its live status message, its odds."""
