@@ -27,6 +27,8 @@ from bot import commands as cmd
 from bot.commands import Kind, SheetSource
 from bot.i18n import t
 from bot.prep.binding import PrepBinding
+from bot.prep.files import write_atomic
+from bot.prep.guard import Guard, guard_middleware, security_headers
 from bot.render.common import os_error_text, os_error_word, refusal_text
 from bot.ruleset import Planner, RuleSet
 from bot.views import RulesetView
@@ -53,6 +55,8 @@ class Prep:
         self.file = file
         self._planner = planner
         self._plan: asyncio.Task[Any] | None = None
+        #: this start's token and the Host/Origin checks (``bot.prep.guard``)
+        self.guard = Guard(lang)
 
     async def close(self) -> None:
         """Cancels the plan still running (its worker process is killed) and stops the planner."""
@@ -66,7 +70,8 @@ class Prep:
     # --- the page and what it loads ------------------------------------------------------------
 
     async def index(self, request: web.Request) -> web.Response:
-        return web.Response(text=self.binding.html_page(self.lang), content_type="text/html", charset="utf-8")
+        page = self.guard.page_with_token(self.binding.html_page(self.lang))
+        return web.Response(text=page, content_type="text/html", charset="utf-8")
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
@@ -199,7 +204,7 @@ class Prep:
         if checked.document is not None and self.file is not None:
             text = json.dumps(checked.document, ensure_ascii=False, indent=2) + "\n"
             try:
-                await asyncio.to_thread(self.file.write_text, text, encoding="utf-8")
+                await asyncio.to_thread(write_atomic, self.file, text)
             except OSError as error:
                 words = t("console.file_unwritable", self.lang, path=str(self.file),
                           error=os_error_text(error, self.lang))  # fmt: skip
@@ -298,7 +303,10 @@ PREP = web.AppKey("prep", Prep)
 
 
 def make_app(prep: Prep) -> web.Application:
-    app = web.Application(client_max_size=IMPORT_MAX_BYTES, middlewares=[refusals])
+    app = web.Application(
+        client_max_size=IMPORT_MAX_BYTES, middlewares=[guard_middleware(prep.guard), refusals]
+    )
+    app.on_response_prepare.append(security_headers)
     app[PREP] = prep
     app.add_routes(prep.routes())
     return app
@@ -310,6 +318,7 @@ async def serve(prep: Prep, port: int) -> web.AppRunner:
     await runner.setup()
     site = web.TCPSite(runner, HOST, port)
     await site.start()
+    prep.guard.port = runner.addresses[0][1]
     return runner
 
 

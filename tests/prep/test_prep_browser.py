@@ -28,6 +28,9 @@ pytestmark = pytest.mark.xdist_group("browser")
 
 
 def _open(browser: Any, url: str, **context: Any) -> Any:
+    # Playwright's wait_for_function evaluates its string in the page, which the page's CSP forbids
+    # (no 'unsafe-eval'); the page itself runs under its CSP in test_the_page_runs_under_its_csp
+    context.setdefault("bypass_csp", True)
     page = browser.new_context(accept_downloads=True, **context).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -243,7 +246,9 @@ def test_a_refused_value_shows_the_bots_sentence_and_nothing_is_saved(browser, p
     assert "破城槌" in words and strike.text_content() == words
     assert page.is_disabled("#save")
     answer = page.evaluate("""async (draft) => {
-        const response = await fetch("/api/save", {method: "POST", body: JSON.stringify(draft)});
+        const token = document.querySelector('meta[name="toride-token"]').content;
+        const headers = {"Content-Type": "application/json", "X-Toride-Token": token};
+        const response = await fetch("/api/save", {method: "POST", headers, body: JSON.stringify(draft)});
         return response.json();
     }""", draft)
     assert answer["document"] is None
@@ -275,3 +280,19 @@ def test_at_phone_width_by_keyboard(browser, prep_server, tmp_path):
     assert page.evaluate("getComputedStyle(document.body).fontFamily").startswith('"Noto Sans CJK JP"')
     assert page.evaluate("document.fonts.check('16px \"Noto Sans CJK JP\"', '砦')")
     assert page.errors == []
+
+
+def test_the_page_runs_under_its_csp(browser, prep_server, tmp_path):
+    """Issue 34, item 0: the page loads, reads its token and has its draft checked under its own
+    Content-Security-Policy, with no violation reported."""
+    url = prep_server(str(tmp_path / "battle.json"))
+    page = browser.new_context().new_page()
+    messages: list[str] = []
+    page.on("console", lambda message: messages.append(message.text))
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url)
+    page.wait_for_selector("body[data-checked]", state="attached")
+    page.wait_for_selector("#save:not([disabled])", state="attached", timeout=20000)
+    assert errors == []
+    assert [m for m in messages if "Content Security Policy" in m] == []

@@ -17,9 +17,12 @@
     return node;
   };
   const status = (text) => { $("status").textContent = text || ""; };
+  // this start's token (bot/prep/guard.py): the server answers only requests that carry it
+  const tokenMeta = document.querySelector('meta[name="toride-token"]');
+  const token = tokenMeta ? tokenMeta.getAttribute("content") : "";
   const post = async (url, body, raw) => {
     const response = await fetch(url, {
-      method: "POST", headers: { "Content-Type": raw ? "application/octet-stream" : "application/json" },
+      method: "POST", headers: { "Content-Type": "application/json", "X-Toride-Token": token },
       body: raw ? body : JSON.stringify(body),
     });
     return response.json();
@@ -241,7 +244,7 @@
   $("save").addEventListener("click", save);
   $("sheet-add").addEventListener("click", addSheet);
   $("odds-run").addEventListener("click", odds);
-  fetch("/api/start").then((r) => r.json()).then((answer) => {
+  fetch("/api/start", { headers: { "X-Toride-Token": token } }).then((r) => r.json()).then((answer) => {
     draft = answer.draft; render();
     if (answer.refusals) show(answer.refusals);
     check();
