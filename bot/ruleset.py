@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from bot.commands.model import Builder, CommandSpec, Option
+from bot.commands.model import BuildContext, Builder, CommandSpec, Option
 from bot.views import StatusView, Summary, View
 from engine.ruleset import Ruleset
 
@@ -137,8 +137,9 @@ class RuleSet:
     is_over: Callable[[Any], bool] = lambda state: bool(state.ended)
     #: the state a start command is applied to
     new_state: Callable[[], Any] = lambda: None
-    #: refuses (raises) a command the invoker may not run on this state (another player's PC ...)
-    authorize: Callable[[Any, Any, str, bool], None] | None = None
+    #: refuses (raises) a command the invoker (who, whether a GM) may not run on this state (another
+    #: player's PC ...)
+    authorize: Callable[[Any, Any, BuildContext], None] | None = None
     #: builders for shared commands (``gm set``) by path
     builders: Mapping[str, Builder] = field(default_factory=dict)
     #: event kinds that close a round (a round summary follows) or the battle (the final summary)

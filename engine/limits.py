@@ -10,6 +10,7 @@ limit, in the user's language. Nothing here knows a rule set.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 
@@ -129,28 +130,30 @@ def check_name(name: str) -> None:
     problem = text_problem(name, len(name))
     shown = visible(name).strip() if problem != "not_unicode" else ""
     if problem is None and not shown and name.strip():
-        raise LimitError("limits.name_invisible")
+        raise LimitError("limits.name_invisible", about="name")
     if problem is not None or not shown or len(shown) > NAME_MAX:
-        raise LimitError("limits.name", name=shown, max=NAME_MAX)
+        raise LimitError("limits.name", about="name", name=shown, max=NAME_MAX)
 
 
 def check_text(what: str, text: str, max_len: int = TEXT_MAX) -> None:
     """A title or free text: at most ``max_len`` characters, valid Unicode, no control characters."""
     problem = text_problem(text, max_len)
     if problem is not None:
-        raise LimitError(f"limits.text_{problem}", what=what, max=max_len, length=len(text))
+        raise LimitError(f"limits.text_{problem}", about=what, what=what, max=max_len, length=len(text))
 
 
 def check_count(what: str, count: int, limit: int) -> None:
     """At most ``limit`` of ``what`` (``units``, ``pcs`` ...) in a battle (``limits.too_many``)."""
     if count > limit:
-        raise LimitError("limits.too_many", what=what, max=limit, count=count)
+        raise LimitError("limits.too_many", about=what, what=what, max=limit, count=count)
 
 
 def check_number(what: str, value: int | None, lo: int = -MAX_NUMBER, hi: int = MAX_NUMBER) -> None:
-    """A number within ``lo``..``hi`` (``limits.number``); None passes."""
+    """A number within ``lo``..``hi`` (``limits.number``, about ``what``: a field's name, or the last key
+    of a path ``$.units[0].hp``); None passes."""
     if value is not None and not lo <= value <= hi:
-        raise LimitError("limits.number", what=what, min=lo, max=hi, value=value)
+        field = re.sub(r"\[\d+\]$", "", what.rsplit(".", 1)[-1])
+        raise LimitError("limits.number", about=field, what=what, min=lo, max=hi, value=value)
 
 
 #: more digits than any limit needs: such a number is read as ±HUGE, which every range refuses

@@ -315,6 +315,12 @@ FORT = """\
 @bob /fort next
 @bob /unit move unit:オーガ to:A1
 @bob /pc move name:アリス position:top
+/gm set target:pc.ベル.owner value:none
+@bob /pc claim name:ベル
+@carol /pc claim name:ベル
+@carol /pc hp name:ボブ set:5
+/gm set target:pc.ボブ2.owner value:GM
+@carol /pc hp name:ボブ2 set:1
 /fort log last:5
 /fort export
 /fort export format:ccfolia

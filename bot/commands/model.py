@@ -89,10 +89,14 @@ class Option:
 
 @dataclass(frozen=True, slots=True)
 class BuildContext:
-    """What a builder may use besides the option values."""
+    """What a builder may use besides the option values: who runs the command (and the rule set's
+    ``authorize``, who may)."""
 
     invoker: str
     is_gm: bool
+    #: the names the invoker goes by besides the id (Discord: username, display name), which a
+    #: character owner given as a name (``@はなこ``) matches
+    names: tuple[str, ...] = ()
 
 
 Builder = Callable[[Mapping[str, Any], BuildContext], Any]
@@ -105,6 +109,8 @@ class QueryContext:
     invoker: str
     is_gm: bool
     dice: DiceSource
+    #: as ``BuildContext.names``
+    names: tuple[str, ...] = ()
 
 
 #: a ``Kind.QUERY`` command: the battle's state and the options → a reply view, or an engine command to apply

@@ -48,7 +48,11 @@ __all__ = ["Reply", "error_embeds", "events_embeds", "render", "status_embeds", 
 
 def error_embeds(key: str, values: Mapping[str, object], lang: str) -> list[discord.Embed]:
     shown = {k: echo(v) for k, v in values.items()}
-    return limits.build(lines=["⚠ " + tr(key, lang, **shown)], colour=REFUSED)
+    owner = shown.pop("owner", None)  # whose a PC is: a user id as a mention
+    text = tr(key, lang, **shown, **({"owner": "{owner}"} if owner is not None else {}))
+    if owner is not None:
+        text = text.replace("{owner}", who(str(owner)))
+    return limits.build(lines=["⚠ " + text], colour=REFUSED)
 
 
 def render(view: View, lang: str, *, user: str = "", pictures: PictureCache | None = None) -> Reply:

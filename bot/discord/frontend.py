@@ -64,11 +64,14 @@ def actor_of(interaction: discord.Interaction) -> Actor:
     # role ids as Discord sent them (Member.roles needs the guild's roles in the cache)
     roles = frozenset(str(r) for r in getattr(user, "_roles", ()))
     permissions = interaction.permissions
+    # the names a character owner given as a name matches: username, display name, server nickname
+    names = (user.name, user.global_name, getattr(user, "nick", None))
     return Actor(
         id=str(user.id),
         manage_channels=permissions.manage_channels,
         roles=roles,
         manage_guild=permissions.manage_guild,
+        names=tuple(dict.fromkeys(n for n in names if n)),
     )
 
 

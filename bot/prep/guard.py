@@ -75,14 +75,6 @@ class Guard:
         words = t(key, self.lang)
         return web.json_response({"refusals": [{"place": "$", "text": words}]}, status=status)
 
-    def page_with_token(self, html: str) -> str:
-        """The page's HTML with this start's token where its script reads it (a ``<meta>`` in ``<head>``)."""
-        meta = f'<meta name="toride-token" content="{self.token}">'
-        head = html.find("<head>")
-        assert head >= 0, "the prep page's HTML has no <head>"
-        at = head + len("<head>")
-        return html[:at] + "\n" + meta + html[at:]
-
 
 def guard_middleware(guard: Guard) -> Middleware:
     @web.middleware

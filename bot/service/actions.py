@@ -87,7 +87,7 @@ class Actions:
                     group = live.binding.group
                     raise Refused("service.not_supported", command=CommandName(spec.path), ruleset=group)
                 try:  # a query that rolls (``/pc roll``) and is refused gives its scripted dice back
-                    answer = spec.query(live.state, options, QueryContext(actor.id, is_gm, dice))
+                    answer = spec.query(live.state, options, QueryContext(actor.id, is_gm, dice, actor.names))
                 except BaseException:
                     restore_dice(dice, mark)
                     raise
@@ -161,10 +161,11 @@ def decide(
     """The command applied to ``live`` (no database): the battle after it, the answer, the write."""
     binding = live.binding
     assert live.snapshots is not None
+    who = BuildContext(invoker=actor.id, is_gm=is_gm, names=actor.names)
     if command is None:
-        command = build(spec, binding, options, BuildContext(invoker=actor.id, is_gm=is_gm))
+        command = build(spec, binding, options, who)
     if binding.authorize is not None:
-        binding.authorize(live.state, command, actor.id, is_gm)
+        binding.authorize(live.state, command, who)
     outcome = binding.ruleset.apply(live.state, command, dice)
     events = tuple(outcome.events)
     secret_text = audience.text_is_secret(binding, live.state, outcome.state, command, events)

@@ -28,13 +28,16 @@ class Actor:
     """Who runs the command, and what the front-end knows of their rights (COMMANDS.md, GM).
 
     ``manage_channels``: Manage Channels *in the channel the command came from*; ``manage_guild``:
-    Manage Server (``/gm role``); ``roles``: the ids (console: names) of the member's roles.
+    Manage Server (``/gm role``); ``roles``: the ids (console: names) of the member's roles;
+    ``names``: the names they go by besides the id (Discord: username, display name, server nickname;
+    the console's id is the name), which a character owner given as a name (``@はなこ``) matches.
     """
 
     id: str
     manage_channels: bool = False
     roles: frozenset[str] = frozenset()
     manage_guild: bool = False
+    names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

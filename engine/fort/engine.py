@@ -33,6 +33,7 @@ _HANDLERS: dict[type, Handler] = {
     c.MovePC: rules_roster.move_pc,
     c.SetPCHP: rules_roster.set_pc_hp,
     c.RemovePC: rules_roster.remove_pc,
+    c.ClaimPC: rules_roster.claim_pc,
     c.ReadPCSheet: rules_sheets.read_pc_sheet,
     c.SetPCPalette: rules_sheets.set_pc_palette,
     c.AddUnit: rules_roster.add_unit,

@@ -163,12 +163,27 @@ def import_state(document: Mapping[str, Any]) -> FortState:
         return _read(JsonDoc(document, "$", STYLE, trail))
     except ImportInvalid as invalid:
         raise RuleError(
-            "fort.import_invalid", place=invalid.path, reason=invalid.reason, detail=invalid.detail
+            "fort.import_invalid",
+            about=_key_of(invalid.path),
+            place=invalid.path,
+            reason=invalid.reason,
+            detail=invalid.detail,
         ) from None
     except RuleError as error:
         raise RuleError(
-            "fort.import_invalid", place=trail[0], reason=error.key, detail=dict(error.values)
+            "fort.import_invalid",
+            about=_key_of(trail[0]),
+            place=trail[0],
+            reason=error.key,
+            detail=dict(error.values),
         ) from None
+
+
+def _key_of(path: str) -> str | None:
+    """The key a place names last: ``$.units[2].hp`` → ``hp``, ``$.cannons[1]`` → ``cannons``
+    (``$``: None). Each refusal of an import is about the value at its place."""
+    last = path.rsplit(".", 1)[-1].split("[", 1)[0]
+    return None if last in ("", "$") else last
 
 
 def _read(d: JsonDoc) -> FortState:
@@ -317,10 +332,13 @@ def _unit(u: JsonDoc, name: str, key: str, round_: int, turn: Turn, first: Side)
         position = parse_position(position_text) if position_text is not None else Position.TOP
     elif position_text is not None:
         raise u.bad("position", "only_soldiers_at_f0")
-    weakness = u.get("weakness", str, None)
+    weakness_text = u.get("weakness", str, None)
+    weakness = clean_weakness(weakness_text) if weakness_text else None  # read and parsed at its place
     moved_default = 0 if "moved_round" in u.raw and not _this_turn(u, "moved_round", round_) else None
     held_edge_text = u.get("held_edge", str, None)
-    held_to = u.get("held_to", str, None)
+    held_edge = parse_edge(held_edge_text) if held_edge_text else None
+    held_to_text = u.get("held_to", str, None)
+    held_to = parse_area(held_to_text) if held_to_text else None
     return Unit(
         name,
         key,
@@ -336,10 +354,10 @@ def _unit(u: JsonDoc, name: str, key: str, round_: int, turn: Turn, first: Side)
         u.get("arrived", bool, done),
         u.get("destroyed", bool, hp <= 0),
         position,
-        clean_weakness(weakness) if weakness else None,
+        weakness,
         u.int_("moved_m", 0, 0) if moved_default is None else moved_default,
         _one_of(u, "halted", HALTS, None),
         _one_of(u, "acted", MAIN_ACTIONS, MAIN_ACTIONS[-1] if _this_turn(u, "acted_round", round_) else None),
-        parse_edge(held_edge_text) if held_edge_text else None,
-        parse_area(held_to) if held_to else None,
+        held_edge,
+        held_to,
     )

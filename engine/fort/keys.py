@@ -39,6 +39,7 @@ EVENTS: dict[str, str] = {
     "move(None: not tracked, the metres are a reminder)",
     "pc.hp_changed": "pc delta set before(None: not tracked before) after",
     "pc.removed": "pc",
+    "pc.claimed": "pc owner (the invoker, who had no PC of that name before: /pc claim)",
     "pc.sheet_read": "pc source hp max_hp mp max_mp defense evasion vit_resist mnd_resist initiative move "
     "weapons(list of {name, usage, acc, rate, crit, dmg}) lines(palette lines) custom(its own palette)",
     "pc.palette_set": "pc lines custom(False: back to the palette generated from its sheet)",
@@ -143,6 +144,7 @@ REFUSALS: dict[str, str] = {
     "fort.unit_already_acted": "name action(its first main action this turn)",
     # PCs
     "fort.pc_unknown": "name",
+    "fort.pc_claimed": "pc owner (its player already: a user id, @name or GM)",
     "fort.pc_move_same": "pc",
     "fort.pc_move_too_far": "pc distance extra move used(metres already moved this turn)",
     "fort.pc_enter_f0_outside": "pc position",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine import common
@@ -77,6 +78,29 @@ def set_commander(state: FortState, i: int, commander: Commander) -> FortState:
     return evolve(state, commanders=(*state.commanders[:i], commander, *state.commanders[i + 1 :]))
 
 
+#: the owner of the GM's own PCs and NPCs: only a GM acts for them
+GM_OWNER = "GM"
+
+
+def owned_by(owner: str | None, invoker: str | None, names: Iterable[str] = ()) -> bool:
+    """Is the user ``invoker`` the player of a PC whose owner is ``owner``?
+
+    An owner is a user's id as its front-end gives it (Discord's user id, digits), or a player's name
+    (``はなこ`` or ``@はなこ``: the console's user is its name, and the prep page and a file may name a
+    Discord player so), which is the user whose id or one of whose ``names`` (Discord: username, display
+    name, server nickname) it is, compared as PC names are; or ``GM`` (``GM_OWNER``): no player's, only
+    a GM acts for it. None: no one's yet (``/pc claim`` takes it). An id is never a name: digits match
+    the user of that id only, not one who calls themselves so."""
+    if owner is None or invoker is None or owner == GM_OWNER:
+        return False
+    if owner == invoker:
+        return True
+    if owner.isascii() and owner.isdigit():
+        return False
+    wanted = fold(owner.removeprefix("@"))
+    return bool(wanted) and any(fold(name) == wanted for name in (invoker, *names))
+
+
 @dataclass(frozen=True, slots=True)
 class Actor:
     """Who acts: a PC (``pc`` is its index) or a soldier unit (``unit`` is its index)."""
@@ -87,9 +111,9 @@ class Actor:
 
 
 def resolve_actor(state: FortState, by: str | None, invoker: str | None) -> Actor:
-    """``by:`` names a PC or a soldier unit; left out, the one PC the invoking user owns."""
+    """``by:`` names a PC or a soldier unit; left out, the one PC the invoking user owns (``owned_by``)."""
     if by is None:
-        owned = [i for i, p in enumerate(state.pcs) if invoker is not None and p.owner == invoker]
+        owned = [i for i, p in enumerate(state.pcs) if owned_by(p.owner, invoker)]
         if not owned:
             raise RuleError("fort.actor_required", invoker=invoker)
         if len(owned) > 1:

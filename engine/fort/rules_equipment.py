@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine import limits
 from engine.common import fold
 from engine.dice import parse_command
+from engine.errors import about
 from engine.fort.commands import FireBallista, FireCannon, LoadBallista, LoadCannon, RemoveTrap, SetTrap
 from engine.fort.context import Context, parse_damage_expression, roll_record
 from engine.fort.lookup import require_equipment, resolve_actor, soldier_acted
@@ -40,10 +41,12 @@ def parse_trap_kind(text: str) -> TrapKind:
 
 def set_trap(ctx: Context, state: FortState, cmd: SetTrap) -> FortState:
     """F-TRAP-1: a trap on an edge between two adjacent areas, with 1-99 uses."""
-    kind = parse_trap_kind(cmd.kind)
-    edge = parse_edge(cmd.edge)
+    with about("kind"):
+        kind = parse_trap_kind(cmd.kind)
+    with about("edge"):
+        edge = parse_edge(cmd.edge)
     if not 1 <= cmd.uses <= MAX_TRAP_USES:
-        raise RuleError("fort.trap_uses_invalid", uses=cmd.uses, max=MAX_TRAP_USES)
+        raise RuleError("fort.trap_uses_invalid", about="uses", uses=cmd.uses, max=MAX_TRAP_USES)
     limits.check_count("traps", len(state.traps) + 1, limits.MAX_TRAPS)
     ctx.emit("trap.set", {"kind": kind.value, "edge": edge_text(edge), "uses": cmd.uses})
     return evolve(state, traps=(*state.traps, Trap(kind, edge, cmd.uses)))

@@ -7,11 +7,13 @@ import unicodedata
 
 from engine import limits
 from engine.common import fold
+from engine.errors import about
 from engine.fort import rules_sheets
 from engine.fort.commands import (
     AddCommander,
     AddPC,
     AddUnit,
+    ClaimPC,
     MoveCommander,
     MovePC,
     RemovePC,
@@ -44,16 +46,18 @@ POSITION_CHANGE_M = 10
 
 def _positive(option: str, value: int | None, minimum: int = 1) -> None:
     if value is not None and value < minimum:
-        raise RuleError("fort.value_invalid", option=option, value=value, minimum=minimum)
+        raise RuleError("fort.value_invalid", about=option, option=option, value=value, minimum=minimum)
 
 
 def add_pc(ctx: Context, state: FortState, cmd: AddPC) -> FortState:
     """F-MAP-7: a PC joins at F0, at any position (default top), owned by the invoker or ``owner``."""
     limits.check_name(cmd.name)
     limits.check_count("pcs", len(state.pcs) + 1, limits.MAX_PCS)
-    name, key = clean_name(cmd.name)
-    ensure_name_free(state, key, name)
-    position = parse_position(cmd.position) if cmd.position is not None else Position.TOP
+    with about("name"):
+        name, key = clean_name(cmd.name)
+        ensure_name_free(state, key, name)
+    with about("position"):
+        position = parse_position(cmd.position) if cmd.position is not None else Position.TOP
     _positive("hp", cmd.hp, 0)
     _positive("move", cmd.move, 0)
     limits.check_number("hp", cmd.hp, 0, limits.MAX_HP)
@@ -73,6 +77,17 @@ def remove_pc(ctx: Context, state: FortState, cmd: RemovePC) -> FortState:
     i = find_pc(state, cmd.name)
     ctx.emit("pc.removed", {"pc": state.pcs[i].name})
     return evolve(state, pcs=state.pcs[:i] + state.pcs[i + 1 :])
+
+
+def claim_pc(ctx: Context, state: FortState, cmd: ClaimPC) -> FortState:
+    """``/pc claim``: a PC without an owner (one imported without one) becomes the invoker's, once; one
+    with an owner is refused, naming it (the GM gives a PC to another with ``/gm set``)."""
+    i = find_pc(state, cmd.name)
+    pc = state.pcs[i]
+    if pc.owner is not None:
+        raise RuleError("fort.pc_claimed", pc=pc.name, owner=pc.owner)
+    ctx.emit("pc.claimed", {"pc": pc.name, "owner": cmd.invoker})
+    return set_pc(state, i, evolve(pc, owner=cmd.invoker))
 
 
 def move_pc(ctx: Context, state: FortState, cmd: MovePC) -> FortState:
@@ -180,10 +195,13 @@ def add_unit(ctx: Context, state: FortState, cmd: AddUnit) -> FortState:
     enemy turn; F-UNIT-15: its weakness, as Sword World writes it."""
     limits.check_name(cmd.name)
     limits.check_count("units", len(state.units) + 1, limits.MAX_UNITS)
-    name, key = clean_name(cmd.name)
-    ensure_name_free(state, key, name)
-    utype = parse_unit_type(cmd.type)
-    area = parse_area(cmd.area)
+    with about("name"):
+        name, key = clean_name(cmd.name)
+        ensure_name_free(state, key, name)
+    with about("type"):
+        utype = parse_unit_type(cmd.type)
+    with about("area"):
+        area = parse_area(cmd.area)
     _positive("hp", cmd.hp)
     _positive("fort_damage", cmd.fort_damage, 0)
     _positive("defense", cmd.defense, 0)
@@ -191,26 +209,30 @@ def add_unit(ctx: Context, state: FortState, cmd: AddUnit) -> FortState:
     move = unit_move(cmd.move)
     strike = None
     if cmd.strike is not None:
-        strike = parse_damage_expression(cmd.strike).command
+        with about("strike"):
+            strike = parse_damage_expression(cmd.strike).command
     if utype is UnitType.RAM and strike is None:
-        raise RuleError("fort.ram_needs_strike", unit=name)
+        raise RuleError("fort.ram_needs_strike", about="strike", unit=name)
     if utype is UnitType.SOLDIER and area is not Area.F0:
-        raise RuleError("fort.soldier_not_at_f0", unit=name, area=area.value)
+        raise RuleError("fort.soldier_not_at_f0", about="area", unit=name, area=area.value)
     if utype is not UnitType.SOLDIER and area is Area.F0:
-        raise RuleError("fort.enemy_at_f0", unit=name)
+        raise RuleError("fort.enemy_at_f0", about="area", unit=name)
     position = None
     if utype is UnitType.SOLDIER:
-        position = parse_position(cmd.position) if cmd.position is not None else Position.TOP
+        with about("position"):
+            position = parse_position(cmd.position) if cmd.position is not None else Position.TOP
     elif cmd.position is not None:
-        raise RuleError("fort.position_only_soldier", unit=name)
-    weakness = clean_weakness(cmd.weakness) if cmd.weakness else None
+        raise RuleError("fort.position_only_soldier", about="position", unit=name)
+    with about("weakness"):
+        weakness = clean_weakness(cmd.weakness) if cmd.weakness else None
     arrived = True
     if cmd.arrive_round is not None:
         if utype is UnitType.SOLDIER:
-            raise RuleError("fort.soldier_reinforcement", unit=name)
+            raise RuleError("fort.soldier_reinforcement", about="arrive_round", unit=name)
         if cmd.arrive_round > state.rounds or state.enemy_turn_done(cmd.arrive_round):
             raise RuleError(
                 "fort.arrive_round_invalid",
+                about="arrive_round",
                 arrive_round=cmd.arrive_round,
                 round=state.round,
                 rounds=state.rounds,
@@ -289,12 +311,14 @@ def add_commander(ctx: Context, state: FortState, cmd: AddCommander) -> FortStat
     war-horn (鼓砲) effect as the GM writes it."""
     limits.check_name(cmd.name)
     limits.check_count("commanders", len(state.commanders) + 1, limits.MAX_COMMANDERS)
-    name, key = clean_name(cmd.name)
-    ensure_name_free(state, key, name)
+    with about("name"):
+        name, key = clean_name(cmd.name)
+        ensure_name_free(state, key, name)
     _positive("hp", cmd.hp)
-    area = parse_area(cmd.area)
+    with about("area"):
+        area = parse_area(cmd.area)
     if area is Area.F0:
-        raise RuleError("fort.enemy_at_f0", unit=name)
+        raise RuleError("fort.enemy_at_f0", about="area", unit=name)
     horn = unicodedata.normalize("NFKC", cmd.horn).strip() if cmd.horn is not None else None
     horn = horn or None
     ctx.emit("commander.added", {"commander": name, "hp": cmd.hp, "area": area.value, "horn": horn})

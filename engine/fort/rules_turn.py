@@ -6,6 +6,7 @@ from typing import Any
 
 from engine import limits
 from engine.common import fold
+from engine.errors import about
 from engine.fort import commands as c
 from engine.fort.commands import EndBattle, StartBattle
 from engine.fort.context import Context
@@ -31,12 +32,13 @@ def start_battle(ctx: Context, cmd: StartBattle) -> FortState:
     """F-TURN-1, F-FORT-1, F-CAN-1: rounds, fort HP (300), cannons (2) and which side goes first, fixed
     at start."""
     if not 1 <= cmd.rounds <= MAX_ROUNDS:
-        raise RuleError("fort.rounds_invalid", rounds=cmd.rounds, max=MAX_ROUNDS)
+        raise RuleError("fort.rounds_invalid", about="rounds", rounds=cmd.rounds, max=MAX_ROUNDS)
     if not 1 <= cmd.fort_hp <= MAX_FORT_HP:
-        raise RuleError("fort.fort_hp_invalid", fort_hp=cmd.fort_hp, max=MAX_FORT_HP)
+        raise RuleError("fort.fort_hp_invalid", about="fort_hp", fort_hp=cmd.fort_hp, max=MAX_FORT_HP)
     if not 0 <= cmd.cannons <= MAX_CANNONS:
-        raise RuleError("fort.cannons_invalid", cannons=cmd.cannons, max=MAX_CANNONS)
-    first = parse_side(cmd.first)
+        raise RuleError("fort.cannons_invalid", about="cannons", cannons=cmd.cannons, max=MAX_CANNONS)
+    with about("first"):
+        first = parse_side(cmd.first)
     state = FortState(
         title=cmd.title,
         rounds=cmd.rounds,

@@ -151,7 +151,8 @@ def test_roll_status_and_help(tmp_path: Path) -> None:
     assert "⚠ No battle is running in this channel." in out
     assert "Fort HP [████████████████████] 300/300" in out
     assert "  A2 ── A1 ── F0 ── B1 ── B2" in out
-    assert "F0: top: Alice, 兵 20/20 [soldier]" in out  # full-width input, NFKC name; F-MAP-4: by position
+    # full-width input, NFKC name, its player; F-MAP-4: by position
+    assert "F0: top: Alice (gm), 兵 20/20 [soldier]" in out
     # the help in the user's language and names (issue 23), with the descriptions Discord shows
     assert "  /unit add — (GM) Add a unit now, or as a reinforcement." in out
     assert (

@@ -98,8 +98,8 @@ def test_fort_status_in_english() -> None:
         "  └────────────────────────┘",
         "A2: 隊長 60/60 [commander]",
         "A1: ゴブリン隊 22/40",
-        "F0: top: Alice 40/44 / outside: Bob / 槌 50/60 [ram] / 兵 30/30 [soldier]",
-        "B1: Cid 20/20",
+        "F0: top: Alice 40/44 (1) / outside: Bob (2) / 槌 50/60 [ram] / 兵 30/30 [soldier]",
+        "B1: Cid 20/20 (3)",
         "B2: —",
         "Reinforcements: 鳥 (round 3, B2)",
         "Destroyed: 骸",
@@ -113,7 +113,8 @@ def test_fort_status_in_english() -> None:
 def test_fort_status_in_japanese() -> None:
     text = render(StatusView(ruleset="fort", document=DOC), "ja")
     assert text.splitlines()[0] == "【北の砦】 第2/5ラウンド 敵側の手番"
-    assert "F0: 砦上部: Alice 40/44 / 砦外部: Bob / 槌 50/60 [破城槌] / 兵 30/30 [兵士]" in text
+    # each PC's player beside it (the GM sees whose each PC is)
+    assert "F0: 砦上部: Alice 40/44(1) / 砦外部: Bob(2) / 槌 50/60 [破城槌] / 兵 30/30 [兵士]" in text
     assert "罠: 地雷 A1-F0 残り1回" in text
 
 

@@ -184,7 +184,7 @@ def test_status_shows_soldiers_by_position_weaknesses_and_war_horns() -> None:
     text = fort_text.status(StatusView(ruleset="fort", document=FORT.export(b.state), gms=()), "ja")
     assert "A2: 隊長 40/40 [指揮官] 〔鼓咆: 敵全体の命中力+1〕" in text
     assert "A1: 骨 30/30 弱点: 炎属性ダメージ+3" in text
-    assert "F0: 砦上部: Alice 40/40 / 砦外部: 兵 20/20 [兵士]" in text
+    assert "F0: 砦上部: Alice 40/40(u1) / 砦外部: 兵 20/20 [兵士]" in text
 
 
 def test_the_final_summary_names_standing_commanders_with_their_war_horn() -> None:

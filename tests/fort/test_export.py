@@ -225,7 +225,7 @@ def test_every_command_type_round_trips_through_json() -> None:
     }
     unit = command_to_json(AddUnit(name="狼", type="ram", area="A1", hp=1, fort_damage=2, strike="2d"))
     assert (unit["type"], unit["unit_type"]) == ("AddUnit", "ram")
-    assert len(COMMAND_TYPES) == 32  # with ReadPCSheet and SetPCPalette (sheets) and MoveCommander
+    assert len(COMMAND_TYPES) == 33  # with ReadPCSheet and SetPCPalette (sheets), MoveCommander and ClaimPC
 
 
 @pytest.mark.parametrize(

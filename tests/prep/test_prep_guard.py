@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -15,9 +16,9 @@ import pytest
 from test_prep_server import DRAFT, _served
 
 from bot.i18n import t
+from bot.prep.app import Prep
 from bot.prep.files import write_atomic
 from bot.prep.guard import SECURITY_HEADERS
-from bot.prep.server import Prep
 from bot.registry import rulesets
 
 ROUTES = [
@@ -61,7 +62,7 @@ async def test_a_post_not_from_the_page_is_refused_and_writes_nothing(served):
     """A cross-site form (text/plain, another Origin), a request without the token or the page's Origin:
     refused before anything is read, and FILE is not written."""
     url, prep = served
-    body = json.dumps(DRAFT)
+    body = json.dumps({"draft": DRAFT})
     cases = [
         ({"Origin": "https://evil.example", "Content-Type": "text/plain"}, 403, "prep.guard.token"),
         ({**_own(url, prep), "X-Toride-Token": "x" + prep.guard.token}, 403, "prep.guard.token"),
@@ -179,7 +180,8 @@ async def test_the_page_says_a_full_disk_in_words_and_keeps_the_file(served, mon
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(os, "fsync", full)
-    body = json.dumps(DRAFT)
+    # the page edits the version it opened ("old\n": not a battle, so a new one)
+    body = json.dumps({"draft": DRAFT, "version": hashlib.sha256(b"old\n").hexdigest()})
     async with (
         aiohttp.ClientSession() as session,
         session.post(url + "/api/save", headers=_own(url, prep), data=body) as response,

@@ -13,7 +13,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.prep.server import Prep, serve
+from bot.prep.app import Prep, serve
 from bot.registry import rulesets
 from bot.render.common import refusal_text
 from engine.limits import IMPORT_MAX_BYTES
@@ -21,9 +21,9 @@ from engine.limits import IMPORT_MAX_BYTES
 ROOT = Path(__file__).resolve().parents[2]
 MONSTER = ROOT / "tests" / "sheets" / "fixtures" / "ytsheet2" / "monster.json"
 DRAFT = {
-    "settings": {"title": "砦", "rounds": "3", "fort_hp": "300", "cannons": "2", "first": "pc"},
+    "settings": {"title": "砦", "rounds": "3", "max_hp": "300", "first": "pc"},
     "units": [
-        {"form": {"name": "ゴブリン", "type": "normal", "area": "A2", "hp": "30", "fort_damage": "10"}}
+        {"form": {"name": "ゴブリン", "type": "normal", "area": "A2", "max_hp": "30", "fort_damage": "10"}}
     ],
 }
 
@@ -101,7 +101,7 @@ async def test_it_reads_and_writes_no_file_but_file(prep_at, tmp_path):
                 ("get", "/font.otf", None), ("get", "/mark/ram.png", None), ("get", "/api/start", None),
                 ("post", "/api/check", json.dumps(DRAFT)),
                 ("post", "/api/sheet", json.dumps(SHEET)),
-                ("post", "/api/save", json.dumps(DRAFT)),
+                ("post", "/api/save", json.dumps({"draft": DRAFT})),
                 ("post", "/api/open", prep.file.read_bytes() if prep.file.exists() else b"{}"),
                 ("get", "/api/start", None),
                 ("get", "/static/../../cli.py", None),
@@ -112,6 +112,7 @@ async def test_it_reads_and_writes_no_file_but_file(prep_at, tmp_path):
         watching[0] = False
     assert json.loads(prep.file.read_text(encoding="utf-8"))["units"][0]["name"] == "ゴブリン"
     allowed = [Path(p).resolve() for p in (ROOT / "bot", sys.prefix, sys.base_prefix, *sys.path) if p]
+
     def is_file(path: str) -> bool:  # FILE, the temporary file renamed over it, its folder (fsync)
         if Path(path).resolve() == prep.file.parent.resolve():
             return True

@@ -71,6 +71,9 @@ SCRIPT: list[tuple[str, str | None]] = [
     ("/gm set target:fort.hp value:170", None),
     ("/gm undo steps:2", None),
     ("/gm redo", None),
+    ("@bob /pc claim name:Alice", "fort.pc_claimed"),  # Alice is the GM's: a claim is refused
+    ("/gm set target:pc.Dora.owner value:none", None),
+    ("@bob /pc claim name:Dora", None),
     ("/unit remove unit:Late", None),
     ("/pc remove name:Dora", None),
     ("@bob /fort end", "service.gm_only"),

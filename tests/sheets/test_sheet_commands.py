@@ -67,7 +67,10 @@ async def test_a_pc_added_from_a_sheet(table: Table) -> None:
         "PC Lily joins (owner bob, position inside, HP 20).\nLily's sheet read: HP 20/20, MP 42/42"
     )
     status = await table.ok("/fort status")
-    assert "F0: top: ガルド 35/35 MP 12/12 def 8 eva 7 / inside: Lily 20/20 MP 42/42 def 3 eva 0" in status
+    assert (
+        "F0: top: ガルド 35/35 MP 12/12 def 8 eva 7 (gm) / inside: Lily 20/20 MP 42/42 def 3 eva 0 (bob)"
+        in status
+    )
     pc = (await table.document())["pcs"][0]
     assert (pc["hp"], pc["max_hp"], pc["move"], pc["palette"]) == (35, 35, 15, None)
     assert pc["sheet"]["weapons"][1] == {

@@ -31,13 +31,13 @@ from engine.common import Command
 from engine.dice import SeededDice
 from engine.fort import FORT
 from engine.fort import commands as fc
-from engine.fort.lookup import name_key, resolve_actor
+from engine.fort.lookup import GM_OWNER, name_key, owned_by, resolve_actor
 from engine.fort.planner import DEFAULT_RUNS, MAX_RUNS, MIN_RUNS, Focus
 from engine.fort.planner.request import MAX_SEED, PC_DAMAGE_MAX
 from engine.fort.report import RoundReport, round_report
 from engine.fort.roster import roster
 from engine.fort.rules_turn import MAX_CANNONS, check_turn
-from engine.fort.state import Element, FortState, UnitType
+from engine.fort.state import PC, Element, FortState, UnitType
 from engine.ruleset import RuleError
 
 GROUP = "fort"
@@ -108,6 +108,7 @@ _ENGINE: tuple[CommandSpec, ...] = (
     _spec("pc", "move", fc.MovePC, _o("name"), _o("position", OptType.CHOICE, choices=POSITIONS), _o("area")),
     _spec("pc", "hp", fc.SetPCHP, _o("name"), *_HPS),
     _spec("pc", "remove", fc.RemovePC, _o("name")),
+    _spec("pc", "claim", fc.ClaimPC, _o("name")),
     _spec(
         "unit", "add", fc.AddUnit,
         _o("name"), _o("type", OptType.CHOICE, choices=tuple(t.value for t in UnitType)), _o("area"),
@@ -192,7 +193,7 @@ def with_preview(spec: CommandSpec) -> CommandSpec:
 
     def query(state: FortState, options: Mapping[str, Any], ctx: QueryContext) -> Any:
         values = {k: v for k, v in options.items() if k != "preview"}
-        command = build(values, BuildContext(invoker=ctx.invoker, is_gm=ctx.is_gm))
+        command = build(values, BuildContext(invoker=ctx.invoker, is_gm=ctx.is_gm, names=ctx.names))
         if not options.get("preview"):
             return command
         outcome = FORT.apply(state, command, _preview_dice(state))
@@ -210,21 +211,31 @@ def gm_set(values: Mapping[str, Any], ctx: BuildContext) -> Command:
     return fc.GMSet(target=values["target"], value=values["value"])
 
 
-def authorize(state: FortState, command: Any, invoker: str, is_gm: bool) -> None:
+def authorize(state: FortState, command: Any, who: BuildContext) -> None:
     """Players run their own PCs (and soldier units), in their side's turn (F-TURN-3); everything else is
     the GM's (COMMANDS.md), whose actions out of turn the rules carry out and mark."""
-    if is_gm:
+    if who.is_gm:
         return
-    _authorize_player(state, command, invoker)
+    _authorize_player(state, command, who)
     check_turn(state, command, gm=False)
 
 
-def _authorize_player(state: FortState, command: Any, invoker: str) -> None:
+def check_own_pc(pc: PC, who: BuildContext) -> None:
+    """A player runs their own PC and one without an owner; another player's PC and the GM's
+    (``GM``) are refused, in words (``engine.fort.lookup.owned_by`` says whose a PC is)."""
+    if who.is_gm or pc.owner is None or owned_by(pc.owner, who.invoker, who.names):
+        return
+    if pc.owner == GM_OWNER:
+        raise UserError("service.gm_pc", name=pc.name)
+    raise UserError("service.not_your_pc", name=pc.name)
+
+
+def _authorize_player(state: FortState, command: Any, who: BuildContext) -> None:
     if isinstance(command, fc.MovePC | fc.SetPCHP | fc.RemovePC):
         key = name_key(command.name)
         for pc in state.pcs:
-            if pc.key == key and pc.owner not in (None, invoker):
-                raise UserError("service.not_your_pc", name=pc.name)
+            if pc.key == key:
+                check_own_pc(pc, who)
         return
     if isinstance(command, fc.UnitAttack):
         key = name_key(command.attacker)
@@ -235,11 +246,11 @@ def _authorize_player(state: FortState, command: Any, invoker: str) -> None:
     by = getattr(command, "by", None)
     if by is not None:
         try:
-            actor = resolve_actor(state, by, invoker)
+            actor = resolve_actor(state, by, who.invoker)
         except RuleError:
             return  # the rules will say what is wrong with ``by``
-        if actor.pc is not None and state.pcs[actor.pc].owner not in (None, invoker):
-            raise UserError("service.not_your_pc", name=actor.name)
+        if actor.pc is not None:
+            check_own_pc(state.pcs[actor.pc], who)
 
 
 #: what a summary lists: damage to the fort and units, moves, traps, shots, arrivals, the end

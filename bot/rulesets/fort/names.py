@@ -47,7 +47,10 @@ def candidates(doc: Mapping[str, Any], kind: str, spec: CommandSpec, typed: Mapp
         on_map = [u["name"] for u in units if arrived(u)]
         return on_map + [u["name"] for u in units if not arrived(u)]
     if kind == "pc":
-        return [p["name"] for p in doc.get("pcs", [])]
+        pcs = doc.get("pcs", [])
+        if spec.path == "pc claim":  # only one without an owner may be claimed
+            pcs = [p for p in pcs if p.get("owner") is None]
+        return [p["name"] for p in pcs]
     if kind == "commander":
         return [c["name"] for c in doc.get("commanders", [])]
     if kind == "actor":

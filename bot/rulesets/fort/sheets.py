@@ -30,7 +30,7 @@ from bot.commands import (
     usage,
 )
 from bot.i18n.names import CommandName, OptionName
-from bot.rulesets.fort.commands import COMMANDS
+from bot.rulesets.fort.commands import COMMANDS, check_own_pc
 from bot.views import PaletteRollView, PaletteView
 from engine.common import fold
 from engine.dice import DiceError
@@ -83,8 +83,7 @@ def _sheet_json(read: CharacterRead) -> str:
 
 
 def _own(pc: PC, ctx: QueryContext) -> None:
-    if not ctx.is_gm and pc.owner not in (None, ctx.invoker):
-        raise UserError("service.not_your_pc", name=pc.name)
+    check_own_pc(pc, BuildContext(ctx.invoker, ctx.is_gm, ctx.names))
 
 
 def _pc(state: FortState, values: Mapping[str, Any], ctx: QueryContext) -> PC:

@@ -28,7 +28,10 @@ def _hp(hp: Any, max_hp: Any) -> str:
 
 
 def _pc(pc: Mapping[str, Any], lang: str) -> str:
-    return str(pc["name"]) + _hp(pc.get("hp"), pc.get("max_hp")) + pc_sheet_summary(pc, lang)
+    """A PC with its HP, what its sheet gave, and its player (the GM sees whose each PC is)."""
+    text = str(pc["name"]) + _hp(pc.get("hp"), pc.get("max_hp")) + pc_sheet_summary(pc, lang)
+    owner = pc.get("owner")
+    return text + (t("fort.status.owner", lang, owner=owner) if owner else "")
 
 
 def _unit(unit: Mapping[str, Any], lang: str) -> str:

@@ -190,13 +190,14 @@ def _actor(command: Any) -> str | None:
     return None
 
 
-def authorize(state: SengenshoState, command: Any, invoker: str, is_gm: bool) -> None:
+def authorize(state: SengenshoState, command: Any, who: BuildContext) -> None:
     """Players act as their own characters (and deal damage); the (GM) commands are the GM's.
 
     S-HIDE-1: to a player, a hidden character that is not theirs is not there: naming it gets what
     naming no one gets, checked before anything else, so that no other refusal comes first for one."""
-    if is_gm:
+    if who.is_gm:
         return
+    invoker = who.invoker
     if not isinstance(command, sc.Join):
         for option in CHARACTER_OPTIONS:
             name = getattr(command, option, None)

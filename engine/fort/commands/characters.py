@@ -72,6 +72,14 @@ class RemovePC(Command):
     name: str
 
 
+@dataclass(frozen=True, slots=True)
+class ClaimPC(Command):
+    """``/pc claim name:``: a PC without an owner becomes the invoker's (the first who asks, once)."""
+
+    name: str
+    invoker: str
+
+
 # --- units and commanders ----------------------------------------------------------------------
 
 

@@ -1,160 +1,120 @@
-"""The prep page: its HTML, its fields (from the commands' options) and the map's marks.
+"""The prep page's data: its fields and kinds of element (``page_data``, what the page's template and
+script are built from), and the map's marks.
 
-Every word on the page is the catalogue's: a field is labelled with its option's description in the
-page's language (``opt.<name>.desc``, or ``cmd.<path>.opt.<name>.desc`` where a command has its own),
-a choice with its choice's name (``choice.<option>.<value>``), and the page's own words are in
-``prep.toml``. The choices of an area or an edge are the engine's own. The script renders the rows
-from ``fields()``.
+Every word is the catalogue's: a field has a short label (``fort.prep.label.<field>``) and a long help
+(the page's own, ``fort.prep.help.<kind>.<field>``, else its option's description); a choice is named by
+its choice's words (``choice.<option>.<value>``); the choices of an area or an edge are the engine's
+own. What the page script would otherwise hold as a rule is data here: which fields an element of a
+type has (``when``), how an element is named (``title_fields``) and which mark it shows (``mark``,
+``mark_field``).
 """
 
 from __future__ import annotations
 
-import html
 import io
-import json
 from functools import cache
 from typing import Any
 
-from bot.commands import Option, OptType
-from bot.i18n import has, t
-from bot.rulesets.fort.prep import build
-from engine.fort.map import AREAS, EDGES, edge_text
+from bot.commands import OptType
+from bot.i18n import t
+from bot.rulesets.fort.prep.forms import (
+    FORMS,
+    LISTS,
+    SETTINGS,
+    SHEET_FIELDS,
+    Field,
+    Form,
+    choice_text,
+    choice_values,
+    help_text,
+    label,
+)
 
-#: the map's marks a row shows (``bot.rulesets.fort.pictures.marks``)
-MARK_KINDS = ("normal", "ram", "flying", "commander", "pc", "soldier", "barricade", "mine")
+#: the map's marks an element shows (``bot.rulesets.fort.pictures.marks``; a cannon is its shell)
+MARK_KINDS = ("normal", "ram", "flying", "commander", "pc", "soldier", "barricade", "mine", "cannon")
 MARK_PX = 48
-#: the page's own words the script uses (``prep.<key>``)
-SCRIPT_WORDS = (
-    "duplicate", "duplicate_count", "remove", "unnamed", "not_saved", "saved", "running", "checking",
-    "sheet_added", "opened",
-)  # fmt: skip
+#: how each kind of element is marked and named: a fixed mark, or the field whose value is its mark
+#: (and the mark while that field is empty); the fields whose words name one without a name
+_KINDS: dict[str, dict[str, Any]] = {
+    "pcs": {"mark": "pc", "mark_field": None, "mark_default": None, "title_fields": ["name"]},
+    "units": {"mark": None, "mark_field": "type", "mark_default": "normal", "title_fields": ["name"]},
+    "commanders": {"mark": "commander", "mark_field": None, "mark_default": None, "title_fields": ["name"]},
+    "traps": {
+        "mark": None,
+        "mark_field": "kind",
+        "mark_default": "barricade",
+        "title_fields": ["kind", "edge"],
+    },
+    "cannons": {"mark": "cannon", "mark_field": None, "mark_default": None, "title_fields": []},
+}
+#: a saved file's name when the battle has no title
+FILE_STEM = "fort"
 
 
-def _option_words(path: str, name: str, lang: str) -> str:
-    special = f"cmd.{path.replace(' ', '.')}.opt.{name}.desc"
-    key = special if has(special, lang) else f"opt.{name}.desc"
-    return t(key, lang) if has(key, lang) else name
-
-
-def _choices(option: Option, name: str, lang: str) -> list[list[str]] | None:
-    if name == "area":
-        return [[a.value, a.value] for a in AREAS]
-    if name == "edge":
-        return [[edge_text(e), edge_text(e)] for e in EDGES]
-    if option.type is not OptType.CHOICE:
-        return None
-    words = []
-    for value in option.choices:
-        key = f"choice.{option.name}.{value}"
-        words.append([value, t(key, lang) if has(key, lang) else value])
-    return words
-
-
-def _field(path: str, name: str, required: bool, lang: str) -> dict[str, Any]:
-    option = build.spec(path).option(name)
-    assert option is not None, f"/{path} has no option {name}"
+def field_data(form: Form, field: Field, lang: str, required: bool | None = None) -> dict[str, Any]:
+    """One field as the page shows it."""
+    values = choice_values(field)
+    choices = [[v, choice_text(field, v, lang)] for v in values] if values is not None else None
     return {
-        "name": name,
-        "label": _option_words(path, name, lang),
-        "choices": _choices(option, name, lang),
-        "numeric": option.type is OptType.INT,
-        "check": option.type is OptType.BOOL,
-        "required": required,
-        "default": option.default if option.default is not None and option.type is not OptType.INT else None,
+        "name": field.name,
+        "label": label(form, field, lang),
+        "help": help_text(form, field, lang),
+        "choices": choices,
+        "numeric": field.option.type is OptType.INT,
+        "check": field.option.type is OptType.BOOL,
+        "required": field.required if required is None else required,
+        "default": field.default,
+        "when": {name: list(allowed) for name, allowed in field.when} or None,
     }
 
 
-@cache
-def fields(lang: str) -> dict[str, list[dict[str, Any]]]:
-    """Each form's fields: name, label, choices (value, words) or None, numeric, required."""
-    out: dict[str, list[dict[str, Any]]] = {}
-    for kind, form in (("settings", build.SETTINGS), *build.FORMS.items()):
-        needed = build.required(form)
-        out[kind] = [_field(form.path, name, name in needed, lang) for name in form.fields]
-    units = {f["name"]: f for f in out["units"]}
-    out["sheet"] = [{**units[name], "required": False} for name in build.SHEET_FIELDS]
-    from bot.rulesets.fort.commands import ODDS
-
-    out["odds"] = [_field(ODDS.path, o.name, False, lang) for o in ODDS.options]
+def kinds(lang: str) -> list[dict[str, Any]]:
+    """Each list of elements, in the page's order: its heading (``title``), one element's word
+    (``one``), its add button's words (``add``), its mark and the fields that name one."""
+    out = []
+    for kind in LISTS:
+        words = {part: t(f"fort.prep.kind.{kind}.{part}", lang) for part in ("title", "one", "add")}
+        out.append({"kind": kind, **words, **_KINDS[kind]})
     return out
 
 
-def _words(lang: str) -> dict[str, str]:
-    return {key: t(f"prep.{key}", lang) for key in SCRIPT_WORDS}
+def _odds_form() -> Form:
+    from bot.rulesets.fort.commands import ODDS
+
+    fields = []
+    for option in ODDS.options:
+        shown = option.default if option.type is OptType.CHOICE else None
+        fields.append(Field(option.name, option, path=ODDS.path, default=shown))
+    return Form("odds", ODDS.path, None, tuple(fields))
 
 
-def _section(kind: str, lang: str) -> str:
-    title = html.escape(t(f"prep.section.{kind}", lang))
-    add = html.escape(t(f"prep.add.{kind}", lang))
-    return (
-        f'<section id="{kind}" aria-labelledby="h-{kind}"><h2 id="h-{kind}">{title}</h2>'
-        f'<div class="rows" data-kind="{kind}"></div>'
-        f'<button type="button" class="add" data-kind="{kind}">{add}</button></section>'
-    )
+@cache
+def fields(lang: str) -> dict[str, Any]:
+    """Each form's fields (``settings``, each list kind, ``sheet``, ``odds``): name, label, help,
+    choices ([value, words]) or None, numeric, check, required, default, when; and ``kinds``."""
+    out: dict[str, Any] = {"settings": [field_data(SETTINGS, f, lang) for f in SETTINGS.fields]}
+    for kind, form in FORMS.items():
+        out[kind] = [field_data(form, f, lang) for f in form.fields]
+    units = FORMS["units"]
+    out["sheet"] = [
+        field_data(units, f, lang, required=False) for f in units.fields if f.name in SHEET_FIELDS
+    ]
+    odds = _odds_form()
+    out["odds"] = [field_data(odds, f, lang, required=False) for f in odds.fields]
+    out["kinds"] = kinds(lang)
+    return out
 
 
-def html_page(lang: str) -> str:
-    e = html.escape
-
-    def w(key: str) -> str:
-        return e(t(f"prep.{key}", lang))
-
-    data = json.dumps({"fields": fields(lang), "words": _words(lang), "lang": lang}, ensure_ascii=False)
-    data = data.replace("</", "<\\/")
-    return f"""<!doctype html>
-<html lang="{e(lang)}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{w("page_title")}</title>
-<link rel="stylesheet" href="/static/prep.css">
-<link rel="icon" href="data:,">
-</head>
-<body>
-<header>
-<h1>{w("page_title")}</h1>
-<div class="tools">
-<label class="file">{w("open")} <input type="file" id="open-file" accept=".json,application/json"></label>
-<button type="button" id="save">{w("save")}</button>
-</div>
-<p id="status" role="status" aria-live="polite"></p>
-<p class="refusal" data-place="$" role="alert"></p>
-</header>
-<main>
-<div class="build">
-<section id="settings" aria-labelledby="h-settings"><h2 id="h-settings">{w("section.battle")}</h2>
-<div class="rows" data-kind="settings"></div></section>
-{_section("pcs", lang)}
-{_section("units", lang)}
-<section id="sheet" aria-labelledby="h-sheet"><h2 id="h-sheet">{w("section.sheet")}</h2>
-<div class="row"><div class="fields">
-<div class="field"><label for="sheet-file">{w("sheet_file")}</label>
-<input type="file" id="sheet-file" accept=".json,application/json"></div>
-<div class="field"><label for="sheet-url">{w("sheet_url")}</label>
-<input type="url" id="sheet-url" inputmode="url"></div>
-<div id="sheet-fields" class="contents"></div>
-</div>
-<p class="refusal" data-place="$.sheet" role="alert"></p>
-<button type="button" id="sheet-add">{w("sheet_add")}</button></div></section>
-{_section("commanders", lang)}
-{_section("traps", lang)}
-</div>
-<div class="view">
-<section id="map" aria-labelledby="h-map"><h2 id="h-map">{w("section.map")}</h2>
-<img id="map-picture" alt="{w("map_alt")}" hidden></section>
-<section id="odds" aria-labelledby="h-odds"><h2 id="h-odds">{w("section.odds")}</h2>
-<div class="row"><div id="odds-fields" class="fields"></div>
-<p class="refusal" data-place="$.odds" role="alert"></p>
-<button type="button" id="odds-run">{w("odds_run")}</button></div>
-<pre id="odds-text" aria-live="polite"></pre>
-<img id="odds-chart" alt="{w("chart_alt")}" hidden></section>
-</div>
-</main>
-<script id="prep-data" type="application/json">{data}</script>
-<script src="/static/prep.js"></script>
-</body>
-</html>
-"""
+def page_data(lang: str) -> dict[str, Any]:
+    """What the page's template and script are built from (``PrepBinding.page_data``)."""
+    every = fields(lang)
+    return {
+        "fields": {k: v for k, v in every.items() if k != "kinds"},
+        "kinds": every["kinds"],
+        "words": {},  # the page's own words are the shell's (bot.prep.handlers.SHELL_WORDS)
+        "lang": lang,
+        "file_stem": FILE_STEM,
+    }
 
 
 @cache
@@ -165,10 +125,14 @@ def mark_png(kind: str) -> bytes | None:
     from PIL import Image, ImageDraw
 
     from bot.render.picture import theme
-    from bot.rulesets.fort.pictures.marks import draw_mark
+    from bot.rulesets.fort.pictures.marks import draw_mark, shell
 
     image = Image.new("RGB", (MARK_PX, MARK_PX), theme.CHIP)
-    draw_mark(ImageDraw.Draw(image), kind, MARK_PX / 2, MARK_PX / 2, MARK_PX * 0.7)
+    draw = ImageDraw.Draw(image)
+    if kind == "cannon":
+        shell(draw, MARK_PX / 2, MARK_PX / 2, MARK_PX * 0.5, True)
+    else:
+        draw_mark(draw, kind, MARK_PX / 2, MARK_PX / 2, MARK_PX * 0.7)
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()
