@@ -1,4 +1,4 @@
-"""Issue 35, item 4: a hostile draft never raises. Any JSON value as the draft, as its base, its forms or
+"""Issue 34, item 3: a hostile draft never raises. Any JSON value as the draft, as its base, its forms or
 its elements (strings, lists, numbers, objects, null, huge numbers, booleans) is checked into refusals in
 words, or a document; so is a monster sheet's form and draft."""
 
