@@ -361,3 +361,15 @@ def test_at_a_phone_the_map_is_on_top_the_panel_a_sheet_over_it_the_list_below(
         .filter(e => e.labels.length === 0 || !e.labels[0].textContent.trim()).map(e => e.id)""")
     assert unlabelled == []
     assert page.errors == []
+
+
+def test_the_ballista_on_the_map_opens_the_battles_settings_with_its_fields(browser, prep_server, tmp_path):
+    """F-BAL-1: the ballista is drawn below the field; a click on it opens the settings, where it is
+    loaded and given its bolt (the bolt only once it is loaded)."""
+    page = _open(browser, prep_server(str(tmp_path / "battle.json")), **DESKTOP)
+    page.locator('.thing[data-place="$.ballista"]').click()
+    assert page.inner_text("#panel-title") == "戦闘の設定"
+    assert page.locator('#panel-fields [data-field="bolt"]').count() == 0
+    page.locator('#panel-fields [data-field="loaded"]').check()
+    assert page.locator('#panel-fields [data-field="bolt"]').count() == 1
+    assert page.errors == []

@@ -133,6 +133,8 @@
     if (m && KIND[m[1]]) return { kind: m[1], index: +m[2], field: m[3] || null };
     m = /^\$\.(\w+)$/.exec(place);
     if (m && F.settings.some((f) => f.name === m[1])) return { kind: "settings", field: m[1] };
+    // a piece of the battle's own (the ballista): its fields are the settings'
+    if (m && !KIND[m[1]] && m[1] !== "sheet" && m[1] !== "odds") return { kind: "settings", field: null, piece: m[1] };
     if (m && KIND[m[1]]) return { kind: m[1], index: null, field: null };
     m = /^\$\.(\w+)\.(\w+)$/.exec(place);
     if (m && (m[1] === "sheet" || m[1] === "odds")) return { tool: m[1], field: m[2] };
@@ -215,9 +217,14 @@
       $("panel-title").textContent = W.settings;
       $("panel-mark").hidden = true;
       $("panel-actions").hidden = true;
-      for (const field of F.settings) {
+      for (const field of fieldsOf("settings", draft.settings)) {
         box.append(control(field, `settings-${field.name}`, draft.settings[field.name], `$.${field.name}`,
-          (value) => edit(() => { draft.settings[field.name] = value; }, `settings.${field.name}`)));
+          (value) => {
+            edit(() => { draft.settings[field.name] = value; }, `settings.${field.name}`);
+            if (F.settings.some((f) => f.when && field.name in f.when)) {
+              renderPanel(); box.querySelector(`[data-field="${field.name}"]`).focus();
+            }
+          }));
       }
     } else {
       const item = draft[kind][index];
@@ -323,6 +330,13 @@
     }
     for (const thing of regions.things) {
       const target = parsePlace(thing.place);
+      if (target.kind === "settings") {
+        const node = place(el("button", { type: "button", class: "thing", "data-place": thing.place,
+          "aria-label": thing.label || W.settings, title: thing.label || W.settings }), thing.box);
+        node.addEventListener("click", () => select({ kind: "settings" }));
+        layer.append(node);
+        continue;
+      }
       if (!target.kind || target.index === null || !draft[target.kind] || !draft[target.kind][target.index]) continue;
       const refused = refusalsAt(thing.place).length > 0;
       const isSelected = selected && selected.kind === target.kind && selected.index === target.index;
