@@ -10,6 +10,8 @@ from functools import lru_cache
 from typing import Protocol
 
 from engine.dice.arith import ParseFailure
+from engine.dice.common import common_bcdice_text, parse_calc, parse_choice, parse_d66, parse_repeat
+from engine.dice.pools import parse_pool
 from engine.dice.rating import parse_rating
 from engine.dice.result import RollKind, RollResult
 from engine.dice.source import DiceError, DiceSource
@@ -90,6 +92,21 @@ def _compile_uncached(command: str) -> tuple[RollKind, bool, _Rollable]:
         return RollKind.SUM, secret, parse_sum(command[1:] if secret else command)
     except ParseFailure:
         pass
+    try:  # BCDice's common nBx, nRx, nUx (S first: secret)
+        pool_kind, pool = parse_pool(command)
+        return pool_kind, is_secret(command), pool
+    except ParseFailure:
+        pass
+    try:  # BCDice's common D66 and C() (S first: secret)
+        d66_secret, d66 = parse_d66(command)
+        return RollKind.D66, d66_secret, d66
+    except ParseFailure:
+        pass
+    try:
+        calc_secret, calc = parse_calc(command)
+        return RollKind.CALC, calc_secret, calc
+    except ParseFailure:
+        pass
     raise DiceError("dice.unknown_command", command=command)
 
 
@@ -111,6 +128,9 @@ def parse_command_uncached(text: str) -> ParsedCommand:
 
 
 def _parse(text: str, compile_: Callable[[str], tuple[RollKind, bool, _Rollable]]) -> ParsedCommand:
+    common = _parse_whole_line(text, compile_)
+    if common is not None:
+        return common
     raw, comment = split_comment(text)
     if not raw:
         raise DiceError("dice.empty_command")
@@ -126,6 +146,25 @@ def _parse(text: str, compile_: Callable[[str], tuple[RollKind, bool, _Rollable]
         error.secret = is_secret(command)
         raise
     return ParsedCommand(command, comment, secret, kind, body)
+
+
+def _parse_whole_line(
+    text: str, compile_: Callable[[str], tuple[RollKind, bool, _Rollable]]
+) -> ParsedCommand | None:
+    """BCDice's repeat (``x3 2d6 comment``) and choice (``choice 東 西 南``) read the line as typed."""
+    line = text.strip(" \t\u3000\r\n")
+    inner = parse_command if compile_ is _compile else parse_command_uncached
+    try:
+        if repeat := parse_repeat(line, inner, bcdice_text):
+            secret, body = repeat
+            return ParsedCommand(line, body.comment(), secret or body.inner_secret, RollKind.REPEAT, body)
+        if choice := parse_choice(line):
+            return ParsedCommand(line, "", choice[0], RollKind.CHOICE, choice[1])
+    except DiceError as error:
+        # BCDice's 項目数は100以下としてください is never secret
+        error.secret = line[:1] in ("s", "S") and error.key != "dice.choice_too_many"
+        raise
+    return None
 
 
 def is_secret(command: str) -> bool:
@@ -151,4 +190,11 @@ def bcdice_text(error: DiceError) -> str | None:
         return f"キーナンバーは{v['key_max']}までです"
     if error.key == "dice.transcendent_critical_too_small":
         return f"({v['expression']}) ＞ クリティカル値が小さすぎます。{v['minimum']}以上を指定してください。"
-    return None
+    if error.key == "dice.reroll_condition":
+        return (
+            f"{v['command']} ＞ 条件が間違っています。"
+            "2R6>=5 あるいは 2R6[5] のように振り足し目標値を指定してください。"
+        )
+    if error.key == "dice.upper_threshold":
+        return f"({v['expression']}) ＞ 無限ロールの条件がまちがっています"
+    return common_bcdice_text(error)

@@ -12,6 +12,13 @@ class RollKind(StrEnum):
     TRANSCENDENT = "transcendent"  # 2D6@10+15>=30 (超越判定)
     GROWTH = "growth"  # Gr (成長)
     DRUID = "druid"  # Dru[4,7,13]+10
+    REPEAT = "repeat"  # x3 2d6 (繰り返し)
+    CHOICE = "choice"  # choice[東,西,南]
+    D66 = "d66"  # D66
+    CALC = "calc"  # C(10+3*2) (計算)
+    BARABARA = "barabara"  # 3B6>=4 (バラバラロール)
+    REROLL = "reroll"  # 3R6[5]>=5 (個数振り足し)
+    UPPER = "upper"  # 2U6[6]+2 (上方無限)
 
 
 class RollResult(NamedTuple):

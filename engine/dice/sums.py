@@ -296,7 +296,10 @@ class _SumParser:
             body = self.add()
             cur.expect(")")
             return Parenthesis(body)
-        times = cur.number()
+        if cur.peek() == "D" and isinstance(cur.peek(1), int) and cur.peek(1) != 66:
+            times = 1  # BCDice: ``D6`` is 1D6 (but ``D66`` is its D66 command)
+        else:
+            times = cur.number()
         if not cur.accept("D"):
             return Number(times)
         sides = cur.number() if isinstance(cur.peek(), int) else DEFAULT_SIDES
