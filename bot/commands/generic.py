@@ -44,6 +44,8 @@ GENERIC: tuple[CommandSpec, ...] = (
             Option("secret", OptType.BOOL, default=False),
         ),
     ),
+    # Manage Server or the server's GM role (the service checks)
+    CommandSpec(None, "settings", Kind.SETTINGS, (Option("chat_dice", OptType.BOOL, required=True),)),
     CommandSpec(None, "help", Kind.HELP, (Option("command", OptType.STR, max_len=60),)),
     CommandSpec("gm", "undo", Kind.UNDO, (Option("steps", OptType.INT, default=1, min=1, max=100),), gm=True),
     CommandSpec("gm", "redo", Kind.REDO, (Option("steps", OptType.INT, default=1, min=1, max=100),), gm=True),
@@ -61,7 +63,7 @@ GENERIC: tuple[CommandSpec, ...] = (
     CommandSpec("gm", "role", Kind.GM_ROLE, (Option("role", OptType.ROLE),)),
 )
 #: the groups of the generic commands, in the order ``/help`` lists them
-GENERIC_GROUPS = ("gm", "roll", "help")
+GENERIC_GROUPS = ("gm", "roll", "settings", "help")
 
 
 def engine_command(

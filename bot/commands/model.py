@@ -57,6 +57,8 @@ class Kind(StrEnum):
     GM_REMOVE = "gm_remove"
     GM_ROLE = "gm_role"
     ROLL = "roll"
+    #: ``/settings``: a channel's settings (chat dice), no battle needed
+    SETTINGS = "settings"
     #: reads the channel's battle without changing it (``spec.query``), or answers with a command to apply
     QUERY = "query"
     #: the rule set's planner (``RuleSet.planner``) plays the battle forward many times, outside the

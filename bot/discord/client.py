@@ -18,11 +18,13 @@ import yarl
 from discord.ext import commands as ext
 
 from bot.discord.buttons import StatusButtons
+from bot.discord.chat import ChatDice
 from bot.discord.coalesce import Coalescer
 from bot.discord.cogs import build_cogs
 from bot.discord.frontend import DEFER_AFTER, DM, Frontend
 from bot.discord.live import LiveStatus
 from bot.discord.pictures import warm_up
+from bot.discord.settings import chat_dice_from_env, intents
 from bot.discord.translator import CatalogueTranslator
 from bot.discord.watchdog import GatewayWatchdog
 from bot.i18n import DEFAULT_LANG
@@ -52,13 +54,17 @@ class TorideBot(ext.AutoShardedBot):
         defer_after: float | None = DEFER_AFTER,
         shard_count: int | None = None,
         shard_ids: Sequence[int] | None = None,
+        chat_dice: bool | None = None,
     ) -> None:
+        #: roll chat messages that begin with a dice command (``TORIDE_CHAT_DICE``; needs Message Content)
+        self.chat_dice = chat_dice_from_env() if chat_dice is None else chat_dice
         shards: dict[str, Any] = {"shard_count": shard_count}
         if shard_ids is not None:
             shards["shard_ids"] = list(shard_ids)
         super().__init__(
             command_prefix=ext.when_mentioned,
-            intents=discord.Intents(guilds=True),
+            intents=intents(self.chat_dice),
+            max_messages=None,  # no chat message is kept in memory
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             guild_ready_timeout=GUILD_READY_WITHIN,
@@ -70,6 +76,8 @@ class TorideBot(ext.AutoShardedBot):
         self.coalescer = coalescer if coalescer is not None else Coalescer()
         self.live = LiveStatus(self, service, self.coalescer, StatusButtons)
         self.frontend = Frontend(service, self.live, defer_after=defer_after)
+        self.chat = ChatDice(service)
+        service.chat.intent = self.chat_dice
         self.live.frontend = self.frontend
         self.tree.error(self.frontend.on_tree_error)
         self.watchdog = GatewayWatchdog(self)
@@ -131,6 +139,12 @@ class TorideBot(ext.AutoShardedBot):
         heartbeats acknowledged."""
         shards = self.shards
         return self.is_ready() and not self.is_closed() and bool(shards) and all(map(self.shard_up, shards))
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Chat dice (``bot.discord.chat``); the bot has no prefix commands."""
+        if self.chat_dice and not self.frontend.drain.closing:
+            with self.frontend.drain.working():
+                await self.chat.on_message(message)
 
     async def on_shard_resumed(self, shard_id: int) -> None:
         self.watchdog.back(shard_id)

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import discord
 
 ENV_TOKEN = "DISCORD_TOKEN"
 ENV_DEV_GUILD = "TORIDE_DEV_GUILD"
@@ -18,6 +22,9 @@ DEFAULT_HEALTH_HOST = "127.0.0.1"
 #: for tests only: the base URL of Discord's REST API (a local stand-in); the gateway's address then
 #: comes from that API's GET /gateway/bot, as from Discord's
 ENV_API_BASE = "TORIDE_DISCORD_API_BASE"
+#: set to 1 to roll chat messages that begin with a dice command (``/settings chat_dice:``): the bot
+#: then asks for the Message Content intent, which the Developer Portal must allow
+ENV_CHAT_DICE = "TORIDE_CHAT_DICE"
 
 
 def token_from_env() -> str | None:
@@ -31,6 +38,20 @@ def dev_guild_from_env() -> int | None:
 
 def localized_names_from_env() -> bool:
     return os.environ.get(ENV_LOCALIZED_NAMES, "1").strip().casefold() not in ("0", "false", "no", "off")
+
+
+def chat_dice_from_env() -> bool:
+    return os.environ.get(ENV_CHAT_DICE, "").strip().casefold() in ("1", "true", "yes", "on")
+
+
+def intents(chat_dice: bool) -> discord.Intents:
+    """What the bot asks the gateway for: its guilds; with chat dice, their messages and their text
+    (Message Content, a privileged intent)."""
+    import discord
+
+    if chat_dice:
+        return discord.Intents(guilds=True, guild_messages=True, message_content=True)
+    return discord.Intents(guilds=True)
 
 
 def env(name: str) -> str | None:

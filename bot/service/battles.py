@@ -10,8 +10,9 @@ the storage, the dice ...), never the service:
   of the storage's (``Storage.run``) that reads the battle as stored under the channel's lock;
 - reads (``bot.service.reads``): status, map, export and log, as committed.
 
-``/roll``, ``/gm role``, a rule set's planner (``/fort odds``) and ``/help`` need no channel lock. Every
-refusal is an ``ErrorView`` and changes nothing; the reply to a write is built only after its commit.
+``/roll`` (and chat dice, ``bot.service.chat``), ``/settings``, ``/gm role``, a rule set's planner
+(``/fort odds``) and ``/help`` need no channel lock. Every refusal is an ``ErrorView`` and changes
+nothing; the reply to a write is built only after its commit.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from bot.service import audience, reads, rights
 from bot.service.actions import Actions
 from bot.service.audience import TABLE, Viewer
 from bot.service.cache import CACHE_SIZE, BattleCache
+from bot.service.chat import ChatDice, command_line
 from bot.service.lifecycle import Lifecycle
 from bot.service.locks import ChannelLocks
 from bot.service.pacing import Pacer
@@ -67,6 +69,8 @@ class BattleService:
         self.actions = Actions(self.cache, storage, self._dice, self.numbers)
         self.lifecycle = Lifecycle(self.cache, storage, self._dice)
         self.reads = ReadCommands(self.cache, storage)
+        #: which channels roll their chat's dice commands (``/settings chat_dice:``)
+        self.chat = ChatDice(storage)
         #: what runs each kind of command under the channel's lock
         self._handlers: dict[Kind, Handler] = {
             Kind.ENGINE: self.actions.act,
@@ -128,6 +132,8 @@ class BattleService:
             options = convert(spec, invocation.options)
             if spec.kind is Kind.ROLL:
                 return reads.roll(self.dice_source(), actor, options)
+            if spec.kind is Kind.SETTINGS:
+                return await self.chat.set(where, actor, options["chat_dice"])
             if spec.kind is Kind.GM_ROLE:
                 return await self._gm_role(where, actor, options["role"])
             if spec.kind is Kind.PLAN:
@@ -142,6 +148,15 @@ class BattleService:
             return refused.view
         except EngineError as error:
             return ErrorView(key=error.key, values=dict(error.values))
+
+    async def chat_roll(self, where: Where, actor: Actor, text: str) -> View | None:
+        """A chat message of ``where``: ``/roll``'s answer if it begins with a dice command and the
+        channel allows chat dice, else None (nothing read further, nothing kept)."""
+        line = command_line(text)
+        if line is None or not await self.chat.enabled(where):
+            return None
+        invocation = Invocation(path="roll", options={"expr": line, "secret": False}, text=line)
+        return await self.execute(where, actor, invocation)
 
     async def _gm_role(self, where: Where, actor: Actor, role: str | None) -> View:
         rights.check_role_setter(actor)

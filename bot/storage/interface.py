@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
 from bot.storage.docpatch import Encoded
@@ -21,6 +22,8 @@ from bot.storage.records import (
     BattleHead,
     EventRow,
     Grants,
+    Kept,
+    KeptSecret,
     Loaded,
     NewRow,
     Settings,
@@ -124,6 +127,14 @@ class Transaction(Reads, Protocol):
         """The server's GM role (None: no GM role)."""
         ...
 
+    async def keep_secret(self, guild: str, channel: str, roller: str, text: str, now: datetime) -> Kept:
+        """Keep a secret roll with its channel (30 days, at most 1,000: the oldest dropped)."""
+        ...
+
+    async def set_chat_dice(self, guild: str, channel: str, on: bool) -> None:
+        """Chat dice on or off in the channel (``/settings chat_dice:``)."""
+        ...
+
     async def set_status_message(self, battle_id: int, message_id: int | None, version: int | None) -> None:
         """Keep (or, with None, forget) the battle's status message id and the version it shows."""
         ...
@@ -147,6 +158,18 @@ class Storage(Reads, Protocol):
         ...
 
     async def settings(self, guild: str) -> Settings: ...
+
+    async def secrets(self, guild: str, channel: str, now: datetime) -> list[KeptSecret]:
+        """The channel's secret rolls kept as of ``now``, oldest first."""
+        ...
+
+    async def secret(self, guild: str, channel: str, number: int, now: datetime) -> KeptSecret | None:
+        """The channel's secret roll ``number``, if it is still kept."""
+        ...
+
+    async def chat_dice(self, guild: str, channel: str) -> bool:
+        """Are the channel's chat messages that begin with a dice command rolled?"""
+        ...
 
     async def status_message(self, battle_id: int) -> int | None:
         """The id of the message that shows the battle's status, if one was stored."""

@@ -19,17 +19,18 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy.engine import Connection, RootTransaction
 from sqlalchemy.exc import DBAPIError, ResourceClosedError
 
-from bot.storage import battles, log, rights, settings, status
+from bot.storage import battles, log, rights, secrets, settings, status
 from bot.storage.docpatch import Encoded
 from bot.storage.interface import Counts, Job
 from bot.storage.plans import write_plan
 from bot.storage.reads import StatementReads
-from bot.storage.records import EventRow, NewRow, WritePlan, Written
+from bot.storage.records import EventRow, Kept, NewRow, WritePlan, Written
 from bot.storage.rights import Insert
 from bot.storage.thread import found_dead
 from bot.storage.writer import DuringCommit, StorageWriter, commit
@@ -91,6 +92,12 @@ class JobTransaction(StatementReads):
 
     async def set_gm_role(self, guild: str, role: str | None) -> None:
         await self._call(settings.set_settings, self._insert, guild, gm_role_id=role)
+
+    async def keep_secret(self, guild: str, channel: str, roller: str, text: str, now: datetime) -> Kept:
+        return await self._call(secrets.keep_secret, guild, channel, roller, text, now)
+
+    async def set_chat_dice(self, guild: str, channel: str, on: bool) -> None:
+        await self._call(settings.set_chat_dice, self._insert, guild, channel, on)
 
     async def set_status_message(self, battle_id: int, message_id: int | None, version: int | None) -> None:
         await self._call(status.set_status_message, battle_id, message_id, version)

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     DateTime,
     ForeignKey,
     Index,
@@ -153,3 +154,36 @@ class GuildSettings(Base):
     language: Mapped[str] = mapped_column(String(8), default="ja")
     gm_role_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChannelSettings(Base):
+    """A channel's settings: whether its chat messages that begin with a dice command are rolled
+    (``/settings chat_dice:``)."""
+
+    __tablename__ = "channel_settings"
+
+    guild_id: Mapped[str] = mapped_column(String(64))
+    channel_id: Mapped[str] = mapped_column(String(64))
+    chat_dice: Mapped[bool] = mapped_column(Boolean, default=False)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (PrimaryKeyConstraint("guild_id", "channel_id", name="pk_channel_settings"),)
+
+
+class SecretRoll(Base):
+    """A secret roll kept with its channel for its GMs and a later reveal (``/roll secrets``,
+    ``/roll reveal``): its number in the channel, its roller, the result text, when."""
+
+    __tablename__ = "secret_rolls"
+
+    guild_id: Mapped[str] = mapped_column(String(64))
+    channel_id: Mapped[str] = mapped_column(String(64))
+    number: Mapped[int] = mapped_column(Integer)
+    roller: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        PrimaryKeyConstraint("guild_id", "channel_id", "number", name="pk_secret_rolls"),
+        Index("ix_secret_rolls_channel_created", "guild_id", "channel_id", "created_at"),
+    )

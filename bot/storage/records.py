@@ -114,3 +114,21 @@ class Settings:
     guild_id: str
     language: str = DEFAULT_LANGUAGE
     gm_role_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class KeptSecret:
+    """A secret roll as kept: its number in the channel, its roller, its result text, when."""
+
+    number: int
+    roller: str
+    text: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """A secret roll just kept, and the oldest ones dropped to keep the channel's at the cap."""
+
+    secret: KeptSecret
+    dropped: tuple[KeptSecret, ...] = ()

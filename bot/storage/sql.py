@@ -14,18 +14,19 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import Table, text
 from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from bot.storage import log, schema, settings, status
+from bot.storage import log, schema, secrets, settings, status
 from bot.storage.interface import Counts, Job
 from bot.storage.jobs import run_job
 from bot.storage.reader import StorageReader
 from bot.storage.reads import StatementReads
-from bot.storage.records import Settings, WritePlan
+from bot.storage.records import KeptSecret, Settings, WritePlan
 from bot.storage.thread import StorageThread
 from bot.storage.writer import StorageWriter
 
@@ -125,6 +126,15 @@ class SqlStorage(StatementReads):
 
     async def settings(self, guild: str) -> Settings:
         return await self._call(settings.read_settings, guild)
+
+    async def secrets(self, guild: str, channel: str, now: datetime) -> list[KeptSecret]:
+        return await self._call(secrets.read_secrets, guild, channel, now)
+
+    async def secret(self, guild: str, channel: str, number: int, now: datetime) -> KeptSecret | None:
+        return await self._call(secrets.read_secret, guild, channel, number, now)
+
+    async def chat_dice(self, guild: str, channel: str) -> bool:
+        return await self._call(settings.read_chat_dice, guild, channel)
 
     async def status_message(self, battle_id: int) -> int | None:
         return await self._call(status.read_status_message, battle_id)

@@ -35,6 +35,8 @@ MANAGE_CHANNELS = 1 << 4
 MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 31)
 
 _ids = itertools.count(300000000000000001)
+#: the DM channels' ids (``POST /users/@me/channels``): this plus the last digits of the user's id
+DM_CHANNEL_BASE = 700000000000000000
 
 
 def snowflake() -> int:
@@ -253,6 +255,10 @@ class RecordingHTTP(HTTPClient):
                 {**command, "id": str(snowflake()), "application_id": str(APPLICATION_ID), "version": "1"}
                 for command in body or []
             ]
+        if route.method == "POST" and path == "/users/@me/channels":  # a DM channel (chat dice secrets)
+            recipient = int((body or {}).get("recipient_id") or 0)
+            dm = {"id": str(DM_CHANNEL_BASE + recipient % 1000), "type": 1, "last_message_id": None}
+            return {**dm, "recipients": [user_payload(recipient, "recipient")]}
         if route.method == "GET" and path.endswith("/messages"):
             return self.history.get(int(path.split("/")[2]), [])
         if route.method in ("POST", "PATCH") and "/messages" in path:

@@ -4,8 +4,9 @@ aiohttp on 127.0.0.1 serves what the bot uses of Discord's REST API (login, appl
 ``/gateway/bot``, command registration, interaction callbacks, webhook follow-ups and edits, channel
 messages, their edits and history) and the gateway websocket: HELLO, IDENTIFY → READY and a
 GUILD_CREATE per guild of the shard, HEARTBEAT → HEARTBEAT_ACK, RESUME → the missed events, then
-RESUMED. Tests send INTERACTION_CREATE events to a shard's session, read what the bot sent (every
-REST call is kept, timed), make the next call of a route answer 429 with ``retry_after``, and drop
+RESUMED; DM channels (``POST /users/@me/channels``). Tests send INTERACTION_CREATE (and chat
+MESSAGE_CREATE) events to a shard's session, read what the bot sent (every REST call is kept,
+timed), make the next call of a route answer 429 with ``retry_after``, and drop
 a gateway connection, or make one go silent (open, but no HEARTBEAT_ACK: a "zombie" connection, with
 ``heartbeat_ms`` short so a test needs not wait Discord's 41 s). Every gateway connection is kept
 (``connections``: its heartbeats, whether each was acknowledged, how it ended). Nothing here waits
@@ -175,6 +176,8 @@ class FakeDiscord:
         self.messages: dict[int, dict[int, dict[str, Any]]] = {}
         #: (method, path) → retry_after: the next such call answers 429 (once)
         self.rate_limits: dict[tuple[str, str], float] = {}
+        #: user id → the id of the DM channel the bot opened with them
+        self.dm_channels: dict[int, int] = {}
         self._changed = asyncio.Condition()
         self._sockets: dict[web.WebSocketResponse, Connection] = {}
         self._runner: web.AppRunner | None = None
@@ -256,6 +259,11 @@ class FakeDiscord:
             return _json(
                 {"url": self.gateway_url, "shards": self.recommended_shards, "session_start_limit": limit}
             )
+        if path == "/users/@me/channels" and method == "POST":  # a DM channel with the recipient
+            recipient = int((body or {}).get("recipient_id") or 0)
+            self.dm_channels[recipient] = self.dm_channels.get(recipient) or snowflake()
+            dm = {"id": str(self.dm_channels[recipient]), "type": 1, "last_message_id": None}
+            return _json({**dm, "recipients": [user_payload(recipient, "recipient")]})
         if words[0] == "applications" and words[-1] == "commands" and method == "PUT":
             registered = [
                 {**c, "id": str(snowflake()), "application_id": str(APPLICATION_ID), "version": "1"}

@@ -64,7 +64,7 @@ async def test_one_cog_per_group_and_a_command_for_every_spec(harness: Harness) 
         g for g in grouped if g is not None
     }
     (plain,) = [cog for cog in cogs if cog.app_command is None]
-    assert sorted(c.name for c in plain.get_app_commands()) == ["help", "roll"]
+    assert sorted(c.name for c in plain.get_app_commands()) == ["help", "roll", "settings"]
     assert set(_payloads(harness)) == set(specs)
     for path in (
         "roll",

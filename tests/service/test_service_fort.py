@@ -119,6 +119,8 @@ async def test_every_fort_command_through_the_service(storage: Storage) -> None:
     sheets |= {"unit list"}
     # /help needs no battle: tests/discord/test_roster_commands.py and tests/console/test_prompt.py
     sheets |= {"help"}
+    # /settings (chat dice) needs no battle: tests/discord/test_chat_dice.py
+    sheets |= {"settings"}
     assert fort_paths - used - sheets - {"roll", "fort import", "gm add", "gm remove", "gm role"} == set()
 
     export = await run(service, "/fort export")
