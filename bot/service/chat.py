@@ -17,7 +17,6 @@ from bot.service.types import Actor, Refused, Where
 from bot.storage.interface import Storage, Transaction
 from bot.views import NoticeView
 from engine.dice import DiceError, parse_command
-from engine.dice.command import split_comment
 
 log = logging.getLogger(__name__)
 #: how many channels' chat dice setting a process keeps in memory
@@ -32,24 +31,25 @@ def command_line(text: str) -> str | None:
     comment as spaces, cut to ``LINE_MAX``), or None: the message is not a dice command."""
     if not text or text.startswith(_BLANK):
         return None
-    word, comment = split_comment(text.split("\n", 1)[0])
+    first = text.split("\n", 1)[0]
+    first = "".join(" " if ord(c) < 32 or 0x7F <= ord(c) < 0xA0 else c for c in first).rstrip()
+    line = first[:LINE_MAX].rstrip()
     try:
-        parse_command(word)
+        # the whole first line: a repeat (``x3 2d6 命中``) or a spaced choice has its command past a space
+        parse_command(line)
     except DiceError:
         return None
     except Exception:  # a command the dice engine cannot read is no command: never a failed message
         log.exception("the dice engine failed on a chat message's first word")
         return None
-    comment = "".join(" " if ord(c) < 32 or 0x7F <= ord(c) < 0xA0 else c for c in comment).strip()
-    line = f"{word} {comment}" if comment else word
-    return line[:LINE_MAX].rstrip()
+    return line
 
 
 def secret_line(text: str) -> bool:
     """Is the dice command a chat message begins with a secret one (``S2d6``)? Its refusal too is for
     the roller alone."""
     line = command_line(text)
-    return line is not None and parse_command(line.split(" ", 1)[0]).secret
+    return line is not None and parse_command(line).secret
 
 
 class ChatDice:

@@ -179,3 +179,21 @@ async def test_a_refused_secret_command_is_for_the_roller_alone(chat: Harness) -
     assert "台本" not in notice.text()
     (refusal,) = [r for r in sent if r.path == f"/channels/{DM_CHANNEL_BASE + BOB.id % 1000}/messages"]
     assert "台本のダイス" in refusal.text()
+
+
+@pytest.mark.parametrize(
+    ("message", "line"),
+    [
+        ("2d6+5 命中", "2d6+5 命中"),
+        ("x3 2d6 攻撃", "x3 2d6 攻撃"),  # a repeat's command is past its first space
+        ("choice 東 西 南", "choice 東 西 南"),
+        ("S2d6 こっそり\n二行目", "S2d6 こっそり"),
+        (" 2d6", None),  # a leading space: not a command (BCDice)
+        ("hello 2d6", None),
+        ("こんにちは", None),
+    ],
+)
+def test_the_command_line_a_message_begins_with(message: str, line: str | None) -> None:
+    from bot.service.chat import command_line
+
+    assert command_line(message) == line
