@@ -15,16 +15,11 @@ that would take more dice than its pool holds is drawn again.
 from __future__ import annotations
 
 import argparse
-import json
 import random
-import re
-import subprocess
-from pathlib import Path
-from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+from bcdice_fixture import ROOT, write
+
 OUT = ROOT / "tests" / "data" / "bcdice_common.json"
-POOL = 600
 WORDS = ["東", "西", "南", "北", "a", "b", "剣", "盾", "1", "2", "10", "ゴブリン", "x y", "A", "z"]
 COMPARISONS = [">=", ">", "<=", "<", "=", "<>", "=>", "=<", "!="]
 
@@ -137,53 +132,12 @@ def repeat(rng: random.Random) -> str:
     return secret(rng) + f"{keyword}{times}" + rng.choice([" ", " ", "  ", "\u3000"]) + repeated(rng)
 
 
-def run(cases: list[dict[str, Any]]) -> dict[str, Any]:
-    """BCDice's answers; a command that exhausts its pool is dropped (and redrawn by the caller)."""
-    while True:
-        ran = subprocess.run(
-            ["node", str(ROOT / "tools" / "bcdice_run.cjs")],
-            input=json.dumps(cases),
-            capture_output=True,
-            text=True,
-        )
-        if ran.returncode == 0:
-            answer: dict[str, Any] = json.loads(ran.stdout)
-            return answer
-        m = re.search(r"pool exhausted: (.*)", ran.stderr)
-        if not m:
-            raise SystemExit(ran.stderr[-2000:])
-        cases[:] = [c for c in cases if c["command"].split("\n")[0] != m.group(1)]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--count", type=int, default=600)
     parser.add_argument("--seed", type=int, default=66)
     args = parser.parse_args()
-    rng = random.Random(args.seed)
-    results: list[dict[str, Any]] = []
-    version = ""
-    for draw in (repeat, choice, d66, calc, ndx):
-        kept: list[dict[str, Any]] = []
-        while len(kept) < args.count:
-            cases = [
-                {"command": draw(rng).rstrip(), "pool": [rng.randint(1, 2520) for _ in range(POOL)]}
-                for _ in range(args.count - len(kept))
-            ]
-            answer = run(cases)
-            version = answer["bcdice"]
-            kept.extend({"kind": draw.__name__, **r} for r in answer["results"])
-        results.extend(kept)
-    for result in results:
-        result["rands"] = [[value, sides] for value, sides in result["rands"]]
-    head = {"bcdice": version, "game_system": "SwordWorld2.5", "seed": args.seed}
-    lines = [json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in results]
-    # one case per line, so that a change of the fixture reads case by case in a diff
-    OUT.write_text(
-        json.dumps(head, ensure_ascii=False)[:-1] + ', "cases": [\n' + ",\n".join(lines) + "\n]}\n", "utf-8"
-    )
-    taken = sum(r["text"] is not None for r in results)
-    print(f"BCDice {version}: {len(results)} commands, {taken} rolled, written to {OUT.relative_to(ROOT)}")
+    write(OUT, (repeat, choice, d66, calc, ndx), args.count, args.seed, tag=True, clean=str.rstrip)
 
 
 if __name__ == "__main__":

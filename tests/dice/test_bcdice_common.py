@@ -12,41 +12,23 @@ that text as ``bcdice_text``.
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
+from bcdice_replay import FLAGS, BCDiceDice, load
 
 from engine.dice import DiceError, SeededDice, bcdice_text, parse_command, roll
 from engine.dice.command import parse_command_uncached
 from engine.dice.result import RollKind
 from engine.dice.source import ScriptedDice
 
-FIXTURE = Path(__file__).parent.parent / "data" / "bcdice_common.json"
-DATA: dict[str, Any] = json.loads(FIXTURE.read_text("utf-8"))
+DATA = load("bcdice_common")
 CASES: list[dict[str, Any]] = DATA["cases"]
-FLAGS = ("critical", "fumble", "success", "failure", "secret")
 _LAST = re.compile(r"＞ (-?\d+)\Z")
 _OUTCOME = re.compile(r" ＞ (自動的)?(成功|失敗)\Z")
-
-
-class BCDiceDice:
-    """The dice BCDice took, in order; a die of other sides than BCDice's, or one too many, fails."""
-
-    def __init__(self, rands: list[list[int]]) -> None:
-        self.rands = rands
-        self.position = 0
-
-    def roll(self, sides: int) -> int:
-        assert self.position < len(self.rands), "Toride took more dice than BCDice"
-        value, bcdice_sides = self.rands[self.position]
-        assert sides == bcdice_sides, f"die {self.position + 1}: d{sides}, BCDice rolled a d{bcdice_sides}"
-        self.position += 1
-        return value
 
 
 def _total(kind: str, text: str) -> int | None:

@@ -7,34 +7,16 @@ flags, taking the same dice, each of the same sides.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
+from bcdice_replay import FLAGS, BCDiceDice, load
 
 from engine.dice import DiceError, bcdice_text, roll
 
-FIXTURE = Path(__file__).parent.parent / "data" / "bcdice_random.json"
-DATA: dict[str, Any] = json.loads(FIXTURE.read_text("utf-8"))
+DATA = load("bcdice_random")
 CASES: list[dict[str, Any]] = DATA["cases"]
-FLAGS = ("critical", "fumble", "success", "failure", "secret")
-
-
-class BCDiceDice:
-    """The dice BCDice took, in order; a die of other sides than BCDice's, or one too many, fails."""
-
-    def __init__(self, rands: list[list[int]]) -> None:
-        self.rands = rands
-        self.position = 0
-
-    def roll(self, sides: int) -> int:
-        assert self.position < len(self.rands), "Toride took more dice than BCDice"
-        value, bcdice_sides = self.rands[self.position]
-        assert sides == bcdice_sides, f"die {self.position + 1}: d{sides}, BCDice rolled a d{bcdice_sides}"
-        self.position += 1
-        return value
 
 
 def test_the_fixture_is_bcdices_own() -> None:
