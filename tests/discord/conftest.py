@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bot_process import BotProcess
 from discord_harness import Dice, Harness
 
 from bot.service import BattleService
@@ -38,3 +39,17 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     report = yield
     setattr(item, "rep_" + report.when, report)
     return report
+
+
+@pytest.fixture
+async def processes(request: pytest.FixtureRequest) -> AsyncIterator[list[BotProcess]]:
+    """Every bot process a test starts; whatever still runs at its end is killed, and a failed
+    test shows their output."""
+    started: list[BotProcess] = []
+    yield started
+    for process in started:
+        await process.kill()
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        for process in started:
+            print(f"--- toride run {' '.join(process.args)}\n{process.output()}")

@@ -29,40 +29,28 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     await stand_in.stop()
 
 
-@pytest.fixture
-async def bots(request: pytest.FixtureRequest) -> AsyncIterator[list[BotProcess]]:
-    started: list[BotProcess] = []
-    yield started
-    for process in started:
-        await process.kill()
-    report = getattr(request.node, "rep_call", None)
-    if report is not None and report.failed:
-        for process in started:
-            print(f"--- toride run\n{process.output()}")
-
-
-async def run(fake: FakeDiscord, tmp_path: Path, bots: list[BotProcess], **env: str) -> BotProcess:
+async def run(fake: FakeDiscord, tmp_path: Path, processes: list[BotProcess], **env: str) -> BotProcess:
     async with fresh_database(tmp_path, None) as database:
-        log = tmp_path / f"bot-{len(bots)}.log"
+        log = tmp_path / f"bot-{len(processes)}.log"
         bot = BotProcess(fake, database, log, "--dev-guild", str(GUILD), env=env)
-    bots.append(bot)
+    processes.append(bot)
     await bot.start()
     await bot.ready()
     return bot
 
 
 async def test_without_the_variable_no_message_intent(
-    fake: FakeDiscord, tmp_path: Path, bots: list[BotProcess]
+    fake: FakeDiscord, tmp_path: Path, processes: list[BotProcess]
 ) -> None:
-    await run(fake, tmp_path, bots)
+    await run(fake, tmp_path, processes)
     ((op, identify),) = fake.gateway_ops
     assert op == IDENTIFY and identify["intents"] == GUILDS
 
 
 async def test_a_reply_after_a_429_arrives_once(
-    fake: FakeDiscord, tmp_path: Path, bots: list[BotProcess]
+    fake: FakeDiscord, tmp_path: Path, processes: list[BotProcess]
 ) -> None:
-    await run(fake, tmp_path, bots, TORIDE_CHAT_DICE="1")
+    await run(fake, tmp_path, processes, TORIDE_CHAT_DICE="1")
     ((op, identify),) = fake.gateway_ops
     assert op == IDENTIFY and identify["intents"] == GUILDS | GUILD_MESSAGES | MESSAGE_CONTENT
     session = fake.session(0)

@@ -54,20 +54,6 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 
 
 @pytest.fixture
-async def processes(request: pytest.FixtureRequest) -> AsyncIterator[list[BotProcess]]:
-    """Every bot process a test starts; whatever still runs at its end is killed, and a failed
-    test shows their output."""
-    started: list[BotProcess] = []
-    yield started
-    for process in started:
-        await process.kill()
-    report = getattr(request.node, "rep_call", None)
-    if report is not None and report.failed:
-        for process in started:
-            print(f"--- toride run {' '.join(process.args)}\n{process.output()}")
-
-
-@pytest.fixture
 async def database(tmp_path: Path) -> AsyncIterator[str]:
     """A fresh database: a PostgreSQL database of its own when TORIDE_TEST_DATABASE_URL names a
     server (dropped afterwards), else a SQLite file."""
