@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from prep_page import open_page, settle
 
 # ``toride console`` in this process lives with the console tests
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "console"))
@@ -23,32 +24,6 @@ pytestmark = pytest.mark.xdist_group("browser")
 DESKTOP = {"viewport": {"width": 1400, "height": 1000}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 SCREENS = pytest.mark.parametrize("screen", [DESKTOP, PHONE], ids=["desktop", "phone"])
-
-
-def _open(browser: Any, url: str, **context: Any) -> Any:
-    # Playwright's wait_for_function evaluates its string in the page, which the page's CSP forbids
-    # (no 'unsafe-eval'); the page itself runs under its CSP in test_prep_browser's CSP test
-    context.setdefault("bypass_csp", True)
-    page = browser.new_context(accept_downloads=True, **context).new_page()
-    page.errors = []
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    page.goto(url)
-    _checked(page)
-    return page
-
-
-def _checked(page: Any, since: int = 0) -> None:
-    """Until the page's last check has answered (after ``since`` checks)."""
-    page.wait_for_function(f"Number(document.body.dataset.checked || 0) > {since}", timeout=20000)
-    page.wait_for_function("document.getElementById('status').textContent !== document.body.dataset.checking")
-
-
-def _settle(page: Any) -> None:
-    """Until the draft as it is now has been checked (the check that follows the last edit)."""
-    page.wait_for_timeout(350)
-    page.wait_for_function(
-        "document.getElementById('status').textContent !== " + json.dumps("確かめています…"), timeout=20000
-    )
 
 
 def _tap(page: Any, locator: Any, phone: bool) -> None:
@@ -117,7 +92,7 @@ def test_a_battle_built_by_clicking_and_dragging_is_saved_reloaded_and_imported(
     same, and ``/fort import`` in the console takes the file as it is."""
     phone = screen is PHONE
     file = tmp_path / "north.json"
-    page = _open(browser, prep_server(str(file)), **screen)
+    page = open_page(browser, prep_server(str(file)), **screen)
     assert page.inner_text("#file-name") == "保存先: north.json"
     _tap(page, page.locator("#list .line").first, phone)  # the battle's settings
     _fill(page, {"title": "北の砦", "rounds": "4"})
@@ -131,14 +106,14 @@ def test_a_battle_built_by_clicking_and_dragging_is_saved_reloaded_and_imported(
     _fill(page, {"name": "アリス", "max_hp": "42", "owner": "GM"})
     _add_at(page, "A1-F0", "罠", phone)
     _fill(page, {"uses": "2"})
-    _settle(page)
+    settle(page)
     assert page.is_hidden("#problems"), page.inner_text("#problems")
     goblin = page.locator('.thing[data-place="$.units[0]"]')
     b1 = page.locator('.drop[data-kinds~="units"]').nth(2)
     if phone:
         page.locator("#panel-close").tap()
     _drag(page, goblin, b1)
-    _settle(page)
+    settle(page)
     assert "B1" in page.inner_text("#status")
     page.locator('#list .line[data-place="$.units[0]"]').click()
     assert page.input_value('#panel-fields [data-field="area"]') == "B1"
@@ -159,7 +134,7 @@ def test_a_battle_built_by_clicking_and_dragging_is_saved_reloaded_and_imported(
     assert saved["traps"] == [{"kind": "barricade", "edge": "A1-F0", "uses": 2}]
     lines = _lines(page)
     page.reload()
-    _checked(page)
+    settle(page)
     assert _lines(page) == lines
     assert page.is_hidden("#problems") and "戻しました" not in page.inner_text("#status")
     page.locator("#save").click()  # the same battle saved again: the same file
@@ -179,7 +154,7 @@ def test_every_refusal_is_beside_its_field_and_counted_in_the_bar(browser, prep_
     """Rounds 三, a PC's name taken twice and a ram at F0 (F-MAP-7), refused at once: the bar counts 3 and
     its button shows each beside its field, in the page's words; the map still draws what is valid."""
     phone = screen is PHONE
-    page = _open(browser, prep_server(str(tmp_path / "battle.json")), **screen)
+    page = open_page(browser, prep_server(str(tmp_path / "battle.json")), **screen)
     _tap(page, page.locator("#list .line").first, phone)
     _fill(page, {"rounds": "三"})
     for name in ("アリス", "アリス"):
@@ -188,7 +163,7 @@ def test_every_refusal_is_beside_its_field_and_counted_in_the_bar(browser, prep_
     _add_at(page, "A1 左前方", "ユニット", phone)
     _fill(page, {"name": "破城槌", "type": "ram", "max_hp": "60", "strike": "2d+10"})
     _fill(page, {"area": "F0"})
-    _settle(page)
+    settle(page)
     assert page.inner_text("#problem-count") == "直すところが3か所あります。"
     seen = []
     for _ in range(3):
@@ -211,11 +186,11 @@ def test_the_overwrite_question_when_the_file_changed_on_disk(browser, prep_serv
     writes nothing, "yes" replaces it."""
     file = tmp_path / "north.json"
     file.write_text(json.dumps({"format": "toride.fort/1", "title": "北の砦", "rounds": 3}), encoding="utf-8")
-    page = _open(browser, prep_server(str(file)), **DESKTOP)
+    page = open_page(browser, prep_server(str(file)), **DESKTOP)
     file.write_text(json.dumps({"format": "toride.fort/1", "title": "北の砦", "rounds": 6}), encoding="utf-8")
     page.locator("#list .line").first.click()
     _fill(page, {"title": "南の砦"})
-    _settle(page)
+    settle(page)
     asked: list[str] = []
 
     def answer(dialog: Any, accept: bool) -> None:
@@ -241,15 +216,15 @@ def test_two_tabs_the_stale_save_names_the_other_tabs_change(browser, prep_serve
     file = tmp_path / "north.json"
     file.write_text(json.dumps({"format": "toride.fort/1", "title": "北の砦", "rounds": 3}), encoding="utf-8")
     url = prep_server(str(file))
-    one, two = _open(browser, url, **DESKTOP), _open(browser, url, **DESKTOP)
+    one, two = open_page(browser, url, **DESKTOP), open_page(browser, url, **DESKTOP)
     one.locator("#list .line").first.click()
     _fill(one, {"rounds": "5"})
-    _settle(one)
+    settle(one)
     one.locator("#save").click()
     one.wait_for_function("document.getElementById('status').textContent.includes('保存しました')")
     two.locator("#list .line").first.click()
     _fill(two, {"title": "南の砦"})
-    _settle(two)
+    settle(two)
     asked: list[str] = []
     two.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
     two.locator("#save").click()
@@ -262,10 +237,10 @@ def test_two_tabs_the_stale_save_names_the_other_tabs_change(browser, prep_serve
 
 def test_unsaved_edits_survive_a_reload_and_leaving_asks_first(browser, prep_server, tmp_path):
     file = tmp_path / "north.json"
-    page = _open(browser, prep_server(str(file)), **DESKTOP)
+    page = open_page(browser, prep_server(str(file)), **DESKTOP)
     _add_at(page, "A2 左後方", "ユニット", False)
     _fill(page, {"name": "ゴブリン", "max_hp": "30", "fort_damage": "10"})
-    _settle(page)
+    settle(page)
     reloads: list[str] = []
 
     def leave(dialog: Any) -> None:  # the leave question (beforeunload) a reload asks
@@ -274,7 +249,7 @@ def test_unsaved_edits_survive_a_reload_and_leaving_asks_first(browser, prep_ser
 
     page.on("dialog", leave)
     page.reload()
-    _checked(page)
+    settle(page)
     assert _named(page) == ["ゴブリン"]
     assert page.inner_text("#status").startswith("前に保存しなかった変更を戻しました")
     assert not file.exists() and reloads == ["beforeunload"]
@@ -292,18 +267,18 @@ def test_unsaved_edits_survive_a_reload_and_leaving_asks_first(browser, prep_ser
 
 
 def test_a_removal_is_undone(browser, prep_server, tmp_path):
-    page = _open(browser, prep_server(str(tmp_path / "battle.json")), **DESKTOP)
+    page = open_page(browser, prep_server(str(tmp_path / "battle.json")), **DESKTOP)
     _add_at(page, "A2 左後方", "ユニット", False)
     _fill(page, {"name": "ゴブリン", "max_hp": "30", "fort_damage": "10", "defense": "3"})
     _add_at(page, "B2 右後方", "ユニット", False)
     _fill(page, {"name": "オーガ", "max_hp": "50", "fort_damage": "20"})
-    _settle(page)
+    settle(page)
     page.locator('#list .line[data-place="$.units[0]"]').click()
     page.locator("#remove").click()
     assert page.inner_text("#status") == "ゴブリンを取り除きました。「元に戻す」で戻せます。"
     assert _named(page) == ["オーガ"]
     page.locator("#undo").click()
-    _settle(page)
+    settle(page)
     assert sorted(_named(page)) == ["オーガ", "ゴブリン"]
     page.locator('#list .line[data-place="$.units[0]"]').click()
     assert page.input_value('#panel-fields [data-field="defense"]') == "3"
@@ -313,7 +288,7 @@ def test_a_removal_is_undone(browser, prep_server, tmp_path):
 def test_user_text_is_shown_as_text(browser, prep_server, tmp_path):
     """A name that is HTML shows as its characters in the list, the panel and the map's label; nothing
     runs, no element is made of it."""
-    page = _open(browser, prep_server(str(tmp_path / "battle.json")), **DESKTOP)
+    page = open_page(browser, prep_server(str(tmp_path / "battle.json")), **DESKTOP)
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     hostile = "<img src=x onerror=alert(1)>"
@@ -321,7 +296,7 @@ def test_user_text_is_shown_as_text(browser, prep_server, tmp_path):
     _fill(page, {"name": hostile, "max_hp": "30", "fort_damage": "10"})
     page.locator("#list .line").first.click()
     _fill(page, {"title": "<script>alert(2)</script>"})
-    _settle(page)
+    settle(page)
     assert hostile in _lines(page)
     page.locator('#list .line[data-place="$.units[0]"]').click()
     assert page.inner_text("#panel-title") == hostile
@@ -337,10 +312,10 @@ def test_user_text_is_shown_as_text(browser, prep_server, tmp_path):
 def test_at_a_phone_the_map_is_on_top_the_panel_a_sheet_over_it_the_list_below(
     browser, prep_server, tmp_path
 ):
-    page = _open(browser, prep_server(str(tmp_path / "battle.json")), **PHONE)
+    page = open_page(browser, prep_server(str(tmp_path / "battle.json")), **PHONE)
     _add_at(page, "A2 左後方", "ユニット", True)
     _fill(page, {"name": "ゴブリン", "max_hp": "30", "fort_damage": "10"})
-    _settle(page)
+    settle(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     map_box = page.locator("#map").bounding_box()
     list_box = page.locator("#list").bounding_box()
@@ -366,7 +341,7 @@ def test_at_a_phone_the_map_is_on_top_the_panel_a_sheet_over_it_the_list_below(
 def test_the_ballista_on_the_map_opens_the_battles_settings_with_its_fields(browser, prep_server, tmp_path):
     """F-BAL-1: the ballista is drawn below the field; a click on it opens the settings, where it is
     loaded and given its bolt (the bolt only once it is loaded)."""
-    page = _open(browser, prep_server(str(tmp_path / "battle.json")), **DESKTOP)
+    page = open_page(browser, prep_server(str(tmp_path / "battle.json")), **DESKTOP)
     page.locator('.thing[data-place="$.ballista"]').click()
     assert page.inner_text("#panel-title") == "戦闘の設定"
     assert page.locator('#panel-fields [data-field="bolt"]').count() == 0

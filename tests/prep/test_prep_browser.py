@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from prep_page import open_page, settle
 
 from bot.i18n import t
 from bot.rulesets.fort.prep.build import check
@@ -26,21 +27,6 @@ MONSTER = ROOT / "tests" / "sheets" / "fixtures" / "ytsheet2" / "monster.json"
 pytestmark = pytest.mark.xdist_group("browser")
 
 
-def _open(browser: Any, url: str, **context: Any) -> Any:
-    # Playwright's wait_for_function evaluates its string in the page, which the page's CSP forbids
-    # (no 'unsafe-eval'); the page itself runs under its CSP in test_the_page_runs_under_its_csp
-    context.setdefault("bypass_csp", True)
-    page = browser.new_context(accept_downloads=True, **context).new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.requests = []
-    page.on("request", lambda request: page.requests.append(request.url))
-    page.goto(url)
-    page.wait_for_function("document.body.dataset.checked")
-    page.errors = errors
-    return page
-
-
 def _add(page: Any, kind: str, values: dict[str, str]) -> None:
     """An element added by the list's add button of ``kind`` (its words), its panel's fields filled."""
     page.locator("#adds").get_by_role("button", name=kind, exact=True).click()
@@ -51,14 +37,6 @@ def _add(page: Any, kind: str, values: dict[str, str]) -> None:
             field.select_option(value)
         else:
             field.fill(value)
-
-
-def _settle(page: Any) -> None:
-    page.wait_for_timeout(350)
-    page.wait_for_function(
-        "!['確かめています…', 'Checking…'].includes(document.getElementById('status').textContent)",
-        timeout=20000,
-    )
 
 
 def _console(db: Path, script: str) -> subprocess.CompletedProcess[str]:
@@ -73,7 +51,7 @@ def test_a_battle_with_sheet_monsters_copies_and_odds_is_the_battle_the_console_
     of two parts; the picture changes; the odds come; the saved file is what ``/fort import`` takes as it
     is, and an exported file opened again and edited changes only what was edited."""
     file = tmp_path / "north.json"
-    page = _open(browser, prep_server(str(file)), viewport={"width": 1400, "height": 1000})
+    page = open_page(browser, prep_server(str(file)), viewport={"width": 1400, "height": 1000})
     page.locator("#list .line").first.click()
     for name, value in (("title", "北の砦"), ("rounds", "4"), ("max_hp", "250")):
         page.fill(f'#panel-fields [data-field="{name}"]', value)
@@ -84,7 +62,7 @@ def test_a_battle_with_sheet_monsters_copies_and_odds_is_the_battle_the_console_
         "PCを加える",
         {"name": "アリス", "position": "inside", "max_hp": "42", "move": "20", "owner": "123"},
     )
-    _settle(page)
+    settle(page)
     first_picture = page.get_attribute("#map-picture", "src")
     _add(
         page,
@@ -145,7 +123,7 @@ def test_a_battle_with_sheet_monsters_copies_and_odds_is_the_battle_the_console_
     page.wait_for_function(
         "document.getElementById('status').textContent === 'シートからユニットを加えました。'"
     )
-    _settle(page)
+    settle(page)
     assert page.is_hidden("#problems"), page.inner_text("#problems")
     assert page.get_attribute("#map-picture", "src") != first_picture
     # the list as the map orders it: areas A2, A1, B1, B2, then F0, arrivals, traps, cannons
@@ -230,7 +208,7 @@ def test_a_battle_with_sheet_monsters_copies_and_odds_is_the_battle_the_console_
     page.locator('#list .line[data-place="$.units[3]"]').click()
     assert page.input_value('#panel-fields [data-field="name"]') == "破城槌"
     page.fill('#panel-fields [data-field="max_hp"]', "70")
-    _settle(page)
+    settle(page)
     with page.expect_download() as download:
         page.locator("#save").click()
     assert download.value.suggested_filename == "again.json"
@@ -252,7 +230,7 @@ def test_a_refused_value_shows_its_words_beside_its_field_and_nothing_is_saved(
     sentence beside its field; a save shows them and writes nothing. A move of 15 m is taken as 10 m, as
     ``/unit add`` takes it, and said beside its field (COMMANDS.md's Conventions); that refuses nothing."""
     file = tmp_path / "battle.json"
-    page = _open(browser, prep_server(str(file)))
+    page = open_page(browser, prep_server(str(file)))
     _add(
         page,
         "ユニットを加える",
@@ -265,7 +243,7 @@ def test_a_refused_value_shows_its_words_beside_its_field_and_nothing_is_saved(
             "move": "15",
         },
     )
-    _settle(page)
+    settle(page)
     hp = page.locator('#panel .refusal[data-place="$.units[0].max_hp"]')
     assert hp.text_content() == "最大HPを1〜100000で入れてください。"
     assert page.get_attribute('#panel-fields [data-field="max_hp"]', "aria-invalid") == "true"
@@ -275,12 +253,12 @@ def test_a_refused_value_shows_its_words_beside_its_field_and_nothing_is_saved(
     )
     assert not file.exists()
     page.fill('#panel-fields [data-field="max_hp"]', "30")
-    _settle(page)
+    settle(page)
     move = page.locator('#panel .refusal[data-place="$.units[0].move"]')
     assert move.text_content() == t("unit.move_rounded", "ja", unit="ゴブリン", given=15, move=10)
     assert hp.text_content() == "" and page.is_hidden("#problems")
     page.select_option('#panel-fields [data-field="type"]', "ram")
-    _settle(page)
+    settle(page)
     draft = {
         "settings": {"rounds": "3"},
         "units": [{"form": {"name": "ゴブリン", "type": "ram", "area": "A2", "max_hp": "30", "move": "15"}}],
@@ -306,7 +284,7 @@ def test_a_refused_value_shows_its_words_beside_its_field_and_nothing_is_saved(
 def test_at_phone_width_by_keyboard_in_english(browser, prep_server, tmp_path):
     """Readable at a phone's width (nothing wider than the screen), every control labelled, and a unit
     added and named with the keyboard alone; in English with --lang en."""
-    page = _open(
+    page = open_page(
         browser,
         prep_server("--lang", "en"),
         viewport={"width": 375, "height": 740},
@@ -321,7 +299,7 @@ def test_at_phone_width_by_keyboard_in_english(browser, prep_server, tmp_path):
     for name, value in (("max_hp", "30"), ("fort_damage", "10")):
         page.focus(f'#panel-fields [data-field="{name}"]')
         page.keyboard.type(value)
-    _settle(page)
+    settle(page)
     assert page.is_hidden("#problems")
     page.wait_for_selector("#map-picture:not([hidden])")
     unlabelled = page.evaluate("""() => [...document.querySelectorAll('input, select')]

@@ -89,10 +89,14 @@
     $("redo").disabled = !redoStack.length;
   }
 
+  // body[data-pending]: an edit not yet checked, or its check not yet answered (a test waits on it)
+  let unchecked = false;
   function changed() {
     persist();
     renderSaveTarget();
     status(W.checking);
+    unchecked = true;
+    document.body.dataset.pending = "1";
     clearTimeout(timer);
     timer = setTimeout(check, 250);
   }
@@ -477,6 +481,8 @@
   // --- talking to the server ---------------------------------------------------------------------------------------
   async function check() {
     const seq = ++checkSeq;
+    unchecked = false;
+    document.body.dataset.pending = "1";
     const got = await post("/api/check", draft);
     if (seq !== checkSeq) return;
     answer = { refusals: got.refusals || [], notes: got.notes || [], document: got.document };
@@ -494,6 +500,7 @@
     renderList();
     renderMapLayer();
     document.body.dataset.checked = String(seq);
+    if (!unchecked) delete document.body.dataset.pending;
   }
   function renderPanelTitle() {
     if (selected && selected.kind !== "settings" && draft[selected.kind][selected.index]) $("panel-title").textContent = titleOf(selected.kind, selected.index);
