@@ -79,16 +79,16 @@ class Prep:
 
     # --- FILE ---------------------------------------------------------------------------------
 
-    async def _on_disk(self) -> tuple[str | None, bytes | None]:
-        """FILE's version and bytes now (None, None: no file yet). ``EngineError``: FILE cannot be read
-        (not a regular file, too large, no permission)."""
+    async def _on_disk(self) -> tuple[str | None, bytes | None, dict[str, Any] | None]:
+        """FILE's version, bytes and document now (None: no file yet; the document None: not JSON).
+        ``EngineError``: FILE cannot be read (not a regular file, too large, no permission)."""
         assert self.file is not None
         if not self.file.exists():
-            return None, None
+            return None, None, None
         data = await asyncio.to_thread(read_battle_file, self.file)
-        version = version_of(data)
-        self.versions.seen(version, _document_or_none(data))
-        return version, data
+        version, document = version_of(data), _document_or_none(data)
+        self.versions.seen(version, document)
+        return version, data, document
 
     # --- what the page asks ---------------------------------------------------------------------
 
@@ -100,10 +100,12 @@ class Prep:
         if self.file is None:
             return Answer({"draft": binding.forms_of(document), **info})
         try:
-            version, data = await self._on_disk()
+            version, data, found = await self._on_disk()
             info["version"] = version
             if data is not None:
-                found = cmd.read_json("file", data)
+                if found is None:  # not a JSON object: refused in the import's own words
+                    cmd.read_json("file", data)
+                assert found is not None
                 binding.imported(found)
                 document = found
         except EngineError as error:
@@ -215,8 +217,7 @@ class Prep:
         text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
         async with self._saving:
             try:
-                now, data = await self._on_disk()
-                on_disk = _document_or_none(data)
+                now, _, on_disk = await self._on_disk()
             except EngineError as error:
                 now, on_disk = UNREADABLE, None
                 if asked.get("replace") != _replaceable(now):
