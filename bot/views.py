@@ -147,6 +147,10 @@ class RollView(View):
     secret: bool = False
     comment: str = ""
     rands: tuple[tuple[int, int], ...] = ()
+    #: a secret roll as kept with the channel: its number there (``/roll reveal number:``)
+    number: int | None = None
+    #: the numbers of the channel's oldest secret rolls dropped to keep it at 1,000
+    dropped: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +164,38 @@ class PaletteRollView(View):
     text: str = ""
     secret: bool = False
     rands: tuple[tuple[int, int], ...] = ()
+    #: as ``RollView``'s: the secret roll's number in the channel, the oldest ones dropped
+    number: int | None = None
+    dropped: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SecretRoll:
+    """A secret roll kept with its channel: its number there, who rolled it, when, what it showed."""
+
+    number: int
+    roller: str
+    at: datetime
+    roll: RollView | PaletteRollView
+
+
+@dataclass(frozen=True, slots=True)
+class SecretsView(View):
+    """``/roll secrets``: the channel's kept secret rolls (``everyone``: a GM's list, every roller's;
+    else the reader's own), oldest first, for the reader alone."""
+
+    secrets: tuple[SecretRoll, ...] = ()
+    everyone: bool = False
+    ephemeral: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class RevealView(View):
+    """``/roll reveal number:``: a secret roll shown to the channel as it was rolled, with its time;
+    ``by``: who revealed it (its roller, or a GM)."""
+
+    secret: SecretRoll | None = None
+    by: str = ""
 
 
 @dataclass(frozen=True, slots=True)

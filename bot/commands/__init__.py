@@ -12,7 +12,14 @@ The one table of a process's commands is the registry's (``bot.registry``). This
 the names most modules use; its own modules import each other directly.
 """
 
-from bot.commands.generic import GENERIC, GENERIC_GROUPS, engine_command, gm_set_builder, ruleset_lifecycle
+from bot.commands.generic import (
+    GENERIC,
+    GENERIC_GROUPS,
+    WITHIN,
+    engine_command,
+    gm_set_builder,
+    ruleset_lifecycle,
+)
 from bot.commands.jsonread import JsonRefused, load_json, read_json
 from bot.commands.model import (
     BuildContext,
@@ -35,6 +42,7 @@ from bot.commands.values import convert, convert_value, nfkc, norm_word, option_
 __all__ = [
     "GENERIC",
     "GENERIC_GROUPS",
+    "WITHIN",
     "BuildContext",
     "Builder",
     "CommandSpec",

@@ -33,6 +33,9 @@ def ruleset_lifecycle(group: str, ruleset: str) -> tuple[CommandSpec, ...]:
     )
 
 
+#: ``CommandSpec.extra``'s key of a command that Discord reads as the words of another's first option
+WITHIN = "within"
+
 GENERIC: tuple[CommandSpec, ...] = (
     CommandSpec(
         None,
@@ -43,6 +46,16 @@ GENERIC: tuple[CommandSpec, ...] = (
             Option("expr", OptType.STR, required=True, max_len=300, rest=True),
             Option("secret", OptType.BOOL, default=False),
         ),
+    ),
+    # Discord cannot give ``/roll`` subcommands beside its options: there these two are typed as the
+    # words of ``/roll``'s ``expr:`` (``/ダイス 秘密一覧``), which is where Discord's client puts them
+    CommandSpec("roll", "secrets", Kind.SECRETS, extra={WITHIN: "roll"}),
+    CommandSpec(
+        "roll",
+        "reveal",
+        Kind.REVEAL,
+        (Option("number", OptType.INT, required=True, min=1),),
+        extra={WITHIN: "roll"},
     ),
     # Manage Server or the server's GM role (the service checks)
     CommandSpec(None, "settings", Kind.SETTINGS, (Option("chat_dice", OptType.BOOL, required=True),)),

@@ -57,6 +57,9 @@ class Kind(StrEnum):
     GM_REMOVE = "gm_remove"
     GM_ROLE = "gm_role"
     ROLL = "roll"
+    #: ``/roll secrets``, ``/roll reveal number:``: a channel's kept secret rolls
+    SECRETS = "secrets"
+    REVEAL = "reveal"
     #: ``/settings``: a channel's settings (chat dice), no battle needed
     SETTINGS = "settings"
     #: reads the channel's battle without changing it (``spec.query``), or answers with a command to apply

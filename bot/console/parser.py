@@ -1,10 +1,11 @@
 """One console line → who acts and which command: ``@alice /unit add name:"ゴブリン 隊" hp:20``.
 
 The option syntax is Discord's: ``option:value`` or ``option:"two words"``; as in Discord's option
-box, words after a value that are not ``name:value`` continue it (``expr:K40+12@10 大砲``). Full-width input
-(``／ｆｏｒｔ　ｓｔａｔｕｓ``, ``ｈｐ：２０``) is accepted, and so are the Japanese names Discord shows
-(``/砦 開始 ラウンド数:3``). Which words form the command is
-decided with the command table (``/roll`` has one word, ``/fort start`` two).
+box, words after a value that are not ``name:value`` continue it (``expr:K40+12@10 大砲``), and words
+right after a command whose first option takes the rest of the line are that option (``/roll 2d6+5 命中``).
+Full-width input (``／ｆｏｒｔ　ｓｔａｔｕｓ``, ``ｈｐ：２０``) is accepted, and so are the Japanese names
+Discord shows (``/砦 開始 ラウンド数:3``). Which words form the command is decided with the command
+table (``/roll`` has one word, ``/fort start`` two).
 """
 
 from __future__ import annotations
@@ -54,8 +55,10 @@ def parse_line(text: str) -> Line | None:
     except ValueError:
         raise UserError("console.unclosed_quote") from None
     words: list[str] = []
+    typed: list[str] = []  # the words as typed (a dice command's case is its own: ``S2d6``)
     while tokens and ":" not in nfkc(tokens[0]):
-        words.append(norm_word(tokens.pop(0)))
+        typed.append(tokens.pop(0))
+        words.append(norm_word(typed[-1]))
     table = rulesets().table
     words = table.command_words(words)  # the Japanese names Discord shows (``/砦 状況``)
     path = ""
@@ -67,10 +70,16 @@ def parse_line(text: str) -> Line | None:
             break
     else:
         raise table.unknown(words)
-    if extra:
-        raise UserError("console.stray_words", words=" ".join(extra), command=CommandName(path))
     options: dict[str, str] = {}
     last = ""
+    if extra:
+        # as Discord's client does, words typed after the command fill its first option when that one
+        # takes the rest of the line (``/roll 2d6+5 命中``, ``/ダイス 秘密一覧``)
+        first = table[path].options[0] if table[path].options else None
+        if first is None or not first.rest:
+            raise UserError("console.stray_words", words=" ".join(extra), command=CommandName(path))
+        options[first.name] = " ".join(typed[len(typed) - len(extra) :])
+        last = first.name
     for token in tokens:
         normal = token if ":" in token else token.replace("：", ":", 1)
         name, sep, value = normal.partition(":")

@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands as ext
 
-from bot.commands import CommandSpec, Option, OptType, groups
+from bot.commands import WITHIN, CommandSpec, Option, OptType, groups
 from bot.discord import labels
 from bot.registry import rulesets
 
@@ -120,7 +120,9 @@ def _class_name(group: str | None, specs: Iterable[CommandSpec]) -> str:
 def build_cogs(frontend: Frontend, specs: Mapping[str, CommandSpec]) -> list[ext.Cog]:
     """One cog per group: a ``GroupCog`` (``/fort ...``) or, for top-level commands, a plain cog."""
     cogs: list[ext.Cog] = []
-    for group, members in groups(specs.values()).items():
+    # a command Discord reads as the words of another's option (``/roll secrets``) is not its own
+    registered = (spec for spec in specs.values() if WITHIN not in spec.extra)
+    for group, members in groups(registered).items():
         name = _class_name(group, members)
         attrs: dict[str, Any] = {spec.name: make_command(spec, frontend, name) for spec in members}
         attrs["__module__"] = __name__

@@ -17,10 +17,11 @@ from bot.discord.pictures import alt_text, attach
 from bot.discord.presenter import NEUTRAL, REFUSED, ROLL, SECRET
 from bot.discord.presenters import presenter
 from bot.discord.reply import Reply
+from bot.discord.secrets import secret_notice, secret_reply
 from bot.discord.text import event_line, md, tr, who
 from bot.i18n import t
 from bot.i18n.words import say
-from bot.render import command_line, help_text
+from bot.render import command_line, help_text, secret_text
 from bot.render.common import echo
 from bot.render.picture.pictures import PictureCache, final_chart, pictures_of
 from bot.render.text import undo_title
@@ -35,8 +36,10 @@ from bot.views import (
     NoticeView,
     PaletteRollView,
     PaletteView,
+    RevealView,
     RollView,
     RulesetView,
+    SecretsView,
     StatusView,
     Summary,
     UndoView,
@@ -67,6 +70,8 @@ def _reply(view: View, lang: str, user: str, pictures: PictureCache | None) -> R
         return Reply(limits.messages(error_embeds(view.key, view.values, lang)), ephemeral=True)
     if isinstance(view, RollView):
         return _roll(view, lang, user)
+    if isinstance(view, SecretsView | RevealView):
+        return secret_reply(view, lang)
     if isinstance(view, EventsView):
         return _events(view, lang, user)
     if isinstance(view, StatusView):
@@ -131,15 +136,14 @@ def _roll(view: RollView, lang: str, user: str) -> Reply:
     fields = [(t("discord.roll.comment", lang), md(view.comment), False)] if view.comment else []
     embeds = limits.build(
         title=t("discord.roll.secret_title" if view.secret else "discord.roll.title", lang),
-        lines=[md(view.text)],
+        lines=[md(view.text), *(md(line) for line in secret_text.kept_lines(view, lang))],
         fields=fields,
         colour=SECRET if view.secret else ROLL,
         author=name,
     )
     if not view.secret:
         return Reply([embeds], view.ephemeral)
-    notice = limits.build(lines=[t("roll.secret_notice", lang, actor=md(name))], colour=SECRET)
-    return Reply([embeds], ephemeral=True, notice=notice)
+    return Reply([embeds], ephemeral=True, notice=secret_notice(view, lang, name))
 
 
 def _map(view: MapView, lang: str, pictures: PictureCache) -> Reply:

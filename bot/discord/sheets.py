@@ -9,8 +9,10 @@ import discord
 from bot.discord import limits
 from bot.discord.presenter import NEUTRAL, ROLL, SECRET
 from bot.discord.reply import Reply
+from bot.discord.secrets import secret_notice
 from bot.discord.text import md
 from bot.i18n import t
+from bot.render import secret_text
 from bot.render.sheet_text import palette_lines
 from bot.views import ExportView, PaletteRollView, PaletteView
 
@@ -21,16 +23,17 @@ def roll_reply(view: PaletteRollView, lang: str, user: str) -> Reply:
     embeds = limits.build(
         title=md(t("palette.roll_title", lang, pc=view.pc, label=view.label)),
         # in code, as typed (markdown is not read there; a backtick would end it)
-        lines=[f"`{view.expanded.replace('`', chr(0x2018))}`", md(view.text)],
+        lines=[
+            f"`{view.expanded.replace('`', chr(0x2018))}`",
+            md(view.text),
+            *(md(line) for line in secret_text.kept_lines(view, lang)),
+        ],
         colour=SECRET if view.secret else ROLL,
         author=name,
     )
     if not view.secret:
         return Reply([embeds], view.ephemeral)
-    notice = limits.build(
-        lines=[t("palette.secret_notice", lang, actor=md(name), pc=md(view.pc))], colour=SECRET
-    )
-    return Reply([embeds], ephemeral=True, notice=notice)
+    return Reply([embeds], ephemeral=True, notice=secret_notice(view, lang, name))
 
 
 def palette_reply(view: PaletteView, lang: str) -> Reply:

@@ -39,6 +39,8 @@ def _overview(lang: str) -> str:
             desc = _desc(f"cmd.{group}.desc", lang)
             lines.append(t("help.group_plain", lang, path=command_text(group, names), desc=desc))
         for spec in specs:
+            if spec.group is None and len(specs) > 1:  # ``/roll`` itself, the head of its group
+                continue
             desc = _desc(f"cmd.{_dotted(spec.path)}.desc", lang)
             lines.append(t("help.command_plain", lang, path=command_text(spec.path, names), desc=desc))
     lines.append(t("help.console", lang))
@@ -58,6 +60,9 @@ def _command(spec: CommandSpec, lang: str) -> list[str]:
         t("help.usage", lang, usage=usage(spec)),
         t("help.desc", lang, desc=_desc(f"cmd.{_dotted(spec.path)}.desc", lang)),
     ]
+    about = f"help.about.{_dotted(spec.path)}"  # what the short description has no room for
+    if has(about, lang):
+        lines.append(t("help.desc", lang, desc=t(about, lang)))
     for opt in spec.options:
         key = "help.option_required_plain" if opt.required else "help.option_plain"
         desc = _option_desc(spec, opt.name, lang)
@@ -65,6 +70,9 @@ def _command(spec: CommandSpec, lang: str) -> list[str]:
     if spec.kind is Kind.EXPORT and spec.option("file") is None:
         lines.append(t("help.export_file", lang))
     example = f"help.example.{_dotted(spec.path)}"
-    if has(example, lang):
-        lines.append(t("help.example", lang, example=t(example, lang)))
+    # more examples of one command: ``help.example.<path>.2``, ``.3`` ...
+    for key in (example, *(f"{example}.{n}" for n in range(2, 10))):
+        if not has(key, lang):
+            break
+        lines.append(t("help.example", lang, example=t(key, lang)))
     return lines

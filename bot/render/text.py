@@ -8,7 +8,7 @@ import json
 from bot.i18n import t
 from bot.i18n.words import say
 from bot.registry import rulesets
-from bot.render import command_line, help_text, sheet_text
+from bot.render import command_line, help_text, secret_text, sheet_text
 from bot.render.common import event_line, refusal_text, sentence, value_text
 from bot.ruleset import TextBinding
 from bot.views import (
@@ -21,8 +21,10 @@ from bot.views import (
     NoticeView,
     PaletteRollView,
     PaletteView,
+    RevealView,
     RollView,
     RulesetView,
+    SecretsView,
     StatusView,
     Summary,
     UndoView,
@@ -62,7 +64,7 @@ def _render(view: View, lang: str) -> str:
             return view.text
         return json.dumps(view.document, ensure_ascii=False, indent=2)
     if isinstance(view, PaletteRollView):
-        return sheet_text.roll_text(view, lang)
+        return "\n".join([sheet_text.roll_text(view, lang), *secret_text.kept_lines(view, lang)])
     if isinstance(view, PaletteView):
         return sheet_text.palette_text(view, lang)
     if isinstance(view, LogView):
@@ -80,7 +82,11 @@ def _render(view: View, lang: str) -> str:
     if isinstance(view, RollView):
         key = "roll.secret_result" if view.secret else "roll.result"
         text = f"{view.text}  {view.comment}" if view.comment else view.text
-        return t(key, lang, actor=view.actor, text=text)
+        return "\n".join([t(key, lang, actor=view.actor, text=text), *secret_text.kept_lines(view, lang)])
+    if isinstance(view, SecretsView):
+        return "\n".join(secret_text.list_lines(view, lang, secret_text.local_time))
+    if isinstance(view, RevealView):
+        return "\n".join(secret_text.reveal_lines(view, lang, secret_text.local_time))
     if isinstance(view, NoticeView):
         return sentence(view.key, lang, view.values)
     if isinstance(view, HelpView):

@@ -34,6 +34,7 @@ from bot.service.locks import ChannelLocks
 from bot.service.pacing import Pacer
 from bot.service.planners import Planners
 from bot.service.reads import ReadCommands
+from bot.service.secret_rolls import SecretRolls, private_roll, request
 from bot.service.types import Actor, Invocation, Refused, Where
 from bot.storage.interface import Storage, Transaction
 from bot.views import ErrorView, HelpView, StatusView, View
@@ -71,6 +72,8 @@ class BattleService:
         self.reads = ReadCommands(self.cache, storage)
         #: which channels roll their chat's dice commands (``/settings chat_dice:``)
         self.chat = ChatDice(storage)
+        #: the channels' secret rolls (``/roll secrets``, ``/roll reveal``)
+        self.secrets = SecretRolls(storage, self.cache, self._locks)
         #: what runs each kind of command under the channel's lock
         self._handlers: dict[Kind, Handler] = {
             Kind.ENGINE: self.actions.act,
@@ -103,6 +106,10 @@ class BattleService:
             return False
         if spec.kind in (Kind.STATUS, Kind.LOG) and invocation.options.get("gm"):
             return True
+        if spec.kind is Kind.SECRETS:
+            return True
+        if spec.kind is Kind.ROLL:  # a secret roll, or the list of them
+            return private_roll(invocation.options)
         live = self._live.get((where.guild, where.channel))
         if live is None or live.binding.visible is None:
             return False
@@ -130,8 +137,15 @@ class BattleService:
                 raise Refused("service.actor_invalid", max=limits.NAME_MAX)
             spec = lookup(invocation.path)
             options = convert(spec, invocation.options)
+            if spec.kind is Kind.SECRETS:
+                return await self.secrets.answer(where, actor, ("list", None))
+            if spec.kind is Kind.REVEAL:
+                return await self.secrets.answer(where, actor, ("reveal", options["number"]))
             if spec.kind is Kind.ROLL:
-                return reads.roll(self.dice_source(), actor, options)
+                asked = request(options["expr"])
+                if asked is not None:
+                    return await self.secrets.answer(where, actor, asked)
+                return await self.secrets.keep(where, actor, reads.roll(self.dice_source(), actor, options))
             if spec.kind is Kind.SETTINGS:
                 return await self.chat.set(where, actor, options["chat_dice"])
             if spec.kind is Kind.GM_ROLE:
@@ -143,7 +157,8 @@ class BattleService:
                 rulesets().table.topic_specs(topic)
                 return HelpView(topic=topic)
             async with self.channel_lock(where):
-                return await self._handlers[spec.kind](where, actor, invocation, spec, options)
+                view = await self._handlers[spec.kind](where, actor, invocation, spec, options)
+            return await self.secrets.keep(where, actor, view)  # a palette line's secret roll
         except Refused as refused:
             return refused.view
         except EngineError as error:

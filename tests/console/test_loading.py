@@ -49,7 +49,7 @@ async def test_a_line_typed_while_loading_is_answered(
         # typed at once, before the session has loaded
         pipe.send_text("/roll expr:2d6+1\r/quit\r")
         refused = await play(loader, prompt, "> ")
-        assert _completions(prompt.completer, "/ro") == ["/roll "]
+        assert _completions(prompt.completer, "/ro") == ["/roll ", "/roll reveal ", "/roll secrets "]
     await loader.close()
     assert refused == 0
     assert capsys.readouterr().out.splitlines() == ["gm: (2D6+1) ＞ 7[3,4]+1 ＞ 8", "Bye."]

@@ -180,10 +180,11 @@ async def test_roll_secret_goes_to_the_roller_and_the_channel_sees_a_note(
     result = await harness.run(ALICE, "roll", expr="2d6", secret=True)
     assert result.ephemeral
     assert result.embeds[0]["title"] == "🎲 Secret roll (only you see this)"
-    assert result.embeds[0]["description"] == "(2D6) ＞ 12[6,6] ＞ 12"
+    kept = t("roll.secret_kept", "en", number=1)
+    assert result.embeds[0]["description"] == "(2D6) ＞ 12[6,6] ＞ 12\n" + kept
     (note,) = result.followups
     assert not note.ephemeral and note.data["allowed_mentions"] == NONE
-    assert note.embeds[0]["description"] == "Alice made a secret roll."
+    assert note.embeds[0]["description"] == "Alice made secret roll #1."
     assert "12" not in note.text()
 
 
