@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from bot.commands.model import BuildContext, Builder, CommandSpec, Option
 from bot.views import StatusView, Summary, View
+from engine.palette import OwnPalette
 from engine.ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -174,6 +175,9 @@ class RuleSet:
     text: TextBinding = field(default_factory=TextBinding)
     #: the names its options complete from (None: none)
     names: Names | None = None
+    #: the palettes of a user's own characters in a battle (the state, the user's id and the names
+    #: they go by), which ``/palette`` rolls from in its channel (None: its characters have none)
+    palettes: Callable[[Any, str, tuple[str, ...]], list[OwnPalette]] | None = None
     #: a refusal's key → the id of the rule behind it (``F-MAP-7``: the GM's detail in the command log)
     rule_ids: Mapping[str, str] = field(default_factory=dict)
     #: its battles in Discord (``bot.discord.presenter.Presenter``; None: the generic presenter)

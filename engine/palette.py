@@ -184,3 +184,13 @@ def choices(palette: Palette) -> list[str]:
     return [
         line.label if seen[fold(line.label)] == 1 else f"{line.number} {line.label}" for line in palette.lines
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class OwnPalette:
+    """A character's palette a user may roll from anywhere (``/palette``): the character's name, its
+    palette, and the values its lines may name (folded names: the sheet's numbers, HP ...)."""
+
+    name: str
+    palette: Palette
+    values: Mapping[str, str]

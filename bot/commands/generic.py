@@ -57,6 +57,32 @@ GENERIC: tuple[CommandSpec, ...] = (
         (Option("number", OptType.INT, required=True, min=1),),
         extra={WITHIN: "roll"},
     ),
+    # a line of the user's own palette (a PC of the channel's battle, or a sheet they registered);
+    # Discord's ``/palette`` also takes ``register``'s ``sheet:`` and ``file:`` (``/パレット 登録 シート:``)
+    CommandSpec(
+        None,
+        "palette",
+        Kind.PALETTE,
+        (
+            Option("line", OptType.STR, required=True, max_len=200, rest=True),
+            Option("name", OptType.STR, max_len=64),
+            Option("secret", OptType.BOOL, default=False),
+            # ``register``'s, for Discord, where it is typed as this command's words
+            Option("sheet", OptType.SHEET),
+            Option("file", OptType.TEXTFILE),
+        ),
+    ),
+    CommandSpec(
+        "palette",
+        "register",
+        Kind.PALETTE_REGISTER,
+        (Option("sheet", OptType.SHEET), Option("file", OptType.TEXTFILE)),
+        extra={WITHIN: "palette"},
+    ),
+    CommandSpec(
+        "palette", "forget", Kind.PALETTE_FORGET, (Option("name", OptType.STR, required=True, max_len=64),),
+        extra={WITHIN: "palette"},
+    ),
     # Manage Server or the server's GM role (the service checks)
     CommandSpec(None, "settings", Kind.SETTINGS, (Option("chat_dice", OptType.BOOL, required=True),)),
     CommandSpec(None, "help", Kind.HELP, (Option("command", OptType.STR, max_len=60),)),
@@ -76,7 +102,7 @@ GENERIC: tuple[CommandSpec, ...] = (
     CommandSpec("gm", "role", Kind.GM_ROLE, (Option("role", OptType.ROLE),)),
 )
 #: the groups of the generic commands, in the order ``/help`` lists them
-GENERIC_GROUPS = ("gm", "roll", "settings", "help")
+GENERIC_GROUPS = ("gm", "roll", "palette", "settings", "help")
 
 
 def engine_command(

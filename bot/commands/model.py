@@ -60,6 +60,11 @@ class Kind(StrEnum):
     #: ``/roll secrets``, ``/roll reveal number:``: a channel's kept secret rolls
     SECRETS = "secrets"
     REVEAL = "reveal"
+    #: ``/palette``: a line of the user's own character's palette, wherever they are; ``/palette
+    #: register``, ``/palette forget``: the sheets they keep for it
+    PALETTE = "palette"
+    PALETTE_REGISTER = "palette_register"
+    PALETTE_FORGET = "palette_forget"
     #: ``/settings``: a channel's settings (chat dice), no battle needed
     SETTINGS = "settings"
     #: reads the channel's battle without changing it (``spec.query``), or answers with a command to apply

@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands as ext
 
-from bot.commands import WITHIN, CommandSpec, Option, OptType, groups
+from bot.commands import WITHIN, CommandSpec, Kind, Option, OptType, groups
 from bot.discord import labels
 from bot.registry import rulesets
 
@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 #: Discord allows at most 25 choices; a longer fixed set is offered by autocomplete
 MAX_CHOICES = 25
 Completer = Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]
+
+
+#: ``/palette``'s options that complete from the user's own palettes (its lines, its characters)
+PALETTE_COMPLETED = frozenset({"line", "name"})
 
 
 def py_name(option: str) -> str:
@@ -85,7 +89,11 @@ def make_command(spec: CommandSpec, frontend: Frontend, owner: str) -> app_comma
         renames[name] = labels.option_name(spec, opt)
         if opt.type is OptType.CHOICE and len(opt.choices) <= MAX_CHOICES:
             choices[name] = [labels.choice(opt, value) for value in opt.choices]
-        elif opt.type is OptType.CHOICE or rulesets().completion_kind(spec, opt) is not None:
+        elif (
+            opt.type is OptType.CHOICE
+            or rulesets().completion_kind(spec, opt) is not None
+            or (spec.kind is Kind.PALETTE and opt.name in PALETTE_COMPLETED)
+        ):
             completers[name] = _completer(frontend, spec, opt)
 
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]

@@ -269,6 +269,14 @@ class Frontend:
             return []
         if opt.type is OptType.CHOICE:
             names = filter_names(opt.choices, current)
+        elif spec.kind is Kind.PALETTE:  # the user's own palettes: a line in the sheet's order, or whose
+            palettes = self.service.palettes
+            where, actor = where_of(interaction), actor_of(interaction)
+            if opt.name == "line":
+                typed = getattr(interaction.namespace, "name", None)
+                names = filter_names(await palettes.lines(where, actor, typed), current)
+            else:
+                names = filter_names([f.own.name for f in await palettes.found(where, actor)], current)
         else:
             view = await self.service.status(where_of(interaction), actor_of(interaction))
             ruleset = None if view is None else rulesets().get(view.ruleset)

@@ -111,6 +111,16 @@ class Words(Named):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class TextList(Named):
+    """Names the user gave (characters, sheets) as a list in the reader's language: ``ガルド、ミナ``."""
+
+    items: tuple[str, ...]
+
+    def text(self, lang: str) -> str:
+        return LIST_SEP.get(lang, ", ").join(self.items)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class SubcommandList(Named):
     """The subcommands of a group, as its reader types them after the group: ``開始、状況、…``."""
 

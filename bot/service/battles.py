@@ -28,10 +28,11 @@ from bot.service import audience, reads, rights
 from bot.service.actions import Actions
 from bot.service.audience import TABLE, Viewer
 from bot.service.cache import CACHE_SIZE, BattleCache
-from bot.service.chat import ChatDice, command_line
+from bot.service.chat import ChatDice, command_line, has_variables
 from bot.service.lifecycle import Lifecycle
 from bot.service.locks import ChannelLocks
 from bot.service.pacing import Pacer
+from bot.service.palettes import Palettes
 from bot.service.planners import Planners
 from bot.service.reads import ReadCommands
 from bot.service.secret_rolls import SecretRolls, private_roll, request
@@ -74,6 +75,8 @@ class BattleService:
         self.chat = ChatDice(storage)
         #: the channels' secret rolls (``/roll secrets``, ``/roll reveal``)
         self.secrets = SecretRolls(storage, self.cache, self._locks)
+        #: ``/palette``: the users' own palettes, wherever they are
+        self.palettes = Palettes(storage, self.cache, self._locks, self._dice)
         #: what runs each kind of command under the channel's lock
         self._handlers: dict[Kind, Handler] = {
             Kind.ENGINE: self.actions.act,
@@ -141,6 +144,13 @@ class BattleService:
                 return await self.secrets.answer(where, actor, ("list", None))
             if spec.kind is Kind.REVEAL:
                 return await self.secrets.answer(where, actor, ("reveal", options["number"]))
+            if spec.kind is Kind.PALETTE:
+                rolled = await self.palettes.command(where, actor, options)
+                return await self.secrets.keep(where, actor, rolled)
+            if spec.kind is Kind.PALETTE_REGISTER:
+                return await self.palettes.register(where, actor, options)
+            if spec.kind is Kind.PALETTE_FORGET:
+                return await self.palettes.forget(where, actor, options["name"])
             if spec.kind is Kind.ROLL:
                 asked = request(options["expr"])
                 if asked is not None:
@@ -168,7 +178,12 @@ class BattleService:
         """A chat message of ``where``: ``/roll``'s answer if it begins with a dice command and the
         channel allows chat dice, else None (nothing read further, nothing kept)."""
         line = command_line(text)
-        if line is None or not await self.chat.enabled(where):
+        if line is None and has_variables(text) and await self.chat.enabled(where):
+            # a line pasted from a palette (``2d+{冒険者}+{器用B} 隠密``): its variables from the user's own
+            line = command_line(await self.palettes.expand_chat(where, actor, text))
+            if line is None:
+                return None
+        elif line is None or not await self.chat.enabled(where):
             return None
         invocation = Invocation(path="roll", options={"expr": line, "secret": False}, text=line)
         return await self.execute(where, actor, invocation)

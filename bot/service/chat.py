@@ -45,6 +45,12 @@ def command_line(text: str) -> str | None:
     return line
 
 
+def has_variables(text: str) -> bool:
+    """Does a chat message's first line name a palette's variable (``{命中}``, full-width braces too)?"""
+    first = text.split("\n", 1)[0]
+    return ("{" in first or "｛" in first) and not text.startswith(_BLANK)
+
+
 def secret_line(text: str) -> bool:
     """Is the dice command a chat message begins with a secret one (``S2d6``)? Its refusal too is for
     the roller alone."""

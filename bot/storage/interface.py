@@ -26,6 +26,7 @@ from bot.storage.records import (
     KeptSecret,
     Loaded,
     NewRow,
+    RegisteredSheet,
     Settings,
     Snapshots,
     WritePlan,
@@ -135,6 +136,15 @@ class Transaction(Reads, Protocol):
         """Chat dice on or off in the channel (``/settings chat_dice:``)."""
         ...
 
+    async def keep_user_sheet(self, guild: str, user: str, key: str, sheet: RegisteredSheet) -> bool | None:
+        """Keep the user's sheet under the folded name ``key``: True if it replaced one, False if new,
+        None (nothing written) if the user has the most sheets of other names already."""
+        ...
+
+    async def forget_user_sheet(self, guild: str, user: str, key: str) -> bool:
+        """Forget the user's sheet of the folded name ``key``; False if there was none."""
+        ...
+
     async def set_status_message(self, battle_id: int, message_id: int | None, version: int | None) -> None:
         """Keep (or, with None, forget) the battle's status message id and the version it shows."""
         ...
@@ -169,6 +179,10 @@ class Storage(Reads, Protocol):
 
     async def chat_dice(self, guild: str, channel: str) -> bool:
         """Are the channel's chat messages that begin with a dice command rolled?"""
+        ...
+
+    async def user_sheets(self, guild: str, user: str) -> list[RegisteredSheet]:
+        """The sheets the user registered on the server (``/palette register``), the latest first."""
         ...
 
     async def status_message(self, battle_id: int) -> int | None:

@@ -25,12 +25,12 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from sqlalchemy.engine import Connection, RootTransaction
 from sqlalchemy.exc import DBAPIError, ResourceClosedError
 
-from bot.storage import battles, log, rights, secrets, settings, status
+from bot.storage import battles, log, rights, secrets, settings, status, user_sheets
 from bot.storage.docpatch import Encoded
 from bot.storage.interface import Counts, Job
 from bot.storage.plans import write_plan
 from bot.storage.reads import StatementReads
-from bot.storage.records import EventRow, Kept, NewRow, WritePlan, Written
+from bot.storage.records import EventRow, Kept, NewRow, RegisteredSheet, WritePlan, Written
 from bot.storage.rights import Insert
 from bot.storage.thread import found_dead
 from bot.storage.writer import DuringCommit, StorageWriter, commit
@@ -98,6 +98,12 @@ class JobTransaction(StatementReads):
 
     async def set_chat_dice(self, guild: str, channel: str, on: bool) -> None:
         await self._call(settings.set_chat_dice, self._insert, guild, channel, on)
+
+    async def keep_user_sheet(self, guild: str, user: str, key: str, sheet: RegisteredSheet) -> bool | None:
+        return await self._call(user_sheets.keep_user_sheet, self._insert, guild, user, key, sheet)
+
+    async def forget_user_sheet(self, guild: str, user: str, key: str) -> bool:
+        return await self._call(user_sheets.forget_user_sheet, guild, user, key)
 
     async def set_status_message(self, battle_id: int, message_id: int | None, version: int | None) -> None:
         await self._call(status.set_status_message, battle_id, message_id, version)

@@ -187,3 +187,23 @@ class SecretRoll(Base):
         PrimaryKeyConstraint("guild_id", "channel_id", "number", name="pk_secret_rolls"),
         Index("ix_secret_rolls_channel_created", "guild_id", "channel_id", "created_at"),
     )
+
+
+class UserSheet(Base):
+    """A character sheet a user registered on a server for ``/palette`` (``/palette register``): the
+    sheet as the reader keeps it (``engine.sheets.model.sheet_to_json``), its own chat palette if it has
+    one, and where it came from. One a name: registering the name again replaces it."""
+
+    __tablename__ = "user_sheets"
+
+    guild_id: Mapped[str] = mapped_column(String(64))
+    user_id: Mapped[str] = mapped_column(String(64))
+    #: the sheet's character name, folded (``engine.common.fold``): what a name is looked up by
+    key: Mapped[str] = mapped_column(String(128))
+    name: Mapped[str] = mapped_column(String(128))
+    sheet: Mapped[str] = mapped_column(Text)
+    palette: Mapped[str | None] = mapped_column(Text, nullable=True)
+    source: Mapped[str] = mapped_column(Text, default="")
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (PrimaryKeyConstraint("guild_id", "user_id", "key", name="pk_user_sheets"),)

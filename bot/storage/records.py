@@ -132,3 +132,16 @@ class Kept:
 
     secret: KeptSecret
     dropped: tuple[KeptSecret, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RegisteredSheet:
+    """A sheet a user registered on a server (``/palette register``): the character's name, the sheet's
+    JSON as the reader keeps it, its own chat palette (None: the one generated from the sheet), its
+    source, when."""
+
+    name: str
+    sheet: str
+    palette: str | None
+    source: str
+    updated_at: datetime

@@ -21,12 +21,12 @@ from sqlalchemy import Table, text
 from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from bot.storage import log, schema, secrets, settings, status
+from bot.storage import log, schema, secrets, settings, status, user_sheets
 from bot.storage.interface import Counts, Job
 from bot.storage.jobs import run_job
 from bot.storage.reader import StorageReader
 from bot.storage.reads import StatementReads
-from bot.storage.records import KeptSecret, Settings, WritePlan
+from bot.storage.records import KeptSecret, RegisteredSheet, Settings, WritePlan
 from bot.storage.thread import StorageThread
 from bot.storage.writer import StorageWriter
 
@@ -135,6 +135,9 @@ class SqlStorage(StatementReads):
 
     async def chat_dice(self, guild: str, channel: str) -> bool:
         return await self._call(settings.read_chat_dice, guild, channel)
+
+    async def user_sheets(self, guild: str, user: str) -> list[RegisteredSheet]:
+        return await self._call(user_sheets.read_user_sheets, guild, user)
 
     async def status_message(self, battle_id: int) -> int | None:
         return await self._call(status.read_status_message, battle_id)

@@ -9,7 +9,15 @@ from typing import Any, cast
 from sqlalchemy import Table
 
 from bot.storage.docpatch import Encoded
-from bot.storage.models import Battle, BattleEvent, BattleGM, ChannelSettings, GuildSettings, SecretRoll
+from bot.storage.models import (
+    Battle,
+    BattleEvent,
+    BattleGM,
+    ChannelSettings,
+    GuildSettings,
+    SecretRoll,
+    UserSheet,
+)
 
 battles = cast(Table, Battle.__table__)
 events = cast(Table, BattleEvent.__table__)
@@ -17,6 +25,7 @@ gms = cast(Table, BattleGM.__table__)
 settings = cast(Table, GuildSettings.__table__)
 channel_settings = cast(Table, ChannelSettings.__table__)
 secret_rolls = cast(Table, SecretRoll.__table__)
+user_sheets = cast(Table, UserSheet.__table__)
 
 
 def dumps(value: Any) -> str:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from discord_harness import ALICE, BOB, CHANNEL_ID, GM, Attachment, Dice, Harness
 
+from bot.i18n import t
+
 # the sheet fixtures and the local HTTPS server live with the sheet tests
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sheets"))
 from sheet_fixtures import fixture_text
@@ -73,7 +75,9 @@ async def test_a_secret_roll_and_refusals(harness: Harness, dice: Dice) -> None:
     dice.feed(6, 6, 2, 2)
     rolled = await h.run(ALICE, "pc roll", name="ガルド", line="10", secret=True)
     assert rolled.ephemeral
-    assert rolled.embeds[0]["description"].endswith("＞ 2D:[6,6 2,2]=12,4 ＞ 8,2+10 ＞ 1回転 ＞ 20")
+    text, kept = rolled.embeds[0]["description"].rsplit("\n", 1)
+    assert text.endswith("＞ 2D:[6,6 2,2]=12,4 ＞ 8,2+10 ＞ 1回転 ＞ 20")
+    assert kept == t("roll.secret_kept", "en", number=1)
     (notice,) = rolled.followups
     assert notice.embeds[0]["description"] == "Alice made a secret roll from ガルド's palette."
     refused = await h.run(BOB, "pc roll", name="ガルド", line="1")

@@ -63,7 +63,8 @@ def registered() -> dict[str, CommandSpec]:
 
 async def test_one_cog_per_group_and_a_command_for_every_spec(harness: Harness) -> None:
     specs = registered()
-    assert {p for p in commands() if p not in specs} == {"roll secrets", "roll reveal"}
+    typed_within = {"roll secrets", "roll reveal", "palette register", "palette forget"}
+    assert {p for p in commands() if p not in specs} == typed_within
     grouped = groups(specs.values())
     cogs = list(harness.bot.cogs.values())
     assert len(cogs) == len(grouped)
@@ -71,7 +72,7 @@ async def test_one_cog_per_group_and_a_command_for_every_spec(harness: Harness) 
         g for g in grouped if g is not None
     }
     (plain,) = [cog for cog in cogs if cog.app_command is None]
-    assert sorted(c.name for c in plain.get_app_commands()) == ["help", "roll", "settings"]
+    assert sorted(c.name for c in plain.get_app_commands()) == ["help", "palette", "roll", "settings"]
     assert set(_payloads(harness)) == set(specs)
     for path in (
         "roll",

@@ -89,7 +89,9 @@ async def test_rolling_palette_lines(table: Table) -> None:
     # by number, full width; a critical of the 2H swing
     assert await table.ok("/pc roll name:ガルド line:１２ secret:true", 6, 5, 1, 2) == (
         'gm (secret): ガルド "ダメージ／バスタードソード2H" k27[(10+0)]+(5+(21+0)/6+1+0)+0$+0#0 → '
-        "KeyNo.27c[10]+10 ＞ 2D:[6,5 1,2]=11,3 ＞ 9,2+10 ＞ 1回転 ＞ 21"
+        "KeyNo.27c[10]+10 ＞ 2D:[6,5 1,2]=11,3 ＞ 9,2+10 ＞ 1回転 ＞ 21\n"
+        "Kept in this channel as secret roll #1 (for 30 days). The GMs see it with /roll secrets; to show "
+        "it to the channel: /roll reveal number:1"
     )
     # a roll changes nothing in the battle and is not in its log
     assert "/pc roll" not in await table.ok("/fort log")

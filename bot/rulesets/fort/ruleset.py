@@ -9,7 +9,7 @@ from bot.ruleset import Lazy, Names, Pictures, RuleSet, TextBinding
 from bot.rulesets.fort import commands, events, names, odds_text, roster_text
 from bot.rulesets.fort import report_text as fort_report
 from bot.rulesets.fort import text as fort_text
-from bot.rulesets.fort.sheets import FORT_COMMANDS
+from bot.rulesets.fort.sheets import FORT_COMMANDS, own_palettes
 from bot.rulesets.fort.views import OddsView, PreviewView, RosterView
 from engine.fort import FORT
 from engine.fort import commands as fc
@@ -82,6 +82,7 @@ RULESET = RuleSet(
         views={RosterView: _roster, PreviewView: _preview, OddsView: odds_text.odds_text},
     ),
     names=Names(completion=names.completion, candidates=names.candidates),
+    palettes=own_palettes,
     rule_ids=RULES,
     discord=Lazy(_presenter),
     pictures=Lazy(_pictures),

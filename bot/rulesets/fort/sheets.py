@@ -18,17 +18,15 @@ from typing import Any
 from bot.commands import (
     BuildContext,
     CommandSpec,
-    JsonRefused,
     Kind,
     Option,
     OptType,
     QueryContext,
-    SheetSource,
     UserError,
     extended,
-    load_json,
     usage,
 )
+from bot.commands.sheet_source import read_given
 from bot.i18n.names import CommandName, OptionName
 from bot.rulesets.fort.commands import COMMANDS, check_own_pc
 from bot.views import PaletteRollView, PaletteView
@@ -36,39 +34,18 @@ from engine.common import fold
 from engine.dice import DiceError
 from engine.fort import FORT
 from engine.fort import commands as fc
-from engine.fort.lookup import find_pc
-from engine.fort.rules_sheets import pc_palette, roll_line
+from engine.fort.lookup import find_pc, owned_by
+from engine.fort.rules_sheets import pc_palette, pc_values, roll_line
 from engine.fort.state import PC, FortState
-from engine.palette import MAX_CHARS
+from engine.palette import MAX_CHARS, OwnPalette
 from engine.sheets.model import MonsterPart, MonsterSheet, sheet_to_json
 from engine.sheets.palette_gen import sheet_variables
-from engine.sheets.ytsheet import CharacterRead, mobility_metres, read_sheet
+from engine.sheets.ytsheet import CharacterRead, mobility_metres
 
 SHEET = Option("sheet", OptType.SHEET)
 #: ``/pc palette text:-``: back to the palette generated from the sheet
 RESET = frozenset({"-", "none", "なし"})
 SHEET_FILE = Option("file", OptType.TEXTFILE)
-
-
-def read_given(values: Mapping[str, Any]) -> CharacterRead | MonsterSheet | None:
-    """The sheet of ``sheet:`` (a URL fetched, or a file) or ``file:`` (an attachment), None if neither."""
-    source: SheetSource | None = values.get("sheet")
-    text: str | None = values.get("file")
-    if source is not None and text is not None:
-        raise UserError("sheet.both_given")
-    if source is None:
-        if text is None:
-            return None
-        source = SheetSource(text)
-    try:
-        document = load_json(source.text)
-    except JsonRefused as refused:  # too deep, a number no sheet means, a lone surrogate
-        raise UserError(refused.key, option="sheet", **refused.values) from None
-    except ValueError:
-        raise UserError("sheet.not_json", source=source.source or "file:") from None
-    if not isinstance(document, dict):
-        raise UserError("sheet.not_json", source=source.source or "file:")
-    return read_sheet(document, source.source)
 
 
 def _character(values: Mapping[str, Any]) -> CharacterRead | None:
@@ -153,6 +130,18 @@ def roll_query(state: FortState, values: Mapping[str, Any], ctx: QueryContext) -
         secret=bool(values.get("secret")) or result.secret,
         rands=result.rands,
     )
+
+
+def own_palettes(state: FortState, invoker: str, names: tuple[str, ...]) -> list[OwnPalette]:
+    """``/palette`` in a fort battle's channel: the palettes of the PCs the user owns (not those without
+    an owner: anyone may run those, but they are no one's own)."""
+    out: list[OwnPalette] = []
+    for pc in state.pcs:
+        if owned_by(pc.owner, invoker, names):
+            palette = pc_palette(pc)
+            if palette.lines:
+                out.append(OwnPalette(pc.name, palette, pc_values(pc)))
+    return out
 
 
 # --- /pc add sheet:, /unit add sheet: --------------------------------------------------------------

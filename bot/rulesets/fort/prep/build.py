@@ -375,7 +375,7 @@ def sheet_units(source: SheetSource, form: Any, settings: Mapping[str, Any], lan
     """The units a monster sheet makes, one per part, as ``/unit add sheet: part:`` makes each (its
     builder: ``bot.rulesets.fort.sheets.with_unit_sheet``) on the battle's settings (as far as they are
     valid); the refusals at ``$.sheet.<field>`` (``$.sheet`` for the sheet itself)."""
-    from bot.rulesets.fort.sheets import read_given
+    from bot.commands.sheet_source import read_given
     from engine.sheets.model import MonsterSheet
 
     refusals: list[Refusal] = []
