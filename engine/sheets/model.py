@@ -3,12 +3,14 @@
 A ``PCSheet`` holds the numbers a battle and a palette use, read from a ゆとシートⅡ sheet
 (engine/sheets/ytsheet.py) or written by hand; HP and movement live on the PC itself. ``values`` keeps
 the other numbers a palette may name, under ゆとシート's own names (``器用度``, ``ファイター``,
-``真語魔法``). A ``MonsterSheet`` is a monster's parts (one row of its status table each).
+``真語魔法``). A ``MonsterSheet`` is a monster's parts (one row of its status table each), with its
+知名度/弱点値, 弱点, 先制値, 移動速度, 抵抗力 and コア部位.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine import limits
@@ -135,8 +137,24 @@ class MonsterPart:
     evasion: int | None = None
 
 
+#: a 弱点 or a コア部位 written as none (ytsheet's own list offers ``なし``; 弱点値 ``―``)
+NONE_WORDS = frozenset({"なし", "無し", "-", "―", "ー", "－", "none"})
+#: ``脚（すべて）``: each part of that name (ytsheet's list of core parts offers it for ``脚×2``)
+_ALL_OF = "(すべて)"
+
+
+def _folded(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).strip().casefold()
+
+
 @dataclass(frozen=True, slots=True)
 class MonsterSheet:
+    """A monster: its parts (one row of the status table each), and what its sheet says of it whole.
+
+    The fields after ``source`` are not compared (``==``): a sheet equals one written with the fields
+    before them alone. ``weakness`` is the 弱点 as written (``""`` when none is given); ``stated_weakness``
+    is None for one written as none too."""
+
     name: str
     level: int | None
     parts: tuple[MonsterPart, ...]
@@ -144,6 +162,38 @@ class MonsterSheet:
     mobility: str = ""
     weakness: str = ""
     source: str = ""
+    #: 知名度 and 弱点値 (``reputation``, ``reputation+``): a 魔物知識判定 against them names it and
+    #: tells its weakness; None when not given or not a number (弱点値 ``―``)
+    reputation: int | None = field(default=None, compare=False)
+    weakness_value: int | None = field(default=None, compare=False)
+    #: 先制値 (``initiative``)
+    initiative: int | None = field(default=None, compare=False)
+    #: 生命抵抗力 and 精神抵抗力 (``vitResist``, ``mndResist``; the fixed values are 7 more)
+    vit_resist: int | None = field(default=None, compare=False)
+    mnd_resist: int | None = field(default=None, compare=False)
+    #: コア部位 as written (``coreParts``: ``頭部``, ``脚（すべて）``, ``なし``), ``""`` when not given
+    core_part: str = field(default="", compare=False)
+    #: 部位数 and its breakdown as written (``partsNum``, ``parts``: ``頭部／胴体``, ``脚×2／胴体``); a part
+    #: may have several rows (two attacks of the 頭部), so it need not be the number of rows
+    parts_count: int | None = field(default=None, compare=False)
+    parts_text: str = field(default="", compare=False)
+
+    @property
+    def stated_weakness(self) -> str | None:
+        """The 弱点, None when none is given or it is written as none (``なし``)."""
+        text = self.weakness.strip()
+        return text if text and _folded(text) not in NONE_WORDS else None
+
+    def is_core(self, part: MonsterPart) -> bool:
+        """Whether ``part`` is (one of) the core part: its 部位 is the コア部位 (``脚（すべて）``: each
+        脚)."""
+        core = _folded(self.core_part).removesuffix(_ALL_OF).strip()
+        return bool(core) and core not in NONE_WORDS and _folded(part.part) == core
+
+    @property
+    def core(self) -> MonsterPart | None:
+        """The first row of the core part, None when the sheet gives none (or no row is of it)."""
+        return next((part for part in self.parts if self.is_core(part)), None)
 
 
 # --- JSON ---------------------------------------------------------------------------------------

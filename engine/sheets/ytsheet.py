@@ -2,9 +2,13 @@
 
 The JSON is the sheet's saved fields plus what ゆとシート's JSON output adds (``result``, ``gameVersion``,
 ``sheetURL`` ...); how its values are read (escaping, limits) is engine/sheets/fields.py. A character
-(``type`` empty) is read by engine/sheets/ytsheet_pc.py; a monster (``type`` ``m``) here: ``monsterName``,
-``characterName``, ``lv``, ``mobility``, ``weakness``, ``statusNum``, ``status{n}Style``/``Hp``/``Mp``/
-``Defense``/``Damage``/``Accuracy``/``Evasion``.
+(``type`` empty) is read by engine/sheets/ytsheet_pc.py; a monster (``type`` ``m``, ytsheet2's
+``edit-mons.pl`` form) here: ``monsterName``, ``characterName``, ``lv``, ``mobility`` (移動速度),
+``weakness`` (弱点, absent when none is given), ``reputation`` / ``reputation+`` (知名度／弱点値),
+``initiative`` (先制値), ``vitResist`` / ``mndResist`` (生命／精神抵抗力; their ``…Fix`` is 7 more),
+``partsNum`` / ``parts`` (部位数 and its breakdown, ``頭部／胴体``), ``coreParts`` (コア部位), and the
+status table: ``statusNum`` rows of ``status{n}Style`` (攻撃方法（部位）), ``Accuracy`` (命中力),
+``Damage`` (打撃点), ``Evasion`` (回避力), ``Defense`` (防護点), ``Hp``, ``Mp``.
 """
 
 from __future__ import annotations
@@ -46,6 +50,8 @@ _FLYING = re.compile(r"飛行\s*[:：]?\s*(\d+)")
 _FIRST_NUMBER = re.compile(r"\d+")
 _PART = re.compile(r"^(.*?)[(（]([^()（）]+)[)）]$")
 _DAMAGE = re.compile(r"[0-9dDＤ+\-*/()]+")
+#: the longest 部位 breakdown read (``頭部／胴体／翼×2``)
+_PARTS_MAX = 3 * limits.TEXT_MAX
 
 
 def _damage(f: Fields, key: str) -> str | None:
@@ -87,6 +93,15 @@ def read_monster(doc: Mapping[str, Any], source: str = "") -> MonsterSheet:
         mobility=unicodedata.normalize("NFKC", f.text("mobility", "mobility")),
         weakness=f.text("weakness", "weakness"),
         source=source or f.text("sheetURL", "url", 300),
+        # what a 魔物知識 check is rolled against: 知名度 / 弱点値 (``―``: none, read as None)
+        reputation=f.int_("reputation", "monster_lore", 0, limits.MAX_NUMBER),
+        weakness_value=f.int_("reputation+", "monster_lore", 0, limits.MAX_NUMBER),
+        initiative=f.int_("initiative", "initiative"),
+        vit_resist=f.int_("vitResist", "vit_resist"),
+        mnd_resist=f.int_("mndResist", "mnd_resist"),
+        core_part=f.name("coreParts", "part"),
+        parts_count=f.int_("partsNum", "part", 0, limits.MAX_NUMBER),
+        parts_text=f.text("parts", "part", _PARTS_MAX),
     )
 
 
