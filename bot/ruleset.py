@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from bot.commands.model import BuildContext, Builder, CommandSpec, Option
+from bot.commands.model import BuildContext, Builder, CommandSpec, Option, Query
 from bot.views import StatusView, Summary, View
 from engine.palette import OwnPalette
 from engine.ruleset import Ruleset
@@ -175,6 +175,9 @@ class RuleSet:
     text: TextBinding = field(default_factory=TextBinding)
     #: the names its options complete from (None: none)
     names: Names | None = None
+    #: its own answers to shared commands (``pc roll``: a PC's palette line, in the fort and the ordinary
+    #: battle alike), by path; a shared command without one here is refused in its battles
+    queries: Mapping[str, Query] = field(default_factory=dict)
     #: the palettes of a user's own characters in a battle (the state, the user's id and the names
     #: they go by), which ``/palette`` rolls from in its channel (None: its characters have none)
     palettes: Callable[[Any, str, tuple[str, ...]], list[OwnPalette]] | None = None

@@ -6,11 +6,15 @@ own views (``/unit list``'s roster ...) are ``RulesetView``s of its package, whi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from engine.ruleset import Event
+
+#: the mark among a logged command's events that its text names what is secret (never shown itself)
+SECRET_TEXT = "service.secret_text"
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,8 +158,20 @@ class RollView(View):
 
 
 @dataclass(frozen=True, slots=True)
+class Offer:
+    """A command a reply offers to run (Discord: a button anyone may press, the command's own rights
+    deciding; the console: the line to type). ``key`` and ``values``: its label's sentence."""
+
+    path: str
+    options: Mapping[str, Any]
+    key: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class PaletteRollView(View):
-    """A PC's palette line rolled: its label, the command as expanded, BCDice's text."""
+    """A PC's palette line rolled: its label, the command as expanded, BCDice's text; ``offers``: what
+    its result may be applied as (a damage line rolled at a target: ``/battle damage``)."""
 
     actor: str = ""
     pc: str = ""
@@ -167,6 +183,7 @@ class PaletteRollView(View):
     #: as ``RollView``'s: the secret roll's number in the channel, the oldest ones dropped
     number: int | None = None
     dropped: tuple[int, ...] = ()
+    offers: tuple[Offer, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,7 @@ from bot.service import Actor, BattleService, Invocation, Where
 from bot.storage import open_storage
 from bot.storage.interface import Storage
 from bot.views import ExportView, PaletteView, View
+from engine.battle import keys as battle_keys
 from engine.dice import SeededDice
 from engine.fort import keys as fort_keys
 from engine.ruleset import Event
@@ -767,7 +768,8 @@ def test_every_event_part_renderer_is_exercised() -> None:
     """The sentence parts of the rule sets' event values belong to event kinds of the engine's table (so
     the tests above render them)."""
     parts = rulesets().event_values
-    assert set(parts) - set(fort_keys.EVENTS) - {k for k in parts if k.startswith("sg.")} == set()
+    known = set(fort_keys.EVENTS) | set(battle_keys.EVENTS)
+    assert set(parts) - known - {k for k in parts if k.startswith("sg.")} == set()
 
 
 def test_no_rule_id_in_the_players_text() -> None:

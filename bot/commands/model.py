@@ -107,6 +107,9 @@ class BuildContext:
     #: the names the invoker goes by besides the id (Discord: username, display name), which a
     #: character owner given as a name (``@はなこ``) matches
     names: tuple[str, ...] = ()
+    #: a start's: the channel's last battle before it, as (its rule set's name, its document), for a
+    #: battle that begins where another ended (``/battle start from:fort``, B-VIEW-2); None: none
+    previous: tuple[str, Mapping[str, Any]] | None = None
 
 
 Builder = Callable[[Mapping[str, Any], BuildContext], Any]

@@ -23,6 +23,7 @@ from bot.discord.coalesce import Coalescer
 from bot.discord.cogs import build_cogs
 from bot.discord.frontend import DEFER_AFTER, DM, Frontend
 from bot.discord.live import LiveStatus
+from bot.discord.offers import OfferButton
 from bot.discord.pictures import warm_up
 from bot.discord.settings import chat_dice_from_env, intents
 from bot.discord.translator import CatalogueTranslator
@@ -95,6 +96,7 @@ class TorideBot(ext.AutoShardedBot):
         for cog in build_cogs(self.frontend, rulesets().commands):
             await self.add_cog(cog)
         self.add_view(StatusButtons(self.frontend, DEFAULT_LANG))
+        self.add_dynamic_items(OfferButton)
 
     async def setup_hook(self) -> None:
         await self.install()

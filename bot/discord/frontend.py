@@ -12,6 +12,7 @@ command and button press leaves one structured log line (``bot.discord.commandlo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -28,6 +29,7 @@ from bot.discord.drain import Drain
 from bot.discord.errors import error_key, storage_guarded, tell
 from bot.discord.lang import language_of
 from bot.discord.live import LiveStatus, status_message
+from bot.discord.offers import UsedOffers, read_id
 from bot.discord.pictures import status_picture
 from bot.discord.presenters import presenter
 from bot.discord.send import NO_MENTIONS, send
@@ -92,6 +94,8 @@ class Frontend:
         self.pictures = live.pictures if live is not None else PictureCache()
         #: turns new interactions away once the bot stops, and lets it wait for those in flight
         self.drain = Drain()
+        #: the messages whose offered command (a button, ``bot.discord.offers``) was run
+        self.used_offers = UsedOffers()
 
     async def turned_away(self, interaction: discord.Interaction) -> bool:
         """The bot is stopping: ``interaction`` is answered "restarting, try again in a moment"
@@ -326,6 +330,33 @@ class Frontend:
             return await self.service.execute(where, actor_of(interaction), invocation)
 
         await self.run(interaction, work, f"button {action}", started=started, via="button")
+
+    async def offer(self, interaction: discord.Interaction, data: str) -> None:
+        """A reply's offer pressed (``bot.discord.offers``): its command, run as the presser."""
+        if await self.turned_away(interaction):
+            return
+        with self.drain.working():
+            started = time.monotonic()
+            where, actor = where_of(interaction), actor_of(interaction)
+            found = read_id(data)
+            message = interaction.message
+
+            async def work() -> View:
+                if found is None:
+                    return ErrorView(key="palette.offer_unknown")
+                if message is not None and not self.used_offers.take(message.id):
+                    return ErrorView(key="palette.offer_used")
+                path, options = found
+                invocation = Invocation(path=path, options=options, text=command_line.typed(path, options))
+                view = await self.service.execute(where, actor, invocation)
+                if message is not None and not view.ok:
+                    self.used_offers.give_back(message.id)
+                return view
+
+            view = await self.run(interaction, work, "button offer", started=started, via="button")
+            if view.ok and message is not None:
+                with contextlib.suppress(discord.HTTPException):  # the buttons go; the damage stands
+                    await message.edit(view=None)
 
     async def _refresh(self, interaction: discord.Interaction, where: Where, started: float) -> None:
         """The refresh button: the status message shows the battle as it is now."""

@@ -20,6 +20,8 @@ class Reply:
     changed: bool = False
     #: what only the invoker may read beside it (``View.private``): sent as ephemeral follow-ups
     private: list[list[discord.Embed]] = field(default_factory=list)
+    #: buttons under the first message (``View.offers``)
+    view: discord.ui.View | None = None
 
     @property
     def embeds(self) -> list[discord.Embed]:

@@ -24,6 +24,7 @@ async def send(
     follow-ups, each file with the message whose embed shows it."""
     first, *rest = reply.messages
     extra: dict[str, Any] = {}
+    buttons: dict[str, Any] = {} if reply.view is None else {"view": reply.view}
     shown_in = file_message(reply)
     if reply.file is not None and shown_in == 0:
         extra["file"] = reply.file
@@ -31,23 +32,27 @@ async def send(
         # deferred for the invoker alone: the answer is theirs; a public one (the command turned
         # out to reveal what it named) is sent to the channel besides
         files: dict[str, Any] = {"attachments": [reply.file]} if extra else {}
-        await interaction.edit_original_response(embeds=first, allowed_mentions=NO_MENTIONS, **files)
+        await interaction.edit_original_response(
+            embeds=first, allowed_mentions=NO_MENTIONS, **files, **buttons
+        )
         if not reply.ephemeral:
-            await interaction.followup.send(embeds=first, allowed_mentions=NO_MENTIONS, **extra)
+            await interaction.followup.send(embeds=first, allowed_mentions=NO_MENTIONS, **extra, **buttons)
     elif deferred:
         if reply.ephemeral:
             # a deferred public "thinking" message cannot turn ephemeral: replace it
             await interaction.delete_original_response()
             await interaction.followup.send(
-                embeds=first, ephemeral=True, allowed_mentions=NO_MENTIONS, **extra
+                embeds=first, ephemeral=True, allowed_mentions=NO_MENTIONS, **extra, **buttons
             )
         else:
             if extra:
                 extra = {"attachments": [reply.file]}
-            await interaction.edit_original_response(embeds=first, allowed_mentions=NO_MENTIONS, **extra)
+            await interaction.edit_original_response(
+                embeds=first, allowed_mentions=NO_MENTIONS, **extra, **buttons
+            )
     else:
         await interaction.response.send_message(
-            embeds=first, ephemeral=reply.ephemeral, allowed_mentions=NO_MENTIONS, **extra
+            embeds=first, ephemeral=reply.ephemeral, allowed_mentions=NO_MENTIONS, **extra, **buttons
         )
     for n, embeds in enumerate(rest, 1):
         more: dict[str, Any] = {"file": reply.file} if reply.file is not None and n == shown_in else {}

@@ -7,6 +7,7 @@ import io
 import discord
 
 from bot.discord import limits
+from bot.discord.offers import offer_view
 from bot.discord.presenter import NEUTRAL, ROLL, SECRET
 from bot.discord.reply import Reply
 from bot.discord.secrets import secret_notice
@@ -31,9 +32,10 @@ def roll_reply(view: PaletteRollView, lang: str, user: str) -> Reply:
         colour=SECRET if view.secret else ROLL,
         author=name,
     )
+    buttons = offer_view(view.offers, lang) if view.offers else None
     if not view.secret:
-        return Reply([embeds], view.ephemeral)
-    return Reply([embeds], ephemeral=True, notice=secret_notice(view, lang, name))
+        return Reply([embeds], view.ephemeral, view=buttons)
+    return Reply([embeds], ephemeral=True, notice=secret_notice(view, lang, name), view=buttons)
 
 
 def palette_reply(view: PaletteView, lang: str) -> Reply:

@@ -64,7 +64,14 @@ def _render(view: View, lang: str) -> str:
             return view.text
         return json.dumps(view.document, ensure_ascii=False, indent=2)
     if isinstance(view, PaletteRollView):
-        return "\n".join([sheet_text.roll_text(view, lang), *secret_text.kept_lines(view, lang)])
+        offers = [
+            t(
+                "palette.offer_console", lang, offer=sentence(o.key, lang, o.values),
+                command=command_line.shown(command_line.typed(o.path, o.options), lang),
+            )
+            for o in view.offers
+        ]  # fmt: skip
+        return "\n".join([sheet_text.roll_text(view, lang), *secret_text.kept_lines(view, lang), *offers])
     if isinstance(view, PaletteView):
         return sheet_text.palette_text(view, lang)
     if isinstance(view, LogView):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.registry import Registry, install, installed
 from bot.ruleset import RuleSet
+from bot.rulesets.battle.ruleset import RULESET as BATTLE
 from bot.rulesets.fort.ruleset import RULESET as FORT
 from bot.rulesets.sengensho.ruleset import RULESET as SENGENSHO
 
@@ -12,6 +13,7 @@ from bot.rulesets.sengensho.ruleset import RULESET as SENGENSHO
 BUILTIN: tuple[RuleSet, ...] = (
     FORT,
     SENGENSHO,
+    BATTLE,
 )
 
 

@@ -83,11 +83,13 @@ class Actions:
             command = None
             mark = mark_dice(dice)
             if spec.kind is Kind.QUERY:
-                if spec.query is None:
+                # a shared command (``/pc roll``) is answered as the battle's rule set answers it
+                query = live.binding.queries.get(spec.path, spec.query)
+                if query is None:
                     group = live.binding.group
                     raise Refused("service.not_supported", command=CommandName(spec.path), ruleset=group)
                 try:  # a query that rolls (``/pc roll``) and is refused gives its scripted dice back
-                    answer = spec.query(live.state, options, QueryContext(actor.id, is_gm, dice, actor.names))
+                    answer = query(live.state, options, QueryContext(actor.id, is_gm, dice, actor.names))
                 except BaseException:
                     restore_dice(dice, mark)
                     raise

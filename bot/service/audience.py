@@ -15,7 +15,7 @@ from typing import Any
 from bot.ruleset import RuleSet
 from bot.service import history
 from bot.storage.interface import Reads
-from bot.views import EventsView, LogEntry, UndoView
+from bot.views import SECRET_TEXT, EventsView, LogEntry, UndoView
 from engine.ruleset import Event
 
 
@@ -29,8 +29,6 @@ class Viewer:
 
 #: the whole table: what a public message, the live status and the public log may say
 TABLE = Viewer()
-#: the mark among a logged command's events that its text names what is secret (never shown itself)
-SECRET_TEXT = "service.secret_text"
 
 
 def sees(viewer: Viewer, event: Event) -> bool:

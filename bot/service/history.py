@@ -9,7 +9,7 @@ from bot.ruleset import RuleSet
 from bot.service import round_log
 from bot.storage.interface import Reads, Storage
 from bot.storage.records import EventRow
-from bot.views import LogEntry, Summary
+from bot.views import SECRET_TEXT, LogEntry, Summary
 from engine.ruleset import Event
 
 #: how far back a round summary looks for the previous round's end
@@ -50,7 +50,11 @@ async def summaries(
     """The summaries ``events`` close: a round summary when a round ended, the final one at the end
     (with the battle's document, exported only then)."""
     kinds = {e.kind for e in events}
-    keep = binding.in_summary or (lambda kind: True)
+    listed = binding.in_summary or (lambda kind: True)
+
+    def keep(kind: str) -> bool:  # the mark that a command's text is secret is never an event to list
+        return kind != SECRET_TEXT and listed(kind)
+
     out: list[Summary] = []
     ends = [i for i, e in enumerate(events) if e.kind in binding.round_end_kinds]
     # the summary's report (the rule set's, ``round_log``): the round's log as it stands

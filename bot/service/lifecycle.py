@@ -10,7 +10,7 @@ it is run again.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 from bot.commands import BuildContext, CommandSpec, Kind
@@ -93,8 +93,9 @@ class Lifecycle:
         else:
             binding = binding_of(spec.ruleset)
 
-        async def job(transaction: Transaction, _: Live | None) -> tuple[Live, View]:
-            state, events, command_json = begin(binding, spec, options, actor, self.dice)
+        async def job(transaction: Transaction, before: Live | None) -> tuple[Live, View]:
+            previous = None if before is None else (before.binding.name, before.document())
+            state, events, command_json = begin(binding, spec, options, actor, self.dice, previous)
             encoded = encode(binding, state)
             status = ENDED if binding.is_over(state) else RUNNING
             logged = [e.to_json() for e in events]
@@ -113,11 +114,18 @@ class Lifecycle:
             )  # fmt: skip
             return Live(new, binding, state, encoded, snapshots=Snapshots(state_seq=1, pending_bytes=0)), view
 
-        return await self._run(where, job, on_battle=False)
+        # a start that begins where the channel's last battle ended reads that one (B-VIEW-2)
+        after = spec.kind is Kind.START and options.get("from") is not None
+        return await self._run(where, job, on_battle=after)
 
 
 def begin(
-    binding: RuleSet, spec: CommandSpec, options: dict[str, Any], actor: Actor, dice: DiceSource
+    binding: RuleSet,
+    spec: CommandSpec,
+    options: dict[str, Any],
+    actor: Actor,
+    dice: DiceSource,
+    previous: tuple[str, Mapping[str, Any]] | None = None,
 ) -> tuple[Any, tuple[Event, ...], dict[str, Any]]:
     """A new battle's state, its events and the command as logged (``start``: by the rules, with
     ``dice``; ``import``: the document read)."""
@@ -127,7 +135,7 @@ def begin(
         binding.check_limits(state)
         imported = Event("service.imported", {"format": binding.export_format})
         return state, (imported,), {"command": "import", "document": document}
-    command = build(spec, binding, options, BuildContext(invoker=actor.id, is_gm=True))
+    command = build(spec, binding, options, BuildContext(invoker=actor.id, is_gm=True, previous=previous))
     outcome = binding.ruleset.apply(binding.new_state(), command, dice)
     return outcome.state, tuple(outcome.events), binding.command_to_json(command)
 

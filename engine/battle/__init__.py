@@ -92,6 +92,11 @@ class BattleRules:
         rec = EventRecorder(dice)
         if isinstance(command, Start):
             new = roster.start(state, command, rec)
+            for step in command.setup:  # B-VIEW-2: what it begins with, as the GM's commands
+                rule = RULES.get(type(step))
+                if rule is None or isinstance(step, Start | Next | End):
+                    raise RuleError("bt.command_invalid", reason="unknown_type", type=type(step).__name__)
+                new = rule(new, step, rec)
         else:
             rule = RULES.get(type(command))
             if rule is None:

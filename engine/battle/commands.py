@@ -21,12 +21,14 @@ from engine.ruleset import RuleError
 
 @dataclass(frozen=True, slots=True)
 class Start(Command):
-    """``/battle start [title] [first:pc|enemy]`` (GM): a battle before its first turn (B-INIT-1: ``first``
-    set, the GM's choice of the side that acts first; left out, the 先制判定 decides)."""
+    """``/battle start [title] [first:pc|enemy]``: a battle before its first turn, whose GM is who starts it
+    (B-INIT-1: ``first`` set, the GM's choice of the side that acts first; left out, the 先制判定 decides)."""
 
-    gm_only: ClassVar[bool] = True
     title: str = ""
     first: str | None = None
+    #: what the battle begins with, applied as the GM's commands (B-VIEW-2, the boss fight after a
+    #: fort battle: its PCs, its commanders as monsters, their war-horn as an effect)
+    setup: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +276,10 @@ def _part_from_json(raw: Any) -> PartSpec:
 
 def command_to_json(command: BattleCommand) -> dict[str, Any]:
     """A command as a JSON-ready dict: ``{"type": "Damage", "targets": "ゴブリンA", ...}``."""
+    if isinstance(command, Start):
+        out = CODEC.to_json(replace(command, setup=()))
+        out["setup"] = [command_to_json(c) for c in command.setup]
+        return out
     if isinstance(command, AddMonster):
         out = CODEC.to_json(command)
         out["parts"] = [_part_to_json(p) for p in command.parts]
@@ -283,6 +289,15 @@ def command_to_json(command: BattleCommand) -> dict[str, Any]:
 
 def command_from_json(raw: Any) -> BattleCommand:
     """The command a ``command_to_json`` dict describes; ``bt.command_invalid`` if it is not one."""
+    if isinstance(raw, Mapping) and raw.get("type") == "Start":
+        setup = raw.get("setup", [])
+        if not isinstance(setup, list):
+            raise RuleError(_INVALID, reason="wrong_type", type="Start", field="setup")
+        inner = [command_from_json(c) for c in setup]
+        if any(isinstance(c, Start) for c in inner):
+            raise RuleError(_INVALID, reason="wrong_type", type="Start", field="setup")
+        start: Start = CODEC.from_json({k: v for k, v in raw.items() if k != "setup"})
+        return replace(start, setup=tuple(inner))
     if isinstance(raw, Mapping) and raw.get("type") == "AddMonster":
         parts = raw.get("parts")
         if not isinstance(parts, list):

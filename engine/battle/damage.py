@@ -106,6 +106,17 @@ def _dealer(state: BattleState, command: Damage, targets: list[Target]) -> Targe
     return Target(own[0]) if len(own) == 1 else None
 
 
+def _check_dealer(dealer: Target, targets: list[Target], command: Damage) -> None:
+    """B-CHAR-1: a player deals damage as their own PC, or records a monster's to their own PCs."""
+    if command.gm:
+        return
+    if isinstance(dealer.who, Monster):
+        if all(isinstance(t.who, PC) and t.who.owner == command.invoker for t in targets):
+            return
+        raise RuleError("bt.enemy_gm_only", name=dealer.who.name)
+    lookup.check_owner(dealer.who, command.invoker, command.gm)
+
+
 def _pc_side_guard(state: BattleState, command: Damage, targets: list[Target]) -> None:
     """B-INIT-2: a player's damage to a monster, dealt by no one named, is the PC side's action."""
     if command.gm or state.turn in (None, Side.PC) or not any(isinstance(t.who, Monster) for t in targets):
@@ -138,6 +149,7 @@ def damage(state: BattleState, command: Damage, rec: EventRecorder) -> BattleSta
     resisted = parse_resisted(command.resisted, len(targets))
     dealer = _dealer(state, command, targets)
     if dealer is not None:
+        _check_dealer(dealer, targets, command)
         lookup.turn_guard(state, dealer.who, command.gm)
     else:
         _pc_side_guard(state, command, targets)
@@ -212,6 +224,7 @@ def heal(state: BattleState, command: Heal, rec: EventRecorder) -> BattleState:
     targets = _targets(state, command.targets)
     healer = lookup.target(state, command.by, need_part=False) if command.by is not None else None
     if healer is not None:
+        lookup.check_owner(healer.who, command.invoker, command.gm)  # B-CHAR-1: one's own PC only
         lookup.turn_guard(state, healer.who, command.gm)
     new = state
     for t in targets:

@@ -52,6 +52,7 @@ RESISTED_WORDS: dict[str, Resisted] = {
     **{r.value: r for r in Resisted},
     "半減": Resisted.HALF,
     "消滅": Resisted.NONE,
+    "抵抗なし": Resisted.FULL,
 }
 #: B-EFF-2: the numbers an effect may carry
 STAT_WORDS: dict[str, Stat] = {

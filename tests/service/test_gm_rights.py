@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.console.parser import parse_line
+from bot.i18n.names import CommandName
 from bot.registry import commands
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.storage import open_storage
@@ -22,6 +23,7 @@ from engine.dice import SeededDice
 
 FORT = Where("g1", "fort")  # the battle under test
 SG = Where("g1", "sg")  # a 千幻抄 battle, same server
+BT = Where("g1", "bt")  # an ordinary battle, same server
 OTHER = Where("g1", "other")  # another battle on the same server
 ABROAD = Where("g2", "fort")  # the same channel id on another server
 
@@ -59,12 +61,17 @@ GM_LINES: dict[str, tuple[Where, str]] = {
     "sg next": (SG, "/sg next"),
     "sg state": (SG, "/sg state name:霊夢 unable:true"),
     "sg turn": (SG, "/sg turn"),
+    "battle monster": (BT, "/battle monster name:オーガ hp:40"),
+    "battle extend": (BT, "/battle extend target:ガルド name:守り rounds:1"),
+    "battle reveal": (BT, "/battle reveal monster:ゴブリン"),
+    "battle end": (BT, "/battle end"),
 }
 #: what a player may do, but only a GM this way (the refusal each gets)
 GM_USES: list[tuple[Where, str, str]] = [
     (FORT, "/pc add name:Z owner:someone", "service.owner_gm_only"),
     (FORT, "/unit attack attacker:G target:Sol", "service.enemy_unit_gm_only"),
     (SG, "/sg join name:鬼 dp_max:10 recovery:2 side:enemy", "sg.enemy_gm_only"),
+    (BT, "/battle pc name:Z hp:5 owner:someone", "service.owner_gm_only"),
 ]
 OUTSIDERS = [MALLORY, FRIEND, ROLE2, Actor("mod-elsewhere"), Actor("nobody")]
 
@@ -82,7 +89,8 @@ async def ok(service: BattleService, where: Where, actor: Actor, text: str) -> V
 
 
 async def exported(service: BattleService, where: Where) -> str:
-    view = await run(service, where, GM, "/sg export" if where == SG else "/fort export")
+    group = {SG: "sg", BT: "battle"}.get(where, "fort")
+    view = await run(service, where, GM, f"/{group} export")
     assert isinstance(view, ExportView)
     return json.dumps(view.document, ensure_ascii=False, sort_keys=True)
 
@@ -96,6 +104,10 @@ async def _battles(service: BattleService) -> None:
     await ok(service, FORT, GM, "/gm add user:carol")
     await ok(service, SG, GM, "/sg start title:庭")
     await ok(service, SG, GM, "/sg join name:霊夢 dp_max:10 recovery:2")
+    await ok(service, BT, GM, "/battle start title:街道")
+    await ok(service, BT, GM, "/battle pc name:ガルド hp:30")
+    await ok(service, BT, GM, "/battle monster name:ゴブリン hp:16 reputation:5")
+    await ok(service, BT, GM, "/battle effect target:ガルド name:守り rounds:3")
     await ok(service, OTHER, MALLORY, "/fort start rounds:3")
     await ok(service, OTHER, MALLORY, "/gm add user:mallory")
     await ok(service, OTHER, MALLORY, "/gm add user:friend")
@@ -134,7 +146,7 @@ async def test_every_gm_only_command_is_refused_to_a_gm_of_another_battle(
     for outsider in OUTSIDERS:
         view = await run(service, where, outsider, text)
         assert isinstance(view, ErrorView) and view.key == "service.gm_only", (outsider, view)
-        assert view.values["command"] == "/" + path
+        assert view.values["command"] == CommandName(path)
         assert str(view.values["gms"]).startswith("gm")  # the refusal names this battle's GMs (issue 23)
         assert await exported(service, where) == before
     for where_, text_, key in GM_USES:
@@ -147,7 +159,7 @@ async def test_every_gm_only_command_is_open_to_each_kind_of_gm(service: BattleS
     await ok(service, FORT, ADMIN1, "/gm role role:r1")
     where, text = GM_LINES[path]
     for gm in (GM, COGM, ROLE1, CHANNEL_MOD):
-        if where == SG and gm is COGM:
+        if where in (SG, BT) and gm is COGM:
             continue  # carol is a co-GM of the fort battle only
         view = await run(service, where, gm, text)
         # the rules may still refuse (nothing to redo ...), the rights never do

@@ -21,6 +21,8 @@ _NEW_NAMES = {"pc add", "unit add", "commander add"}
 def completion(spec: CommandSpec, opt: Option) -> str | None:
     if spec.path == "gm set" and opt.name == "target":
         return "path"
+    if spec.path == "pc roll":  # shared with the ordinary battle
+        return {"name": "pc", "line": "palette_line"}.get(opt.name)
     if spec.ruleset != "fort":
         return None
     name = opt.name

@@ -9,7 +9,7 @@ from bot.ruleset import Lazy, Names, Pictures, RuleSet, TextBinding
 from bot.rulesets.fort import commands, events, names, odds_text, roster_text
 from bot.rulesets.fort import report_text as fort_report
 from bot.rulesets.fort import text as fort_text
-from bot.rulesets.fort.sheets import FORT_COMMANDS, own_palettes
+from bot.rulesets.fort.sheets import FORT_COMMANDS, own_palettes, roll_query
 from bot.rulesets.fort.views import OddsView, PreviewView, RosterView
 from engine.fort import FORT
 from engine.fort import commands as fc
@@ -83,6 +83,7 @@ RULESET = RuleSet(
     ),
     names=Names(completion=names.completion, candidates=names.candidates),
     palettes=own_palettes,
+    queries={"pc roll": roll_query},
     rule_ids=RULES,
     discord=Lazy(_presenter),
     pictures=Lazy(_pictures),

@@ -111,7 +111,10 @@ def palette_query(state: FortState, values: Mapping[str, Any], ctx: QueryContext
 
 
 def roll_query(state: FortState, values: Mapping[str, Any], ctx: QueryContext) -> PaletteRollView:
-    """``/pc roll name: line: [secret:]``: the line expanded and rolled; nothing in the battle changes."""
+    """``/pc roll name: line: [secret:]``: the line expanded and rolled; nothing in the battle changes.
+    (``target:`` is the ordinary battle's: a fort's damage is dealt with ``/attack``.)"""
+    if values.get("target") is not None:
+        raise UserError("palette.target_not_here")
     pc = _pc(state, values, ctx)
     try:
         expanded, result = roll_line(pc, values["line"], ctx.dice)
@@ -271,13 +274,13 @@ SHEET_COMMANDS: tuple[CommandSpec, ...] = (
         (Option("name", required=True), Option("text", max_len=MAX_CHARS), SHEET_FILE),
         ruleset=FORT.name, query=palette_query,
     ),
+    # shared with the ordinary battle (its ``target:``): each rule set answers it (``RuleSet.queries``)
     CommandSpec(
         "pc", "roll", Kind.QUERY,
         (
             Option("name", required=True), Option("line", required=True),
-            Option("secret", OptType.BOOL, default=False),
+            Option("secret", OptType.BOOL, default=False), Option("target"),
         ),
-        ruleset=FORT.name, query=roll_query,
     ),
 )  # fmt: skip
 

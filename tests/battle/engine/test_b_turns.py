@@ -242,3 +242,14 @@ def test_b_view_1_the_status_the_round_and_whose_turn_who_has_not_acted_and_mons
     )
     assert status(run.s, gm=True)["monsters"][0]["parts"][0]["hp"] == 11
     assert [(e["name"], e["target"], e["left"]) for e in shown["effects"]] == [("【ブレス】", "ベル", 3)]
+
+
+def test_b_char_1_a_player_deals_damage_as_their_own_pc_only() -> None:
+    """B-CHAR-1: ``by`` another player's PC is refused, a monster as the source only of damage to the
+    player's own PCs; the GM may name anyone."""
+    run = running(first="pc")
+    run.refused(Damage("ゴブリンA", 5, by="ベル", invoker="u1"), "bt.not_your_pc")
+    run.refused(Damage("ベル", 5, by="ゴブリンA", invoker="u1"), "bt.enemy_gm_only")
+    run.refused(Heal("ベル", 2, by="ベル", invoker="u1"), "bt.not_your_pc")
+    run(Damage("ゴブリンA", 5, by="ベル", gm=True))
+    assert run.event("bt.damaged")["by"] == "ベル"
