@@ -168,13 +168,6 @@ class TableNumbers:
 def events_view(view: EventsView, binding: RuleSet, invoker: Viewer, secret_text: bool) -> EventsView:
     """A command's reply: the public events for the channel (without the command's text where it names
     what is secret), and beside them the secrets its invoker may read. All secret: the private part."""
-    if all(e.audience is None for e in view.events) and not secret_text:
-        return view
-    shown = tuple(e for e in view.events if e.audience is None)
-    mine = tuple(e for e in view.events if e.audience is not None and sees(invoker, e))
-    private = replace(view, events=mine, summaries=(), ephemeral=True) if mine else None
-    if not shown:
-        return private if private is not None else replace(view, events=(), summaries=(), ephemeral=True)
     summaries = tuple(
         replace(
             s,
@@ -183,6 +176,14 @@ def events_view(view: EventsView, binding: RuleSet, invoker: Viewer, secret_text
         )
         for s in view.summaries
     )
+    if all(e.audience is None for e in view.events) and not secret_text:
+        # the round's summary lists earlier commands' events too: the table reads its own of them
+        return view if summaries == view.summaries else replace(view, summaries=summaries)
+    shown = tuple(e for e in view.events if e.audience is None)
+    mine = tuple(e for e in view.events if e.audience is not None and sees(invoker, e))
+    private = replace(view, events=mine, summaries=(), ephemeral=True) if mine else None
+    if not shown:
+        return private if private is not None else replace(view, events=(), summaries=(), ephemeral=True)
     command = "" if secret_text else view.command
     return replace(view, command=command, events=shown, summaries=summaries, private=private)
 

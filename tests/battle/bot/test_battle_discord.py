@@ -64,6 +64,12 @@ async def test_b_know_1_numbers_only_after_the_knowledge_check(harness: Harness,
     assert about and any("無傷のまま" in line for line in about)
     for secret in ("62", "58", "防護点", "14"):
         assert not any(secret in line.split("《")[0] for line in about), (secret, about)
+    # the round ends: its summary, posted to the channel, lists the damage as the table read it
+    assert not (await h.run(GM, "gm set", target="first", value="pc")).response.ephemeral
+    for _ in range(3):
+        turn = await h.run(GM, "battle next")
+        assert not turn.response.ephemeral, turn.text()
+    assert "第1ラウンドのまとめ" in public(h, start)
     channel = public(h, start)
     assert "グリフォン" in channel
     for secret in ("48", "62"):
