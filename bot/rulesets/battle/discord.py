@@ -16,9 +16,11 @@ from bot.discord import limits
 from bot.discord.live_layout import SLACK, LiveMessage, Part, fill, fits, in_order
 from bot.discord.presenter import ENDED, NEUTRAL, Presenter
 from bot.discord.status import escaped_view, text_status
+from bot.discord.text import md
 from bot.i18n import t
 from bot.rulesets.battle import text as battle_text
-from bot.views import StatusView
+from bot.rulesets.battle.summary import summary_extra
+from bot.views import StatusView, Summary
 
 #: the longest row of the compact live status (a row with many numbers is cut after them)
 ROW_MAX = 200
@@ -75,4 +77,16 @@ def status_embeds(view: StatusView, lang: str) -> list[discord.Embed]:
     return text_status(view, lang, battle_text.status)
 
 
-PRESENTER = Presenter(ruleset="battle", status=status_embeds, live=live_embeds, next_path="battle next")
+def summary_fields(summary: Summary, lang: str) -> list[tuple[str, str, bool]]:
+    """B-VIEW-1: the round's damage dealt and taken by each, after the summary's events."""
+    lines = [md(line.strip()) for line in summary_extra(summary, lang)]
+    return [(t("bt.summary.title", lang), "\n".join(lines), False)] if lines else []
+
+
+PRESENTER = Presenter(
+    ruleset="battle",
+    status=status_embeds,
+    live=live_embeds,
+    next_path="battle next",
+    summary_fields=summary_fields,
+)

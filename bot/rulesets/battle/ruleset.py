@@ -10,6 +10,7 @@ from bot.ruleset import Lazy, Names, RuleSet, TextBinding
 from bot.rulesets.battle import commands, events, names
 from bot.rulesets.battle import text as battle_text
 from bot.rulesets.battle.palettes import own_palettes, roll_query
+from bot.rulesets.battle.summary import summary_extra
 from engine.battle import BATTLE
 from engine.battle import commands as bc
 from engine.battle.limits import check_state
@@ -41,7 +42,9 @@ RULESET = RuleSet(
     visible=visible,
     secret_text=secret_text,
     check_limits=check_state,
-    text=TextBinding(status=battle_text.status, event_values=events.EVENT_VALUES),
+    text=TextBinding(
+        status=battle_text.status, summary_extra=summary_extra, event_values=events.EVENT_VALUES
+    ),
     names=Names(completion=names.completion, candidates=names.candidates),
     palettes=own_palettes,
     queries={"pc roll": roll_query},

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bot.commands import SheetSource
+from bot.render.text import render as render_text
 from bot.service import Actor, BattleService, Invocation, Where
 from bot.storage.interface import Storage
 from bot.views import ErrorView, EventsView, ExportView, PaletteRollView, StatusView, View
@@ -215,3 +216,22 @@ async def test_b_char_2_a_number_by_hand_beside_a_sheet_of_several_parts_is_refu
     await table.ok(GM, "battle monster", sheet=sheet("monsters/goblin"), hp=20)
     (goblin,) = (await table.document())["monsters"]
     assert [p["hp"] for p in goblin["parts"]] == [20]
+
+
+async def test_b_view_1_the_round_summary_adds_up_damage_dealt_and_taken(table: Table) -> None:
+    await goblins(table)
+    await table.ok(GM, "battle reveal", monster="ゴブリン")  # the table knows its numbers
+    await table.ok(GM, "gm set", target="first", value="pc")
+    await table.ok(GM, "battle next")
+    await table.ok(HANAKO, "battle damage", 3, 4, targets="ゴブリンA", amount="2d+5", by="ガルド")  # 12 − 2
+    await table.ok(GM, "battle next")
+    await table.ok(GM, "battle damage", 5, 5, targets="ガルド", amount="2d+3", by="ゴブリンA")  # 13 − 8
+    await table.ok(GM, "battle damage", 1, 1, targets="ガルド", amount="2d+3", by="ゴブリンB")  # 5 − 8: 0
+    ended = await table.ok(GM, "battle next")
+    (summary,) = ended.summaries
+    lines = render_text(ended, "ja").splitlines()
+    assert [line for line in lines if "ダメージ: " in line] == [
+        "  与えたダメージ: ガルド 10点、ゴブリンA 5点、ゴブリンB 0点",
+        "  受けたダメージ: ゴブリンA 10点、ガルド 5点",
+    ]
+    assert summary.kind == "round" and summary.round == 1
