@@ -16,10 +16,11 @@ def sessions() -> list[tuple[list[str], str]]:
     return [(shlex.split(args), script) for args, script in SESSION.findall(readme)]
 
 
-def test_the_readme_has_a_fort_and_a_sengensho_session() -> None:
+def test_the_readme_has_a_fort_a_sengensho_and_an_ordinary_battles_session() -> None:
     scripts = [script for _, script in sessions()]
-    assert len(scripts) == 2
+    assert len(scripts) == 3
     assert scripts[0].startswith("/fort start") and scripts[1].startswith("/sg start")
+    assert scripts[2].startswith("/戦闘 開始")
 
 
 def test_the_readme_fort_session_runs(tmp_path: Path) -> None:
@@ -44,3 +45,16 @@ def test_the_readme_sengensho_session_runs(tmp_path: Path) -> None:
     assert "🔒 あなたにだけ見えています:\n(秘匿)霊夢の知覚 15 対 ルーミアの隠密 13 → 発見!" in out
     assert "▶ 手番の全員が行動しました。次はイニシアティブ 16 — ルーミア" in out
     assert out.splitlines()[-1] == "GM: gm"
+
+
+def test_the_readme_ordinary_battle_session_runs(tmp_path: Path) -> None:
+    """Issue 36: B-KNOW-1 (14 reaches 知名度 5 and 弱点値 11), B-INIT-1 (15 against 11: the PC side first),
+    B-DMG-2 (11 − 2 = 9, halved rounded up: 5)."""
+    args, script = sessions()[2]
+    done = console(tmp_path / "readme.db", script, *args)
+    assert done.returncode == 0 and done.stderr == ""
+    assert "⚠" not in done.stdout
+    out = done.stdout
+    assert "ガルドの魔物知識判定(ゴブリン): 14。知名度5に届き" in out
+    assert "▶ PC側が先攻です。" in out
+    assert "ゴブリンAへの物理ダメージ(ガルドから): 11(2D+5) −2(防護点) = 9 → 半減 5、HP 16→11/16" in out
