@@ -235,3 +235,15 @@ async def test_b_view_1_the_round_summary_adds_up_damage_dealt_and_taken(table: 
         "  受けたダメージ: ゴブリンA 10点、ガルド 5点",
     ]
     assert summary.kind == "round" and summary.round == 1
+
+
+async def test_gm_undo_and_redo_take_back_a_damage_and_its_dice(table: Table) -> None:
+    await goblins(table)
+    await table.ok(GM, "battle damage", 3, 4, targets="ゴブリンA", amount="2d+5", by="ガルド")
+    hp = [p["hp"] for p in (await table.document())["monsters"][0]["parts"]]
+    assert hp == [6]
+    await table.run(GM, "gm undo")
+    assert [p["hp"] for p in (await table.document())["monsters"][0]["parts"]] == [16]
+    await table.run(GM, "gm redo")
+    assert [p["hp"] for p in (await table.document())["monsters"][0]["parts"]] == [6]
+    await table.refused(HANAKO, "gm undo", "service.gm_only")
