@@ -96,6 +96,8 @@ GENERIC: tuple[CommandSpec, ...] = (
         (Option("target", OptType.STR, required=True), Option("value", OptType.STR, required=True)),
         gm=True,
     ),
+    # Manage Channels only (the service checks): not a GM-only command, a way to become one
+    CommandSpec("gm", "takeover", Kind.GM_TAKEOVER),
     CommandSpec("gm", "add", Kind.GM_ADD, (Option("user", OptType.USER, required=True),), gm=True),
     CommandSpec("gm", "remove", Kind.GM_REMOVE, (Option("user", OptType.USER, required=True),), gm=True),
     # Manage Server only (the service checks); without ``role`` the server's GM role is removed

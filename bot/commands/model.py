@@ -56,6 +56,8 @@ class Kind(StrEnum):
     GM_ADD = "gm_add"
     GM_REMOVE = "gm_remove"
     GM_ROLE = "gm_role"
+    #: ``/gm takeover``: Manage Channels makes its member a GM of the channel's battle, said and logged
+    GM_TAKEOVER = "gm_takeover"
     ROLL = "roll"
     #: ``/roll secrets``, ``/roll reveal number:``: a channel's kept secret rolls
     SECRETS = "secrets"

@@ -87,6 +87,7 @@ class BattleService:
             Kind.REDO: self.lifecycle.on_battle,
             Kind.GM_ADD: self.lifecycle.on_battle,
             Kind.GM_REMOVE: self.lifecycle.on_battle,
+            Kind.GM_TAKEOVER: self.lifecycle.on_battle,
             Kind.STATUS: self.reads.read,
             Kind.MAP: self.reads.read,
             Kind.EXPORT: self.reads.read,

@@ -21,9 +21,10 @@ from bot.service.actions import build, mark_dice, restore_dice
 from bot.service.cache import BattleCache, binding_of, check_ruleset
 from bot.service.types import Actor, Invocation, Live, Refused, Where, encode
 from bot.storage.interface import Storage, Transaction
-from bot.storage.models import ACTION, ENDED, RUNNING
+from bot.storage.models import ACTION, ENDED, NOTE, RUNNING
+from bot.storage.plans import plan_write
 from bot.storage.records import BattleHead, ChannelBusy, NewRow, Snapshots, VersionConflict
-from bot.views import EventsView, View
+from bot.views import EventsView, NoticeView, View
 from engine.dice import DiceSource
 from engine.ruleset import Event
 
@@ -66,13 +67,16 @@ class Lifecycle:
     async def on_battle(
         self, where: Where, actor: Actor, invocation: Invocation, spec: CommandSpec, options: dict[str, Any]
     ) -> View:
-        """Undo, redo, ``/gm add`` and ``/gm remove``: a GM of the channel's battle as stored now."""
+        """Undo, redo, ``/gm add`` and ``/gm remove``: a GM of the channel's battle as stored now;
+        ``/gm takeover``: a member with Manage Channels becomes one."""
 
         async def job(transaction: Transaction, live: Live | None) -> tuple[Live, View]:
             if live is None:
                 raise Refused("service.no_battle")
             check_ruleset(spec, live)
             is_gm = await self.cache.is_gm(where, actor, live.head, transaction)
+            if spec.kind is Kind.GM_TAKEOVER:
+                return await takeover(transaction, live, actor, invocation, is_gm)
             await self.cache.check_gm_named(spec, is_gm, live.head, transaction)
             if spec.kind in (Kind.UNDO, Kind.REDO):
                 return await undo.undo_redo(transaction, live, actor, spec, options["steps"], invocation)
@@ -150,3 +154,30 @@ def import_binding(spec: CommandSpec, document: dict[str, Any]) -> RuleSet:
     if binding is None or (expected is not None and binding is not expected):
         raise Refused("service.import_format", format=str(document.get("format")), expected=formats)
     return binding
+
+
+async def takeover(
+    transaction: Transaction, live: Live, actor: Actor, invocation: Invocation, is_gm: bool
+) -> tuple[Live, View]:
+    """``/gm takeover``: Manage Channels makes its member a co-GM of the channel's battle (a GM who left, a
+    stuck table). The channel is told who took over, and the log keeps it (a note: no action, undo
+    skips it). Not battle state: the battle's version moves only for the note's row."""
+    if is_gm:
+        raise Refused("gm.takeover_already")
+    if not actor.manage_channels:
+        raise Refused("gm.takeover_not_allowed")
+    head = live.head
+    await transaction.add_co_gm(head.id, actor.id, actor.id)
+    note = Event("gm.took_over", {"user": actor.id})
+    row = NewRow(
+        kind=NOTE, actor=actor.id, command_text=invocation.log_text(), command={"command": "gm takeover"},
+        events=[note.to_json()],
+    )  # fmt: skip
+    snapshots = live.snapshots if live.snapshots is not None else await transaction.snapshots(head.id)
+    plan = plan_write(
+        head, state=live.encoded(), status=head.status, row=row, discard_redo=False, snapshots=snapshots
+    )
+    written = await transaction.write(plan)
+    new_head = BattleHead(head.id, head.ruleset, head.status, written.version, head.started_by)
+    new = Live(new_head, live.binding, live.state, live.stored, live.has_redo, snapshots=written.snapshots)
+    return new, NoticeView(key="gm.took_over", values={"user": actor.id})

@@ -1,9 +1,10 @@
 """Who may act as GM (COMMANDS.md, Conventions), one check for every GM-only command and button.
 
 A GM of a battle is whoever started (or imported) it, a co-GM that a GM of *that battle* added
-(stored with the battle, gone with it), a member with the server's GM role (``/gm role``, which
-only members with Manage Server may set), or a member with Manage Channels in that channel (the
-front-end says so for the channel the command came from). Everybody else is a player.
+(stored with the battle, gone with it), or a member with the server's GM role (``/gm role``, which
+only members with Manage Server may set). A member with Manage Channels in that channel (the
+front-end says so for the channel the command came from) is not a GM by that alone: ``/gm takeover``
+makes them a co-GM, which the channel is told and the log keeps. Everybody else is a player.
 
 The rights are read from the database (``BattleCache.read_grants``) and kept; an action decided on rights kept
 carries them in its write plan, which holds only while they are still so, and a GM command refused on
@@ -25,8 +26,9 @@ from bot.views import NoticeView
 
 
 def gm_by_itself(actor: Actor, head: BattleHead) -> bool:
-    """Is ``actor`` a GM of the battle whatever the database says (its starter, or Manage Channels)?"""
-    return actor.manage_channels or actor.id == head.started_by
+    """Is ``actor`` a GM of the battle whatever the database says (its starter)? Manage Channels alone
+    is not (on a friends' server everyone may have it): ``/gm takeover`` makes its member a co-GM."""
+    return actor.id == head.started_by
 
 
 def gm_by_grants(actor: Actor, held: Grants) -> bool:

@@ -6,8 +6,8 @@ Discord cannot give one command both options and subcommands, so the two are wor
 ``expr:`` (``/ダイス 秘密一覧``, ``/ダイス 公開 番号:3``), which is also what Discord's client fills in
 when they are typed after the command's name; no dice command begins with them.
 
-Who is a GM here: a member with Manage Channels in the channel or the server's GM role, and the GMs of
-the channel's battle (its starter, its co-GMs) while there is one. A player's ``/roll secrets`` lists
+Who is a GM here: a member with the server's GM role, and the GMs of the channel's battle (its starter,
+its co-GMs, one who took it over) while there is one. A player's ``/roll secrets`` lists
 their own. Each roll is kept as data (its command, BCDice's text, its comment), not as a sentence, so a
 reveal shows it in the reader's language.
 """
@@ -139,9 +139,8 @@ class SecretRolls:
         return replace(view, number=kept.secret.number, dropped=dropped)
 
     async def is_gm(self, where: Where, actor: Actor) -> bool:
-        """Manage Channels here, the server's GM role, or a GM of the channel's battle."""
-        if actor.manage_channels:
-            return True
+        """The server's GM role, or a GM of the channel's battle (Manage Channels alone is not: a
+        friends' server gives it to everyone, and a GM's secrets stay secret)."""
         role = (await self.storage.settings(where.guild)).gm_role_id
         if role is not None and role in actor.roles:
             return True

@@ -244,8 +244,12 @@ async def test_fort_next_by_the_gm_and_refused_to_a_player(battle: Harness) -> N
     assert await battle.flush_live() == []
     await action(battle, GM, "fort next", "/fort next", 7)
     assert (await document(battle))["turn"] == "enemy"
-    # a member with Manage Channels is a GM too
-    result = await action(battle, MOD, "fort next", "/fort next", 8)
+    # a member with Manage Channels is refused too, until they take the battle over (seen by all)
+    await refused(battle, MOD, "fort next", "service.gm_only")
+    took = await battle.run(MOD, "gm takeover")
+    assert not took.response.ephemeral
+    assert took.response.text() == t("gm.took_over", "ja", user=f"<@{MOD.id}>")
+    result = await action(battle, MOD, "fort next", "/fort next", 9)
     summary = result.embeds[1]
     assert summary["title"] == "第1ラウンドのまとめ"
     assert summary["fields"] == [

@@ -68,6 +68,9 @@ async def test_the_status_buttons_are_checked_like_the_commands_in_every_channel
     assert not (await h.press(GM, UNDO)).ephemeral  # the GM's press runs (the unit add is undone)
     h.channel_id = OTHER_CHANNEL
     try:
+        # Manage Channels there: a GM there once they took that battle over
+        assert (await h.press(KEEPER_THERE, NEXT)).ephemeral
+        assert not (await h.run(KEEPER_THERE, "gm takeover")).ephemeral
         pressed = await h.press(KEEPER_THERE, NEXT)
         assert not pressed.ephemeral and pressed.embeds[0]["title"] == "/砦 次へ"
     finally:

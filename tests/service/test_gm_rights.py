@@ -73,7 +73,7 @@ GM_USES: list[tuple[Where, str, str]] = [
     (SG, "/sg join name:鬼 dp_max:10 recovery:2 side:enemy", "sg.enemy_gm_only"),
     (BT, "/battle pc name:Z hp:5 owner:someone", "service.owner_gm_only"),
 ]
-OUTSIDERS = [MALLORY, FRIEND, ROLE2, Actor("mod-elsewhere"), Actor("nobody")]
+OUTSIDERS = [MALLORY, FRIEND, ROLE2, Actor("mod-elsewhere"), Actor("nobody"), CHANNEL_MOD]
 
 
 async def run(service: BattleService, where: Where, actor: Actor, text: str) -> View:
@@ -161,6 +161,8 @@ async def test_every_gm_only_command_is_open_to_each_kind_of_gm(service: BattleS
     for gm in (GM, COGM, ROLE1, CHANNEL_MOD):
         if where in (SG, BT) and gm is COGM:
             continue  # carol is a co-GM of the fort battle only
+        if gm is CHANNEL_MOD:  # Manage Channels alone is no GM: they take the battle over first
+            await ok(service, where, gm, "/gm takeover")
         view = await run(service, where, gm, text)
         # the rules may still refuse (nothing to redo ...), the rights never do
         assert not (isinstance(view, ErrorView) and view.key == "service.gm_only"), (gm, view)
@@ -219,3 +221,24 @@ async def test_the_gm_role_is_set_with_manage_server_and_counts_on_its_server_on
     assert isinstance(notice, NoticeView) and notice.key == "gm.role_removed"
     view = await run(service, FORT, ROLE1, "/fort next")
     assert isinstance(view, ErrorView) and view.key == "service.gm_only"
+
+
+async def test_manage_channels_is_no_gm_until_it_takes_the_battle_over(service: BattleService) -> None:
+    """COMMANDS.md: on a friends' server everyone may have Manage Channels; it lets a member take a
+    battle over with /gm takeover, which the channel reads and the log keeps, and nothing more."""
+    view = await run(service, FORT, CHANNEL_MOD, "/gm set target:fort.hp value:1")
+    assert isinstance(view, ErrorView) and view.key == "service.gm_only"
+    refused = await run(service, FORT, MALLORY, "/gm takeover")
+    assert isinstance(refused, ErrorView) and refused.key == "gm.takeover_not_allowed"
+    already = await run(service, FORT, GM, "/gm takeover")
+    assert isinstance(already, ErrorView) and already.key == "gm.takeover_already"
+    took = await ok(service, FORT, CHANNEL_MOD, "/gm takeover")
+    assert isinstance(took, NoticeView) and took.key == "gm.took_over" and not took.ephemeral
+    await ok(service, FORT, CHANNEL_MOD, "/gm set target:fort.hp value:1")
+    log = await ok(service, FORT, GM, "/fort log last:3")
+    kinds = [e.kind for entry in log.entries for e in entry.events]  # type: ignore[attr-defined]
+    assert "gm.took_over" in kinds
+    # the note is no action: undo takes back the /gm set, not the takeover
+    await ok(service, FORT, GM, "/gm undo")
+    again = await run(service, FORT, CHANNEL_MOD, "/gm takeover")
+    assert isinstance(again, ErrorView) and again.key == "gm.takeover_already"

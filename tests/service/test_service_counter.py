@@ -119,8 +119,12 @@ async def test_co_gm(storage: Storage) -> None:
     assert isinstance(await run(service, ALICE, "ctr next"), EventsView)
     assert isinstance(await run(service, ALICE, "gm remove", user="alice"), NoticeView)
     assert isinstance(await run(service, ALICE, "ctr next"), ErrorView)
-    # Manage Channels makes a GM; so does the guild's GM role
-    assert isinstance(await run(service, Actor("mod", manage_channels=True), "ctr next"), EventsView)
+    # Manage Channels alone does not make a GM (COMMANDS.md): /gm takeover does, and says so
+    mod = Actor("mod", manage_channels=True)
+    assert isinstance(await run(service, mod, "ctr next"), ErrorView)
+    took = await run(service, mod, "gm takeover")
+    assert isinstance(took, NoticeView) and took.key == "gm.took_over" and took.values == {"user": "mod"}
+    assert isinstance(await run(service, mod, "ctr next"), EventsView)
 
 
 async def test_undo_redo_several_steps_dice_included(storage: Storage) -> None:

@@ -124,6 +124,8 @@ async def test_every_fort_command_through_the_service(storage: Storage) -> None:
     # secret rolls and palettes anywhere need no battle: tests/service/test_secret_rolls_service.py,
     # tests/discord/test_secret_rolls_discord.py, tests/discord/test_palette_anywhere.py
     sheets |= {"roll secrets", "roll reveal", "palette", "palette register", "palette forget"}
+    # /gm takeover: tests/service/test_gm_rights.py
+    sheets |= {"gm takeover"}
     assert fort_paths - used - sheets - {"roll", "fort import", "gm add", "gm remove", "gm role"} == set()
 
     export = await run(service, "/fort export")
