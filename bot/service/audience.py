@@ -102,16 +102,23 @@ def _note(entry: LogEntry, viewer: Viewer, numbered: dict[int, int]) -> LogEntry
     if not notes or viewer.gm:
         return None
     events = []
+    text = entry.text
     for e in entry.events:
         if e.kind in _NOTES:
-            seqs = [numbered[s] for s in e.data.get("seqs") or [] if s in numbered]
+            named = e.data.get("seqs") or []
+            seqs = [numbered[s] for s in named if s in numbered]
             if not seqs:
                 continue
             e = replace(e, data={**e.data, "steps": len(seqs), "seqs": seqs})
+            if len(seqs) != len(named):
+                # the command as the table would have typed it for what it saw (its ``steps:`` counted
+                # the secret actions too: ``/gm undo steps:2`` that took back one it saw tells of another)
+                path = "/gm redo" if e.kind == "service.redone" else "/gm undo"
+                text = path if len(seqs) == 1 else f"{path} steps:{len(seqs)}"
         events.append(e)
     if not any(e.kind in _NOTES for e in events):
         return False
-    return replace(entry, events=tuple(events))
+    return replace(entry, events=tuple(events), text=text)
 
 
 def entries(
