@@ -40,7 +40,9 @@ def binding_of(name: str | None) -> RuleSet:
 
 def check_ruleset(spec: CommandSpec, live: Live) -> None:
     if spec.ruleset is not None and spec.ruleset != live.binding.name:
-        raise Refused("service.wrong_ruleset", command=CommandName(spec.path), running=live.binding.group)
+        raise Refused(
+            "service.wrong_ruleset", command=CommandName(spec.path), running=CommandName(live.binding.group)
+        )
 
 
 class BattleCache:

@@ -41,5 +41,5 @@ async def test_a_sengensho_battle_through_discord(harness: Harness, dice: Dice) 
     refused = await h.run(ALICE, "fort next")
     assert refused.ephemeral
     assert refused.embeds[0]["description"] == "⚠ " + t(
-        "service.wrong_ruleset", "en", command="/fort next", running="sg"
+        "service.wrong_ruleset", "en", command="/fort next", running="/sg"
     )
