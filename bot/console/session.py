@@ -172,8 +172,10 @@ class ConsoleSession:
         spec = lookup(line.path)
         options: dict[str, object] = dict(line.options)
         write_to = None
-        if spec.kind is Kind.EXPORT and "file" in options and spec.option("file") is None:
-            write_to = str(options.pop("file"))
+        if spec.kind is Kind.EXPORT and spec.option("file") is None:
+            # the console's own option, by its name in either language (``ファイル:`` as ``file:``)
+            for key in [k for k in options if k in _file_words()]:
+                write_to = str(options.pop(key))
         from bot.sheet_fetch import fetch_sheet_options, is_url
 
         for name, value in line.options.items():
@@ -239,3 +241,13 @@ def _help_topic(line: str) -> str | None:
     if sep and norm_word(name) in ("command", "コマンド"):
         rest = value
     return rest.strip()
+
+
+def _file_words() -> frozenset[str]:
+    """``file`` and its name in each language (``ファイル``): the console's export option."""
+    from bot.commands import norm_word
+    from bot.i18n import LANGUAGES, catalogue
+
+    return frozenset(
+        {"file", *(norm_word(catalogue(lang).get("opt.file.name", "file")) for lang in LANGUAGES)}
+    )
