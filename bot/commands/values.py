@@ -111,6 +111,9 @@ def _bool(opt: Option, given: Any, bad: Bad) -> bool:
     if isinstance(given, bool):
         return given
     word = nfkc(str(given)).strip().casefold()
+    for alias, value in opt.aliases:  # an option's own words (``抵抗:半減`` for ``resisted:true``)
+        if nfkc(alias).casefold() == word:
+            return value == "true"
     if word in _TRUE:
         return True
     if word in _FALSE:

@@ -274,7 +274,7 @@ RUNNING: Refused = [
     ),
     (
         "/attack single unit:ゴブリン bodies:3 melee:maybe",
-        "⚠ 「近接:」には 「true」か「false」を指定してください(「maybe」)。",
+        "⚠ 「近接:」には「はい」か「いいえ」(true・false)を指定してください(「maybe」)。",
         '⚠ melee: takes true or false ("maybe").',
     ),
     (

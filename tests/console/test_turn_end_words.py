@@ -28,3 +28,31 @@ async def test_turn_end_words_end_the_turn_never_the_battle(tmp_path: Path) -> N
         )
     finally:
         await storage.close()
+
+
+async def test_a_resistance_is_typed_as_a_table_says_it(tmp_path: Path) -> None:
+    """Issue 38, item 6: ``抵抗:半減`` is the fort's ``resisted:true`` (F-UNIT-4), ``抵抗:抵抗なし``
+    false; the help shows a yes-or-no option as はい・いいえ."""
+    storage = await open_storage(str(tmp_path / "f.db"))
+    try:
+        session = ConsoleSession(BattleService(storage, SeededDice(1)), lang="ja", base_dir=tmp_path)
+        for line in (
+            "/砦 開始 ラウンド数:2",
+            "/pc 追加 名前:アリス",
+            "/ユニット 追加 名前:ゴブリン隊 タイプ:通常 エリア:A1 hp:30 砦ダメージ:5",
+        ):
+            reply = await session.handle(line)
+            assert reply is not None and reply.ok, (line, reply)
+        halved = await session.handle("/攻撃 貫通 起点:F0 終点:A2 ダメージ:20 抵抗:半減")
+        assert halved is not None and halved.ok, halved
+        # pierce halves 20 to 10, the resistance halves it again (F-UNIT-6)
+        assert halved.text.endswith("ゴブリン隊に5ダメージ(HP 30→25)。")
+        bad = await session.handle("/攻撃 貫通 起点:F0 終点:A2 ダメージ:20 抵抗:たぶん")
+        assert (
+            bad is not None
+            and bad.text == "⚠ 「抵抗:」には「はい」か「いいえ」(true・false)を指定してください(「たぶん」)。"
+        )
+        usage = await session.handle("/help 攻撃 貫通")
+        assert usage is not None and "[抵抗:<はい・いいえ>]" in usage.text
+    finally:
+        await storage.close()

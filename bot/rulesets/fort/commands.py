@@ -139,7 +139,7 @@ _ENGINE: tuple[CommandSpec, ...] = (
     _spec(
         "attack", "pierce", fc.AttackPierce,
         _o("from"), _o("to"), _o("damage", OptType.DAMAGE), _o("kind", OptType.CHOICE, choices=DAMAGE_KINDS),
-        _ELEMENT, _o("resisted", OptType.BOOL), _BY,
+        _ELEMENT, _o("resisted", OptType.BOOL, aliases=(("半減", "true"), ("抵抗なし", "false"))), _BY,
     ),
     _spec("trap", "set", fc.SetTrap, _o("kind", OptType.CHOICE, choices=TRAPS), _o("edge"),
           _o("uses", OptType.INT, min=1, max=99)),
