@@ -123,8 +123,8 @@ def unit_character(unit: Unit) -> dict[str, Any]:
 
 
 def commander_character(commander: Commander) -> dict[str, Any]:
-    horn = getattr(commander, "horn", None)  # F-UNIT-12's 鼓砲, where the state has it
-    memo = [f"指揮官／{commander.area.value}", *([f"鼓砲: {horn}"] if horn else [])]
+    horn = getattr(commander, "horn", None)  # F-UNIT-12's 鼓咆, where the state has it
+    memo = [f"指揮官／{commander.area.value}", *([f"鼓咆: {horn}"] if horn else [])]
     return _character(
         commander.name,
         memo="\n".join(memo),

@@ -166,11 +166,11 @@ def with_text(obj: Any, name: str, value: str) -> Any:
 
 
 def test_weakness_and_war_horn_where_the_state_has_them() -> None:
-    """F-UNIT-15's weakness and F-UNIT-12's 鼓砲 (horn): exported when the units and commanders carry them."""
+    """F-UNIT-15's weakness and F-UNIT-12's 鼓咆 (horn): exported when the units and commanders carry them."""
     state = battle()
     weak: Unit = with_text(state.units[0], "weakness", "炎属性ダメージ+3")
     data = check_clipboard_character(json.dumps(unit_character(weak), ensure_ascii=False))
     assert {"label": "弱点", "value": "炎属性ダメージ+3"} in data["params"]
     assert data["memo"] == "ユニット／通常／A1\n弱点: 炎属性ダメージ+3"
     horned: Commander = with_text(state.commanders[0], "horn", "鼓咆+1")
-    assert commander_character(horned)["data"]["memo"] == "指揮官／A2\n鼓砲: 鼓咆+1"
+    assert commander_character(horned)["data"]["memo"] == "指揮官／A2\n鼓咆: 鼓咆+1"
