@@ -14,7 +14,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from bot.commands import UserError, nfkc, norm_word
-from bot.i18n.names import CommandName
+from bot.i18n.names import CommandName, OptionName
 from bot.registry import rulesets
 from engine import limits
 
@@ -97,7 +97,7 @@ def parse_line(text: str) -> Line | None:
             raise UserError("console.bad_option", token=token)
         key = table.option_word(table[path], norm_word(name))
         if key in options:
-            raise UserError("command.duplicate_option", option=key)
+            raise UserError("command.duplicate_option", option=OptionName(key, path))
         options[key] = value
         last = key
     spec = table[path]

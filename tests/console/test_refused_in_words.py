@@ -376,8 +376,8 @@ RUNNING: Refused = [
     ),
     (
         "/fort status title:x title:y",
-        "⚠ オプション titleが2回指定されています。",
-        "⚠ The option title is given twice.",
+        "⚠ オプション「タイトル:」が2回指定されています。1回だけ書いてください。",
+        "⚠ The option title: is given twice; give it once.",
     ),
 ]
 

@@ -86,7 +86,7 @@ def test_t_fills_in_values_and_shows_unknown_keys() -> None:
     assert t("dice.too_many_dice", "en", limit=200) == "Too many dice (at most 200)."
     assert t("dice.too_many_dice", "xx", limit=3) == t("dice.too_many_dice", "ja", limit=3)
     assert t("no.such.key", "en") == "no.such.key"
-    assert t("command.duplicate_option", "en") == "The option {option} is given twice."
+    assert t("command.duplicate_option", "en") == "The option {option}: is given twice; give it once."
 
 
 def _fields(description: str) -> set[str]:
