@@ -13,6 +13,7 @@ from bot.i18n.names import CommandName
 from bot.i18n.words import say
 from bot.render.common import value_text
 from bot.render.sheet_text import sheet_read_values
+from engine.fort.rules_fort import HEAL_AMOUNT, HEAL_MINIMUM
 
 Values = dict[str, str]
 
@@ -181,6 +182,17 @@ def _repaired(data: Mapping[str, Any], lang: str) -> Values:
     return {"gained": str(gained), "capped": capped}
 
 
+def _healed(data: Mapping[str, Any], lang: str) -> Values:
+    """F-FORT-2: why a heal gained less than its +5: too small a heal, or the fort at its maximum."""
+    amount, healed, after = data.get("amount"), data.get("healed"), data.get("after")
+    why = ""
+    if isinstance(amount, int) and amount < HEAL_MINIMUM:
+        why = t("fort.event.heal_too_small", lang, minimum=HEAL_MINIMUM)
+    elif isinstance(healed, int) and healed < HEAL_AMOUNT:
+        why = t("fort.event.repair_capped", lang, max_hp=after)
+    return {"why": why}
+
+
 def _ballista_loaded(data: Mapping[str, Any], lang: str) -> Values:
     return {"bolt": _bolt(data, lang)}
 
@@ -255,6 +267,7 @@ EVENT_VALUES: dict[str, Callable[[Mapping[str, Any], str], Values]] = {
     "cannon.loaded": _loaded,
     "cannon.load_failed": _loaded,
     "fort.repaired": _repaired,
+    "fort.healed": _healed,
     "ballista.loaded": _ballista_loaded,
     "pc.added": _pc_added,
     "battle.gm_set": _gm_set,

@@ -1,4 +1,4 @@
-"""Issue 38, item 1 (and 11): a table's words for ending the turn end the turn, never the battle; a
+"""Issue 38: replies in the reader's own words, as a Japanese GM reads them (items 1, 6, 10, 11).
 command of another rule set names the running one as the reader's client does."""
 
 from __future__ import annotations
@@ -54,5 +54,22 @@ async def test_a_resistance_is_typed_as_a_table_says_it(tmp_path: Path) -> None:
         )
         usage = await session.handle("/help 攻撃 貫通")
         assert usage is not None and "[抵抗:<はい・いいえ>]" in usage.text
+    finally:
+        await storage.close()
+
+
+async def test_a_heal_that_gains_nothing_says_why(tmp_path: Path) -> None:
+    """F-FORT-2: a heal under 10 does nothing; at the fort's maximum (280 here) it gains nothing."""
+    storage = await open_storage(str(tmp_path / "f.db"))
+    try:
+        session = ConsoleSession(BattleService(storage, SeededDice(1)), lang="ja", base_dir=tmp_path)
+        for line in ("/砦 開始 ラウンド数:2 砦hp:280", "/pc 追加 名前:アリス"):
+            assert (await session.handle(line)).ok  # type: ignore[union-attr]
+        small = await session.handle("/砦 回復 量:5")
+        assert (
+            small is not None and small.text == "砦への回復5: 砦HP +0(回復量10未満は効果なし)(HP 280→280)。"
+        )
+        full = await session.handle("/砦 回復 量:10")
+        assert full is not None and full.text == "砦への回復10: 砦HP +0(上限280)(HP 280→280)。"
     finally:
         await storage.close()
