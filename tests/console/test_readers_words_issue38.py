@@ -1,5 +1,6 @@
-"""Issue 38: replies in the reader's own words, as a Japanese GM reads them (items 1, 6, 10, 11).
-command of another rule set names the running one as the reader's client does."""
+"""Issue 38: replies in the reader's own words, as a Japanese GM reads them (items 1, 6, 10, 11): a
+table's words for ending the turn end the turn, never the battle; a command of another rule set names
+the running one as the reader's client does; yes-or-no options and heals in words."""
 
 from __future__ import annotations
 
