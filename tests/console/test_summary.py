@@ -79,7 +79,7 @@ async def test_a_round_summary_lists_every_action_and_adds_up(session: ConsoleSe
     assert any(
         "アリスに19ダメージ" in line and "《KeyNo.40c[10]+12 ＞ 2D:[2,4]=6" in line for line in summary
     )
-    assert "      GMがfort.hpを300から250に変更しました。" in summary
+    assert "      GMが砦HPを300から250に変更しました。" in summary
     assert any("《(2D6+10) ＞ 7[3,4]+10 ＞ 17》" in line for line in summary)
     # the table: 300 → 240, −10 by the goblin entering, −50 by the GM (the undone heal is not counted)
     assert "  砦HP: 300 → 240/300(−60)" in summary

@@ -140,7 +140,7 @@ async def test_a_pc_without_an_owner_is_claimed_once_and_the_claim_undone(
     assert await said(session, "@たろう /pc 引き継ぐ 名前:ノラ") == "たろうがPC ノラを引き継ぎました。"
     # the GM gives it to another with /gm set, as before
     assert await said(session, "/gm 上書き 対象:pc.ノラ.owner 値:はなこ") == (
-        "GMがpc.ノラ.ownerをたろうからはなこに変更しました。"
+        "GMがノラの持ち主をたろうからはなこに変更しました。"
     )
     assert (await owners(session))["ノラ"] == "はなこ"
 

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.i18n import t
+from bot.i18n import has, t
 from bot.i18n.names import CommandName
 from bot.i18n.words import say
 from bot.render.common import value_text
@@ -208,7 +208,30 @@ def _gm_set(data: Mapping[str, Any], lang: str) -> Values:
     def shown(value: Any) -> str:
         return t("fort.event.nobody", lang) if value is None else value_text(value, lang, attr)
 
-    return {"before": shown(data.get("before")), "after": shown(data.get("after"))}
+    return {
+        "before": shown(data.get("before")),
+        "after": shown(data.get("after")),
+        "target": target_words(str(data.get("target", "")), lang),
+    }
+
+
+#: ``/gm set`` targets of the battle as a whole, by their path
+_WHOLE = ("round", "rounds", "turn", "title", "fort.hp", "fort.max_hp", "ballista.loaded")
+
+
+def target_words(target: str, lang: str) -> str:
+    """A ``/gm set`` target as the table says it: ``round`` → ラウンド, ``unit.ゴブリン隊.hp`` →
+    ゴブリン隊のHP, ``cannon.2.shells`` → 大砲2の砲弾 (a target the catalogue has no words for, as typed)."""
+    if target in _WHOLE:
+        return t(f"fort.target.{target}", lang)
+    head, _, rest = target.partition(".")
+    owner, _, attr = rest.rpartition(".")
+    if head == "cannon" and attr == "shells" and owner:
+        return t("fort.target.cannon_shells", lang, cannon=owner)
+    key = f"fort.target.attr.{attr}"
+    if head in ("unit", "pc", "commander") and owner and has(key, lang):
+        return t("fort.target.of", lang, name=owner, attr=t(key, lang))
+    return target
 
 
 def _outcome_set(data: Mapping[str, Any], lang: str) -> Values:
