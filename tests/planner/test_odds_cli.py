@@ -64,7 +64,7 @@ def test_text_and_chart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         (("mine.json", "--runs", "10"), "⚠ 試行回数 10は使えません。100〜100000回で指定してください。"),
         (("mine.json", "--pc-damage", "2d:holy"),
          "⚠ PC側のダメージ「2d:holy」の種類「holy」は使えません。"
-         "使える種類: physical、magic、fixed、物理、魔法、確定"),
+         "使える種類: 物理ダメージ、魔法ダメージ、確定ダメージ(「ダメージ」は省いても構いません)"),
     ],
 )  # fmt: skip
 def test_refusals(
