@@ -74,3 +74,19 @@ async def test_a_heal_that_gains_nothing_says_why(tmp_path: Path) -> None:
         assert full is not None and full.text == "砦への回復10: 砦HP +0(上限280)(HP 280→280)。"
     finally:
         await storage.close()
+
+
+def test_a_ram_named_like_its_type_is_named_once() -> None:
+    """Issue 38, item 12: 「破城槌 破城槌が…」 read twice; a ram named otherwise keeps its type word."""
+    from bot.render.common import event_line
+    from bot.rulesets.builtin import ensure_builtin
+    from engine.ruleset import Event
+
+    ensure_builtin()
+    data = {"edge": "F0-B1", "uses_before": 2, "uses_after": 1}
+    assert event_line(Event("trap.rammed", {**data, "unit": "破城槌"}), "ja") == (
+        "破城槌がF0-B1のバリケードを突破(残り1回)。"
+    )
+    assert event_line(Event("trap.rammed", {**data, "unit": "丸太隊"}), "ja") == (
+        "破城槌 丸太隊がF0-B1のバリケードを突破(残り1回)。"
+    )

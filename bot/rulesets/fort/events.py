@@ -193,6 +193,14 @@ def _healed(data: Mapping[str, Any], lang: str) -> Values:
     return {"why": why}
 
 
+def _rammed(data: Mapping[str, Any], lang: str) -> Values:
+    """F-TRAP: the ram by its type word and name, the word once when the name already says it."""
+    unit, word = str(data.get("unit", "")), t("choice.type.ram", lang)
+    return {
+        "ram": unit if word.casefold() in unit.casefold() else t("fort.event.ram", lang, word=word, unit=unit)
+    }
+
+
 def _ballista_loaded(data: Mapping[str, Any], lang: str) -> Values:
     return {"bolt": _bolt(data, lang)}
 
@@ -291,6 +299,7 @@ EVENT_VALUES: dict[str, Callable[[Mapping[str, Any], str], Values]] = {
     "cannon.load_failed": _loaded,
     "fort.repaired": _repaired,
     "fort.healed": _healed,
+    "trap.rammed": _rammed,
     "ballista.loaded": _ballista_loaded,
     "pc.added": _pc_added,
     "battle.gm_set": _gm_set,
