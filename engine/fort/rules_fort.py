@@ -119,6 +119,8 @@ def siege(ctx: Context, state: FortState, cmd: Siege) -> FortState:
         total, roll = result.damage, roll_record(result)
     elif cmd.amount is not None:
         total = cmd.amount
+    elif effect in ("mattock", "meteor"):  # the roll, or its total: what the effect does comes after
+        raise RuleError("fort.siege_roll_required", effect=effect)
     else:
         raise RuleError("fort.siege_amount_required", effect=effect)
     amount = max(0, total - MATTOCK_REDUCTION) if effect == "mattock" else total

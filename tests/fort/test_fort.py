@@ -112,6 +112,11 @@ def test_f_fort_5_structure_destroying_effects() -> None:
     run(Siege(effect="fixed", amount=25))
     assert run.s.fort_hp == 1000 - 3 - 22 - 150 - 25
     run.refused(Siege(effect="fixed"), "fort.siege_amount_required")
+    # the mattock and the meteor take their roll (or its total): never "points to the fort" (issue 38)
+    run.refused(Siege(effect="mattock"), "fort.siege_roll_required")
+    run.refused(Siege(effect="meteor"), "fort.siege_roll_required")
+    run(Siege(effect="mattock", amount=20))  # a total of 20: 20 − 15 = 5 to the fort
+    assert run.event("fort.damaged")["amount"] == 5
     run.refused(Siege(effect="catapult", amount=3), "fort.siege_effect_invalid")
 
 
