@@ -96,7 +96,10 @@ def take_over(
         raise RuleError("sg.card_duplicate", name=c.name, card=card.name)
     state = state.put(j, replace(ally, cards=tuple(k for k in ally.cards if k is not card)))
     state = state.put(i, replace(c, cards=(*c.cards, replace(card, taken_from=ally.key))))
-    # S-HIDE-1: taken by or from a hidden character, it is for the GM and the owners only
+    # S-HIDE-1, S-CARD-1: taken by or from a hidden character, it is for the GM and both owners (the
+    # giver's is told who took it), and nothing of it is public
+    hidden = secret_of(c, ally) is not None
+    owners = tuple(dict.fromkeys(o for o in (ally.owner, c.owner) if o))
     rec.emit(
         "sg.cards_taken",
         {
@@ -106,9 +109,18 @@ def take_over(
             "side": c.side.value,
             "side_total": state.side_cards(c.side),
         },
-        secret_of(c, ally),
+        owners if hidden else None,
     )
     return state
+
+
+def give(state: SengenshoState, i: int, to: str, name: str | None, rec: EventRecorder) -> SengenshoState:
+    """S-CARD-1, S-REIN-1: the giver's owner hands a declared, unused card over to a late entrant."""
+    giver = state.characters[i]
+    j, _ = locate(state, to)
+    if j == i:
+        raise RuleError("sg.against_self", name=giver.name)
+    return take_over(state, j, giver.name, name, rec)
 
 
 def declare_cards(state: SengenshoState, i: int, text: str, rec: EventRecorder) -> SengenshoState:
@@ -167,13 +179,15 @@ def use_card(state: SengenshoState, i: int, name: str, rec: EventRecorder) -> Se
 def spellcard(state: SengenshoState, command: SpellCard, rec: EventRecorder) -> SengenshoState:
     """S-CARD-1, S-REIN-1: ``declare``, ``take_from`` (with ``card``), then ``use``, by name."""
     i, c = able(state, command.name)
-    if command.card is not None and command.take_from is None:
+    if command.card is not None and command.take_from is None and command.give_to is None:
         raise RuleError("sg.card_needs_take_from", name=c.name)
-    if command.declare is None and command.take_from is None and command.use is None:
+    if (command.declare, command.take_from, command.use, command.give_to) == (None, None, None, None):
         raise RuleError("sg.nothing_to_change", name=c.name)
-    if command.take_from is not None:
-        if command.declare is not None:
-            raise RuleError("sg.declare_or_take", name=c.name)
+    if sum(x is not None for x in (command.declare, command.take_from, command.give_to)) > 1:
+        raise RuleError("sg.declare_or_take", name=c.name)
+    if command.give_to is not None:
+        state = give(state, i, command.give_to, command.card, rec)
+    elif command.take_from is not None:
         state = take_over(state, i, command.take_from, command.card, rec)
     elif command.declare is not None:
         state = declare_cards(state, i, command.declare, rec)

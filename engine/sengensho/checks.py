@@ -22,13 +22,15 @@ from engine.sengensho.state import (
     SengenshoState,
     Surprise,
 )
-from engine.sengensho.steps import own_step, spend
+from engine.sengensho.steps import lapse_found, own_step, spend
 from engine.sengensho.throws import contest_won, throw, throw_record
 
 #: S-CORE-4: a resistance check takes at most 3D; S-SUR-1/2: so do surprised evasions and far attacks
 THREE_DICE = 3
 #: S-SUR-4: the evasion of a wary target that has not found its attacker
 MINUS_FIVE = -5
+#: S-SUR-5, S-SUR-6: the rolls that make a surprising attack (an ability never uses one up)
+ATTACKS = frozenset({RollKind.ATTACK, RollKind.MELEE})
 
 
 def roller_defends(kind: RollKind, answered: RollKind) -> bool:
@@ -86,21 +88,33 @@ def may_answer(state: SengenshoState, c: Character, kind: RollKind, other: Chara
 
 
 def restriction(state: SengenshoState, c: Character, other: Character | None) -> Surprise | None:
-    """S-SUR-5: the surprise that restricts this defence, if any."""
-    # The one of the surprising attack, and while the target was unaware the other actions taken at
-    # that initiative value (the attack's, or the attacker's while it is still to come); no others.
-    s = c.surprise
-    if s is None:
+    """S-SUR-5: the surprise that restricts this defence, if any (one target may have several)."""
+    # The one of the surprising attack (each attacker's own), the GM's, and while the target was
+    # unaware the other actions taken at that initiative value (the attack's, or the attacker's
+    # while it is still to come) by attackers it does not see; no others.
+    if not c.surprises:
         return None
-    if other is None or s.attacker is None or other.key == s.attacker:
-        return s
-    at = s.at
-    if not s.spent:
-        i = state.find(s.attacker)
-        at = state.characters[i].declared if i is not None else None
-    if s.unaware and at is not None and other.declared == at:
-        return s
+    if other is None:
+        return c.surprise
+    own = c.surprise_by(other.key) or c.surprise_by(None)
+    if own is not None:
+        return own
+    if not unseen(c, other):
+        return None
+    for s in c.surprises:
+        at = s.at
+        if not s.spent:
+            i = state.find(s.attacker) if s.attacker is not None else None
+            at = state.characters[i].declared if i is not None else None
+        if s.unaware and at is not None and other.declared == at:
+            return s
     return None
+
+
+def unseen(c: Character, other: Character) -> bool:
+    """S-SUR-5: ``c`` does not see ``other``: it hides, or came out of hiding with its attack, unfound."""
+    # An attacker the target sees is never a surprise unless the GM names one.
+    return other.key not in c.found and (other.hidden or other.struck_at is not None)
 
 
 def dice_cap(
@@ -183,7 +197,11 @@ def roll(state: SengenshoState, command: Roll, rec: EventRecorder) -> SengenshoS
     non_negative("cap", command.cap)
     base = base_of(c, command.base, command.check)
     other = _opponent(state, c, kind, command.against)
-    unseen = unseen_caster(state, c) if kind is RollKind.RESIST and command.against is None else None
+    unseen = (
+        unseen_caster(state, c, command.gm) if kind is RollKind.RESIST and command.against is None else None
+    )
+    # S-SUR-6: resisted for the target (an ability it did not notice), the GM's alone
+    unaware = unseen is not None and unseen.key in c.unnoticed
     aim = _aim(state, kind, command.at)
     s = restriction(state, c, other) if kind in DEFENCES else None
     cap, why = dice_cap(c, command, kind, s)
@@ -195,7 +213,7 @@ def roll(state: SengenshoState, command: Roll, rec: EventRecorder) -> SengenshoS
     out_of_step = None
     if kind in OWN_ROLLS:
         state, out_of_step = own_step(state, i, command.gm, rec)
-    if kind in ACTIONS_ON_OTHERS:  # S-SUR-5: the surprising attack is made
+    if kind in ATTACKS:  # S-SUR-5: the surprising attack is made (an ability never uses one up, S-SUR-6)
         state = spend(state, state.characters[i], aim)
     c = state.characters[i]
     t = throw(state, c, command.dice, kind, rec)
@@ -236,25 +254,24 @@ def roll(state: SengenshoState, command: Roll, rec: EventRecorder) -> SengenshoS
             "aim": aim.name if aim else None,
             "out_of_step": out_of_step,
         },
-        c.secret,
+        () if unaware else c.secret,
     )
     if unseen is not None:
-        resisted_unseen(c, unseen, total, bool(won), rec)
+        resisted_unseen(c, unseen, total, bool(won), unaware, rec)
     return _after_roll(new, i, kind, other, won, rec)
 
 
-def unseen_caster(state: SengenshoState, c: Character) -> Character | None:
-    """S-SUR-6: the hidden caster whose ability, aimed at ``c`` this turn, ``c`` has not resisted yet."""
+def unseen_caster(state: SengenshoState, c: Character, gm: bool = False) -> Character | None:
+    """S-SUR-6: the caster of an ability on ``c`` this turn, unresisted: hidden, or (GM) unnoticed."""
+    # A player's roll is compared only with an ability the character noticed: it answers the same
+    # whether or not an unnoticed one is pending (「無意識に行える」: the GM rolls that one).
     last = c.last_roll
     for x in state.characters:
         r = x.last_roll
-        if (
-            not x.hidden
-            or r is None
-            or r.kind is not RollKind.ABILITY
-            or r.aim != c.key
-            or r.turn != state.turn
-        ):
+        if r is None or r.kind is not RollKind.ABILITY or r.aim != c.key or r.turn != state.turn:
+            continue
+        unnoticed = x.key in c.unnoticed
+        if (not x.hidden and not unnoticed) or (unnoticed and not gm):
             continue
         if (
             last is not None
@@ -267,11 +284,14 @@ def unseen_caster(state: SengenshoState, c: Character) -> Character | None:
     return None
 
 
-def resisted_unseen(c: Character, caster: Character, total: int, won: bool, rec: EventRecorder) -> None:
+def resisted_unseen(
+    c: Character, caster: Character, total: int, won: bool, unaware: bool, rec: EventRecorder
+) -> None:
     """S-SUR-6: a resistance to a hidden caster's ability: the outcome for all, the caster for the GM."""
-    # The caster and its total are read by the GM and the caster's owner only.
+    # The caster and its total are read by the GM and the caster's owner only; resisted for a
+    # target that did not notice the ability, the outcome too is the GM's alone.
     assert caster.last_roll is not None
-    rec.emit("sg.resisted_unseen", {"name": c.name, "total": total, "won": won}, c.secret)
+    rec.emit("sg.resisted_unseen", {"name": c.name, "total": total, "won": won}, () if unaware else c.secret)
     rec.emit(
         "sg.resisted_caster",
         {
@@ -281,7 +301,7 @@ def resisted_unseen(c: Character, caster: Character, total: int, won: bool, rec:
             "caster_total": caster.last_roll.total,
             "won": won,
         },
-        caster.secret,
+        () if unaware else caster.secret,
     )
 
 
@@ -309,6 +329,27 @@ def _after_roll(
         j = state.find(other.key)
         assert j is not None
         state = expose(state, j, "perception", c.name, rec)
+    return found_in_contest(state, i, kind, other, won, rec)
+
+
+def found_in_contest(
+    state: SengenshoState,
+    i: int,
+    kind: RollKind,
+    other: Character | None,
+    won: bool | None,
+    rec: EventRecorder,
+) -> SengenshoState:
+    """S-SUR-5, S-SUR-3: 感覚+〈感知〉 won against 身体+〈隠密〉: the perceiver has found the one hiding."""
+    if other is None or other.last_roll is None or won is None:
+        return state
+    c = state.characters[i]
+    j = state.find(other.key)
+    assert j is not None
+    if kind is RollKind.PERCEPTION and other.last_roll.kind is RollKind.STEALTH and won:
+        return lapse_found(state, i, state.characters[j], rec)
+    if kind is RollKind.STEALTH and other.last_roll.kind is RollKind.PERCEPTION and not won:
+        return lapse_found(state, j, c, rec)
     return state
 
 

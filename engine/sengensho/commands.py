@@ -149,11 +149,15 @@ class Damage(Command):
 
 @dataclass(frozen=True, slots=True)
 class Item(Command):
-    """``/sg item name holder:<name>`` or ``/sg item name release:true`` (S-ITEM-2)"""
+    """``/sg item name holder:<name> [holder_knows:true]`` or ``/sg item name release:true`` (S-ITEM-2)
+
+    ``holder_knows``: the holder knows what it carries (default: it does not, the character hid in
+    its things); only a holder who knows is told."""
 
     name: str
     holder: str | None = None
     release: bool = False
+    holder_knows: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,21 +171,24 @@ class SetState(Command):
 
 @dataclass(frozen=True, slots=True)
 class SpellCard(Command):
-    """``/sg spellcard name [declare:<card>] [use:<card>] [take_from:<name> card:<card>]`` (S-CARD-1,
-    S-REIN-1). ``declare`` may name several cards, separated by commas."""
+    """``/sg spellcard name [declare:<card>] [use:<card>] [take_from:<name> card:<card>]
+    [give_to:<name> card:<card>]`` (S-CARD-1, S-REIN-1). ``declare`` may name several cards, separated
+    by commas. ``give_to``: ``name``'s owner hands one of its cards over (the giver agrees)."""
 
     name: str
     declare: str | None = None
     take_from: str | None = None
     use: str | None = None
     card: str | None = None
+    give_to: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class End(Command):
-    """``/sg end`` (GM)"""
+    """``/sg end [reveal:true]`` (GM): ``reveal`` shows the hidden characters (S-HIDE-1)."""
 
     gm_only: ClassVar[bool] = True
+    reveal: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -79,7 +79,7 @@ def pool_of(command: Join) -> tuple[Attributes | None, int, int]:
     if any(v is not None for v in given):
         missing = [f for f, v in zip(ATTRIBUTES, given, strict=True) if v is None]
         if missing:
-            raise RuleError("sg.attributes_incomplete", name=command.name, missing=", ".join(missing))
+            raise RuleError("sg.attributes_incomplete", name=command.name, missing=tuple(missing))
         attributes = (given[0] or 0, given[1] or 0, given[2] or 0, given[3] or 0, given[4] or 0)
     dp_max, recovery = command.dp_max, command.recovery
     if attributes is not None:
@@ -220,17 +220,20 @@ def next_turn(state: SengenshoState, command: NextTurn, rec: EventRecorder) -> S
         dp, reason = turn_start_dp(state, c, turn)
         record = {"name": c.name, "before": c.dp, "after": dp, "reason": reason}
         (hidden.append((c, record)) if c.hidden else recovered.append(record))
-        surprise = c.surprise if c.surprise is not None and surprise_carries(state, c.surprise) else None
-        if c.surprise is not None and surprise is None and not c.surprise.spent:
-            lapsed(state, c, c.surprise, rec)
+        surprises = tuple(s for s in c.surprises if surprise_carries(state, s))
+        for s in c.surprises:
+            if s not in surprises and not s.spent:
+                lapsed(state, c, s, rec)
         characters.append(
             replace(
                 c,
                 dp=dp,
                 declared=dp if c.acts else None,
                 acted=False,
-                surprise=surprise,
+                surprises=surprises,
                 unaware_at=None,
+                struck_at=None,
+                unnoticed=(),
                 attack_limit=c.attack_limit if state.turn == 0 or c.hidden else None,
                 searched_by=(),
             )
@@ -289,6 +292,13 @@ def set_unable(state: SengenshoState, command: SetState, rec: EventRecorder) -> 
 
 def end(state: SengenshoState, command: End, rec: EventRecorder) -> SengenshoState:
     """The GM ends the battle; the summary lists everyone the table knows of as they stand."""
+    # S-HIDE-1: it reveals nobody unless the GM says ``reveal:true``; then the hidden appear first.
+    if command.reveal:
+        for i, c in enumerate(state.characters):
+            if c.hidden:
+                rec.emit("sg.revealed", {"name": c.name, "reason": "end", "by": None, "cards_entry": False})
+                shown = replace(c, hidden=False, hidden_total=None, hidden_turn=None, searched_by=())
+                state = state.put(i, shown)
     summary = [
         {
             "name": c.name,

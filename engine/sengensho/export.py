@@ -81,22 +81,41 @@ def _character(state: SengenshoState, c: Character) -> dict[str, Any]:
         "searched_by": [_name_of(state, k) for k in c.searched_by],
         "entry_turn": c.entry_turn,
         "last_roll": _last_roll(state, c.last_roll),
-        "surprise": None
-        if s is None
-        else {
-            "case": s.case,
-            "attacker": _name_of(state, s.attacker),
-            "evasion": s.evasion.value,
-            "at": s.at,
-            "unaware": s.unaware,
-            "spent": s.spent,
-        },
+        "surprise": None if s is None else _surprise(state, s),
         "unaware_at": c.unaware_at,
         "attack_limit": c.attack_limit,
         "spell_cards": [_card(state, k) for k in c.cards],
         "note": c.note,
         **({"clash": c.clash} if c.clash is not None else {}),
+        **_later_fields(state, c),
     }
+
+
+def _surprise(state: SengenshoState, s: Surprise) -> dict[str, Any]:
+    return {
+        "case": s.case,
+        "attacker": _name_of(state, s.attacker),
+        "evasion": s.evasion.value,
+        "at": s.at,
+        "unaware": s.unaware,
+        "spent": s.spent,
+    }
+
+
+def _later_fields(state: SengenshoState, c: Character) -> dict[str, Any]:
+    """Fields of later rulings (S-SUR-5, S-SUR-6, S-ITEM-2), written only when not at their default."""
+    out: dict[str, Any] = {}
+    if len(c.surprises) > 1:  # several surprises on one target (the first is also ``surprise``)
+        out["surprises"] = [_surprise(state, s) for s in c.surprises]
+    if c.found:
+        out["found"] = [_name_of(state, k) for k in c.found]
+    if c.struck_at is not None:
+        out["struck_at"] = c.struck_at
+    if c.holder_knows:
+        out["holder_knows"] = True
+    if c.unnoticed:
+        out["unnoticed"] = [_name_of(state, k) for k in c.unnoticed]
+    return out
 
 
 def export_state(state: SengenshoState) -> dict[str, Any]:
@@ -177,22 +196,35 @@ def _read_character(r: JsonDoc) -> Character:
             won=last.get("won", bool, None),
             aim=fold(last.get("aim", str, None) or "") or None,
         ),
-        surprise=None
-        if surprise is None
-        else Surprise(
-            case=surprise.get("case", str),
-            attacker=fold(surprise.get("attacker", str, None) or "") or None,
-            evasion=surprise.enum("evasion", Evasion, Evasion.REFUSED),
-            at=surprise.int_("at", None, 0),
-            unaware=surprise.get("unaware", bool, False),
-            spent=surprise.get("spent", bool, True),
-        ),
+        surprises=_read_surprises(r, surprise),
+        found=_keys(r.get("found", list, []), r, "found"),
+        struck_at=r.int_("struck_at", None, 0),
+        holder_knows=r.get("holder_knows", bool, False),
+        unnoticed=_keys(r.get("unnoticed", list, []), r, "unnoticed"),
         unaware_at=r.int_("unaware_at", None, 0),
         attack_limit=r.get("attack_limit", str, None),
         cards=_cards(r),
         note=r.get("note", str, ""),
         clash=r.get("clash", str, None),
     )
+
+
+def _read_surprise(surprise: JsonDoc) -> Surprise:
+    return Surprise(
+        case=surprise.get("case", str),
+        attacker=fold(surprise.get("attacker", str, None) or "") or None,
+        evasion=surprise.enum("evasion", Evasion, Evasion.REFUSED),
+        at=surprise.int_("at", None, 0),
+        unaware=surprise.get("unaware", bool, False),
+        spent=surprise.get("spent", bool, True),
+    )
+
+
+def _read_surprises(r: JsonDoc, surprise: JsonDoc | None) -> tuple[Surprise, ...]:
+    """S-SUR-5: ``surprises`` (several on one target), else the one ``surprise``."""
+    if r.raw.get("surprises") is not None:
+        return tuple(_read_surprise(x) for x in r.items("surprises"))
+    return () if surprise is None else (_read_surprise(surprise),)
 
 
 def _skills(r: JsonDoc) -> tuple[tuple[str, int], ...]:
@@ -235,7 +267,7 @@ def _check(state: SengenshoState) -> SengenshoState:
         refs = [c.held_by, *c.searched_by]
         last = c.last_roll
         refs += [last.against if last else None, last.aim if last else None]
-        refs += [c.surprise.attacker if c.surprise else None]
+        refs += [s.attacker for s in c.surprises] + [*c.found, *c.unnoticed]
         if any(k is not None and k not in keys for k in refs) or c.held_by == c.key:
             raise RuleError("sg.import_invalid", place=c.name, reason="unknown_reference")
     return state

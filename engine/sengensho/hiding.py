@@ -12,7 +12,7 @@ from engine.sengensho.commands import Hide, Search
 from engine.sengensho.lookup import able, locate
 from engine.sengensho.sheet import PERCEPTION_CHECK, STEALTH_CHECK, check_base
 from engine.sengensho.state import Character, LastRoll, RollKind, SengenshoState
-from engine.sengensho.steps import own_step
+from engine.sengensho.steps import appeared, hid_again, own_step
 from engine.sengensho.throws import contest_won, throw, throw_record
 
 
@@ -35,7 +35,7 @@ def reveal(state: SengenshoState, i: int, reason: str, by: str | None, rec: Even
     if state.turn >= 1 and state.step is not None and declared is not None:
         declared = min(declared, state.step)
     rec.emit("sg.revealed", {"name": c.name, "reason": reason, "by": by, "cards_entry": late})
-    return state.put(
+    state = state.put(
         i,
         replace(
             c,
@@ -45,8 +45,12 @@ def reveal(state: SengenshoState, i: int, reason: str, by: str | None, rec: Even
             searched_by=(),
             declared=declared,
             entry_turn=state.turn if late else c.entry_turn,
+            # S-SUR-5: come out of hiding with its attack, it is unseen at that value
+            struck_at=declared if reason == "attack" and state.turn >= 1 else None,
         ),
     )
+    # S-SUR-5: appearing otherwise, everyone has found it: its surprises still waiting lapse
+    return state if reason == "attack" else appeared(state, c.key, c.secret, rec)
 
 
 def hide(state: SengenshoState, command: Hide, rec: EventRecorder) -> SengenshoState:
@@ -73,7 +77,7 @@ def hide(state: SengenshoState, command: Hide, rec: EventRecorder) -> SengenshoS
         {**throw_record(c, t, base, total), "moved": moved, "out_of_step": out_of_step},
         hidden.secret,
     )
-    return state.put(i, hidden)
+    return hid_again(state.put(i, replace(hidden, struck_at=None)), c.key)
 
 
 def _targets(state: SengenshoState, searcher: Character, name: str | None) -> list[Character]:

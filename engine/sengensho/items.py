@@ -85,7 +85,22 @@ def item_dp_cap(c: Character) -> int:
     return c.dp_max // 2
 
 
-def hold(state: SengenshoState, i: int, holder_name: str, rec: EventRecorder) -> SengenshoState:
+def held_audience(c: Character, holder: Character, knows: bool) -> tuple[str, ...] | None:
+    """S-ITEM-2: who reads that ``c`` became ``holder``'s item: only a holder who knows is told."""
+    # Seen by the table (no one hides), everyone saw it, the holder too.
+    audience = secret_of(c, holder)
+    if audience is None:
+        return None
+    if knows and holder.owner and holder.owner not in audience:
+        return (*audience, holder.owner)
+    if not knows and holder.owner in audience and holder.owner != c.owner:
+        return tuple(o for o in audience if o != holder.owner)
+    return audience
+
+
+def hold(
+    state: SengenshoState, i: int, holder_name: str, rec: EventRecorder, knows: bool = False
+) -> SengenshoState:
     """S-ITEM-2: a character becomes an item someone holds; DP above half its maximum is cut at once."""
     c = state.characters[i]
     if c.is_item:
@@ -101,9 +116,9 @@ def hold(state: SengenshoState, i: int, holder_name: str, rec: EventRecorder) ->
     rec.emit(
         "sg.item_held",
         {"name": c.name, "holder": holder.name, "dp_before": c.dp, "dp": dp, "cap": item_dp_cap(c)},
-        secret_of(c, holder),
+        held_audience(c, holder, knows),
     )
-    return state.put(i, replace(c, held_by=holder.key, exposed=False, dp=dp))
+    return state.put(i, replace(c, held_by=holder.key, exposed=False, dp=dp, holder_knows=knows))
 
 
 def jump_out(state: SengenshoState, i: int, rec: EventRecorder) -> SengenshoState:
@@ -115,7 +130,7 @@ def jump_out(state: SengenshoState, i: int, rec: EventRecorder) -> SengenshoStat
     assert h is not None
     holder = state.characters[h]
     rec.emit("sg.item_released", {"name": c.name, "holder": holder.name, "dp": c.dp}, secret_of(c, holder))
-    return state.put(i, replace(c, held_by=None, exposed=False))
+    return state.put(i, replace(c, held_by=None, exposed=False, holder_knows=False))
 
 
 def item(state: SengenshoState, command: Item, rec: EventRecorder) -> SengenshoState:
@@ -126,4 +141,4 @@ def item(state: SengenshoState, command: Item, rec: EventRecorder) -> SengenshoS
     if command.release:
         return jump_out(state, i, rec)
     assert command.holder is not None
-    return hold(state, i, command.holder, rec)
+    return hold(state, i, command.holder, rec, command.holder_knows)

@@ -29,13 +29,18 @@ def _roll(r: LastRoll | None, old: str, new: str) -> LastRoll | None:
 
 def _references(c: Character, old: str, new: str) -> Character:
     """``c`` with every mention of the key ``old`` (holder, searchers, rolls, surprise, cards) as ``new``."""
-    s = c.surprise
+
+    def keys(ks: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(new if k == old else k for k in ks)
+
     return replace(
         c,
         held_by=_moved(c.held_by, old, new),
-        searched_by=tuple(new if k == old else k for k in c.searched_by),
+        searched_by=keys(c.searched_by),
+        found=keys(c.found),
+        unnoticed=keys(c.unnoticed),
         last_roll=_roll(c.last_roll, old, new),
-        surprise=None if s is None else replace(s, attacker=_moved(s.attacker, old, new)),
+        surprises=tuple(replace(s, attacker=_moved(s.attacker, old, new)) for s in c.surprises),
         cards=tuple(replace(k, taken_from=_moved(k.taken_from, old, new)) for k in c.cards),
     )
 

@@ -26,6 +26,7 @@ from engine.sengensho.state import (
     Surprise,
     secret_of,
 )
+from engine.sengensho.steps import appeared, hid_again
 
 
 def _int(text: str, least: int = 0) -> int:
@@ -108,15 +109,15 @@ def _read_hidden(text: str) -> bool | int:
 
 def _surprise(state: SengenshoState) -> Callable[[Character, Evasion | None], Character]:
     """S-SUR-5: the GM lifts (``none``) or sets a restriction on a character's defence."""
-    # One set by the GM restricts every defence until the turn moves past the value now acting.
+    # One set by the GM restricts every defence until the turn moves past the value now acting;
+    # with several surprises on the character (S-SUR-5), ``none`` lifts them all and a value sets each.
 
     def write(c: Character, v: Evasion | None) -> Character:
         if v is None:
-            return replace(c, surprise=None, unaware_at=None)
-        old = c.surprise
-        if old is not None:
-            return replace(c, surprise=replace(old, evasion=v))
-        return replace(c, surprise=Surprise("GM", None, v, state.step))
+            return replace(c, surprises=(), unaware_at=None)
+        if c.surprises:
+            return replace(c, surprises=tuple(replace(s, evasion=v) for s in c.surprises))
+        return replace(c, surprises=(Surprise("GM", None, v, state.step),))
 
     return write
 
@@ -212,6 +213,8 @@ def gm_set(state: SengenshoState, command: GMSet, rec: EventRecorder) -> Sengens
             changed = write(c, value)
             new = state.put(i, changed)
             audience = secret_of(c, changed)
+            if c.hidden != changed.hidden:  # S-SUR-5: appearing, it is found; hiding, no longer
+                new = appeared(new, c.key, c.secret, rec) if c.hidden else hid_again(new, c.key)
         else:
             fields = ", ".join(("name", *_FIELDS))
             raise RuleError("sg.set_target_invalid", target=command.target, fields=fields)

@@ -133,7 +133,13 @@ class Character:
     (reinforcement, revealed hidden character) came in: that turn it may declare or take over spell
     cards (S-REIN-1). ``acted``: it made an own roll this turn (S-CORE-3). ``unaware_at`` is the
     initiative at which it was caught unaware this turn (S-SUR-5); ``attack_limit`` names the rule
-    (S-SUR-1/2) that holds its next attack to 3D.
+    (S-SUR-1/2) that holds its next attack to 3D. ``surprises``: those on it, one per attacker
+    (S-SUR-5: several attackers may surprise one target together). ``found``: the keys of the
+    characters it has found (S-SUR-5: a won search or perception contest, or their appearing; until
+    they hide again). ``struck_at``: the initiative value at which it came out of hiding with its
+    attack this turn (unseen there, S-SUR-5). ``holder_knows``: while an item, whether its holder knows
+    what it carries (S-ITEM-2). ``unnoticed``: the casters whose ability on it this turn it did not
+    notice (disguised, or it was unconscious; S-SUR-6): the GM resists those for it.
     """
 
     name: str
@@ -159,7 +165,7 @@ class Character:
     searched_by: tuple[str, ...] = ()
     entry_turn: int | None = None
     last_roll: LastRoll | None = None
-    surprise: Surprise | None = None
+    surprises: tuple[Surprise, ...] = ()
     unaware_at: int | None = None
     attack_limit: str | None = None
     cards: tuple[Card, ...] = ()
@@ -168,6 +174,19 @@ class Character:
     #: S-HIDE-1: the name a player's new character took from it while it hid (it was renamed
     #: ``<name>(2)``); marked for the GM until renamed
     clash: str | None = None
+    found: tuple[str, ...] = ()
+    struck_at: int | None = None
+    holder_knows: bool = False
+    unnoticed: tuple[str, ...] = ()
+
+    @property
+    def surprise(self) -> Surprise | None:
+        """The first surprise on it (S-SUR-5), None if there is none."""
+        return self.surprises[0] if self.surprises else None
+
+    def surprise_by(self, attacker: str | None) -> Surprise | None:
+        """S-SUR-5: the surprise ``attacker`` (a key; None: the GM's) has on it."""
+        return next((s for s in self.surprises if s.attacker == attacker), None)
 
     @property
     def is_item(self) -> bool:

@@ -77,14 +77,13 @@ def _holds(state: SengenshoState, s: Surprise, value: int) -> bool:
 
 def _clear(state: SengenshoState, c: Character, value: int, rec: EventRecorder) -> Character:
     """S-SUR-5: once the turn moves past a value, what a surprise there restricted ends (never silently)."""
-    s = c.surprise
-    if s is not None and not _holds(state, s, value):
-        if not s.spent:
+    kept = tuple(s for s in c.surprises if _holds(state, s, value))
+    for s in c.surprises:
+        if s not in kept and not s.spent:
             lapsed(state, c, s, rec)
-        s = None
     return replace(
         c,
-        surprise=s,
+        surprises=kept,
         unaware_at=c.unaware_at if c.unaware_at == value else None,
         attack_limit=c.attack_limit if c.hidden or c.declared is None or value >= c.declared else None,
     )
@@ -101,20 +100,67 @@ def lapsed(state: SengenshoState, c: Character, s: Surprise, rec: EventRecorder)
     )
 
 
+def lapse_found(
+    state: SengenshoState,
+    i: int,
+    attacker: Character,
+    rec: EventRecorder,
+    was: tuple[str, ...] | None = None,
+) -> SengenshoState:
+    """S-SUR-5: character ``i`` has found ``attacker``: a surprise it still had waiting on it lapses."""
+    # 「攻撃の瞬間まで気付かれていなければ」: the GM is told, and the attack will be an ordinary one.
+    # ``was``: who could read of the attacker before it appeared (its surprise stays theirs).
+    c = state.characters[i]
+    found = c.found if attacker.key in c.found else (*c.found, attacker.key)
+    s = c.surprise_by(attacker.key)
+    if s is not None and not s.spent:
+        audience = secret_of(c, attacker)
+        if was is not None:
+            audience = tuple(dict.fromkeys((*was, *(audience or ()))))
+        rec.emit("sg.surprise_found", {"name": c.name, "attacker": attacker.name, "case": s.case}, audience)
+        return state.put(i, replace(c, found=found, surprises=tuple(x for x in c.surprises if x is not s)))
+    return state.put(i, replace(c, found=found))
+
+
+def appeared(
+    state: SengenshoState, key: str, was: tuple[str, ...] | None, rec: EventRecorder
+) -> SengenshoState:
+    """S-SUR-5: a character appears (not by its attack): everyone has found it."""
+    j = state.find(key)
+    assert j is not None
+    attacker = state.characters[j]
+    for i, c in enumerate(state.characters):
+        if c.key != key:
+            state = lapse_found(state, i, attacker, rec, was)
+    return state
+
+
+def hid_again(state: SengenshoState, key: str) -> SengenshoState:
+    """S-SUR-5: a character hides again: no one has found it any more."""
+    return replace(
+        state,
+        characters=tuple(
+            replace(c, found=tuple(k for k in c.found if k != key)) if key in c.found else c
+            for c in state.characters
+        ),
+    )
+
+
 def spend(state: SengenshoState, attacker: Character, aim: Character | None) -> SengenshoState:
     """S-SUR-5: an attack (on ``aim``, or on anyone) spends the attacker's pending surprises at its value."""
     # From then on they hold at the value it attacked at, where the target was caught unaware.
     at = attacker.declared if state.turn >= 1 else None
     aimed = None if aim is None else {aim.key, aim.held_by}
     for i, c in enumerate(state.characters):
-        s = c.surprise
-        if s is None or s.spent or s.attacker != attacker.key or (aimed is not None and c.key not in aimed):
+        s = c.surprise_by(attacker.key)
+        if s is None or s.spent or (aimed is not None and c.key not in aimed):
             continue
+        made = replace(s, spent=True, at=at)
         state = state.put(
             i,
             replace(
                 c,
-                surprise=replace(s, spent=True, at=at),
+                surprises=tuple(made if x is s else x for x in c.surprises),
                 unaware_at=at if s.unaware and at is not None else c.unaware_at,
             ),
         )

@@ -9,7 +9,7 @@ from engine.ruleset import RuleError
 from engine.sengensho.checks import THREE_DICE
 from engine.sengensho.commands import Surprise as SurpriseCommand
 from engine.sengensho.lookup import able, locate, non_negative
-from engine.sengensho.state import Character, Evasion, RollKind, SengenshoState, Surprise
+from engine.sengensho.state import Character, Down, Evasion, RollKind, SengenshoState, Surprise, secret_of
 
 #: S-SUR-1..4: the effective range of an attack, in metres
 EFFECTIVE_RANGE = 30
@@ -53,23 +53,28 @@ def wary_near(found: bool) -> Case:
 
 
 def same_initiative(state: SengenshoState, target: Character, attacker: Character) -> bool:
-    """S-SUR-5: an action at the initiative at which the target is caught unaware also finds it unaware."""
-    # That value is the one the surprising attack was made at, or, named and not yet made, the
-    # surprising attacker's.
+    """S-SUR-5: the attacker acts at the initiative at which the target is (or will be) caught unaware."""
+    # That value is the one a surprising attack was made at, or, named and not yet made, the
+    # surprising attacker's. It is for the GM to read: the GM's ``wary`` decides whether the target
+    # is wary, and nothing overrides it.
     if target.unaware_at is not None:
         return attacker.declared == target.unaware_at
-    s = target.surprise
-    if s is None or s.spent or not s.unaware or s.attacker is None or s.attacker == attacker.key:
-        return False
-    i = state.find(s.attacker)
-    return (
-        i is not None and attacker.declared is not None and state.characters[i].declared == attacker.declared
-    )
+    for s in target.surprises:
+        if s.spent or not s.unaware or s.attacker is None or s.attacker == attacker.key:
+            continue
+        i = state.find(s.attacker)
+        if (
+            i is not None
+            and attacker.declared is not None
+            and state.characters[i].declared == attacker.declared
+        ):
+            return True
+    return False
 
 
-def ability_case(disguised: bool) -> dict[str, bool]:
-    """S-SUR-6: the target notices an ability used on it unless it was disguised; it always resists."""
-    return {"noticed": not disguised, "resist": True}
+def ability_case(disguised: bool, unconscious: bool = False) -> dict[str, bool]:
+    """S-SUR-6: the target notices an ability on it unless disguised or unconscious; it always resists."""
+    return {"noticed": not disguised and not unconscious, "resist": True}
 
 
 def defender_of(state: SengenshoState, target: Character) -> Character:
@@ -88,6 +93,8 @@ def found_attacker(defender: Character, attacker: Character) -> bool | None:
     # goes to the one hiding either way, ``checks.roller_defends``).
     if attacker.hidden:
         return False
+    if attacker.key in defender.found:  # S-SUR-5: found, until the attacker hides again
+        return True
     last = defender.last_roll
     if last is not None and last.against == attacker.key:
         return bool(last.won)
@@ -121,14 +128,31 @@ def classify(distance: int, wary: bool, alert: bool | int, found: bool | None, n
 
 def restrict(state: SengenshoState, i: int, case: Case, attacker: Character) -> SengenshoState:
     """S-SUR-1..5: the restriction ``case`` puts on character ``i``'s defence, pending until the attack."""
-    # None if the target found the attacker; ``steps.spend`` makes it hold at the attack's value.
+    # One per attacker (S-SUR-5): it replaces that attacker's own and adds to the others'. None if
+    # the target found the attacker; ``steps.spend`` makes it hold at the attack's value.
     c = state.characters[i]
-    pending = (
-        None
-        if case.evasion is None
-        else Surprise(case.rule, attacker.key, case.evasion, None, case.unaware, spent=False)
-    )
-    return state.put(i, replace(c, surprise=pending))
+    others = tuple(s for s in c.surprises if s.attacker != attacker.key)
+    if case.evasion is None:
+        return state.put(i, replace(c, surprises=others))
+    pending = Surprise(case.rule, attacker.key, case.evasion, None, case.unaware, spent=False)
+    return state.put(i, replace(c, surprises=(*others, pending)))
+
+
+def told(
+    state: SengenshoState, before: Character, attacker: Character, case: Case, rec: EventRecorder
+) -> None:
+    """S-SUR-5: the GM is told when a surprise replaces the attacker's own, or adds to others'."""
+    if case.evasion is None:
+        return
+    data = {"attacker": attacker.name, "target": before.name, "case": case.rule}
+    old = before.surprise_by(attacker.key)
+    if old is not None:
+        rec.emit("sg.surprise_replaced", {**data, "before": old.case}, attacker.secret)
+    others = [s for s in before.surprises if s.attacker != attacker.key]
+    if others:
+        keys = [s.attacker for s in others if s.attacker is not None]
+        their = [state.characters[j] for k in keys if (j := state.find(k)) is not None]
+        rec.emit("sg.surprise_added", {**data, "count": len(others) + 1}, secret_of(attacker, *their))
 
 
 def ability_surprise(
@@ -139,12 +163,25 @@ def ability_surprise(
     rec: EventRecorder,
 ) -> SengenshoState:
     """S-SUR-6: an ability used on the target, noticed unless disguised; always resisted."""
-    # A hidden user stays hidden: the table reads only that the target noticed something.
-    noticed = ability_case(command.disguised)
+    # A hidden user stays hidden: the table reads only that the target noticed something. Noticed,
+    # the target is wary from the next initiative value on (S-SUR-5): the GM is told. Not noticed,
+    # its resistance is rolled for it by the GM (``checks.unseen_caster``). It uses up no surprise.
+    noticed = ability_case(command.disguised, target.down is Down.UNCONSCIOUS)
     data = {"attacker": attacker.name, "target": target.name, "distance": command.distance}
     rec.emit("sg.surprise_ability", {**data, "case": "S-SUR-6", **noticed}, attacker.secret)
-    if attacker.hidden and noticed["noticed"]:
+    ti = state.find(target.key)
+    assert ti is not None
+    if not noticed["noticed"]:
+        if attacker.key not in target.unnoticed:
+            state = state.put(ti, replace(target, unnoticed=(*target.unnoticed, attacker.key)))
+        return state
+    if attacker.hidden:
         rec.emit("sg.ability_noticed", {"target": target.name, "case": "S-SUR-6"})
+    if attacker.key in target.unnoticed:  # named again, noticed this time
+        kept = tuple(k for k in target.unnoticed if k != attacker.key)
+        state = state.put(ti, replace(target, unnoticed=kept))
+    if state.turn >= 1:
+        rec.emit("sg.ability_wary", {"target": target.name, "case": "S-SUR-5"}, attacker.secret)
     return state
 
 
@@ -167,11 +204,13 @@ def surprise(state: SengenshoState, command: SurpriseCommand, rec: EventRecorder
     if defender.hidden:  # an item goes where its hidden holder is
         raise RuleError("sg.target_hidden", name=target.name)
     found = found_attacker(defender, attacker)
-    # S-HIDE-1, S-SUR-5: named before the attack, a hidden attacker stays hidden until it attacks
-    forced = command.wary and same_initiative(state, defender, attacker)
-    wary = command.wary and not forced
+    # S-HIDE-1, S-SUR-5: named before the attack, a hidden attacker stays hidden until it attacks;
+    # the GM's ``wary`` is honoured, at the same initiative as another surprise too
+    wary = command.wary
+    same = not wary and same_initiative(state, defender, attacker)
     names = {"attacker": attacker.name, "target": defender.name}
     case = classify(command.distance, wary, command.alert, found, names)
+    told(state, defender, attacker, case, rec)
     new = restrict(state, di, case, attacker)
     if ti != di:
         new = restrict(new, ti, case, attacker)
@@ -187,7 +226,7 @@ def surprise(state: SengenshoState, command: SurpriseCommand, rec: EventRecorder
             "case": case.rule,
             "wary": wary,
             "alert": command.alert,
-            "same_initiative": forced,
+            "same_initiative": same,
             "found": found,
             "evasion": case.evasion.value if case.evasion else None,
             "attacker_cap": case.attacker_cap,

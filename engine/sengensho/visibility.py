@@ -23,9 +23,27 @@ def _without(c: Mapping[str, Any], gone: set[str]) -> dict[str, Any]:
     if isinstance(surprise, Mapping) and surprise.get("attacker") in gone:
         # named by a hidden attacker before its attack (S-SUR-5): nothing of it is for the table
         out["surprise"] = None if surprise.get("spent") is False else {**surprise, "attacker": None}
+    several = c.get("surprises")
+    if isinstance(several, list):  # S-SUR-5: several on one target, each read as the one above
+        kept = [
+            s if s.get("attacker") not in gone else {**s, "attacker": None}
+            for s in several
+            if isinstance(s, Mapping) and not (s.get("attacker") in gone and s.get("spent") is False)
+        ]
+        out["surprise"] = kept[0] if kept else None
+        if len(kept) > 1:
+            out["surprises"] = kept
+        else:
+            out.pop("surprises", None)
+    if c.get("found"):
+        out["found"] = [n for n in c.get("found") or [] if n not in gone]
     if c.get("held_by") in gone:
         out["held_by"] = None
     return out
+
+
+def _unnoticed(c: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in c.items() if k != "unnoticed"}
 
 
 def _cards(characters: list[dict[str, Any]], gone: set[Any]) -> list[dict[str, Any]]:
@@ -65,7 +83,9 @@ def visible(document: Mapping[str, Any], user: str | None) -> dict[str, Any]:
         for c in characters
         if c.get("hidden") is not None and (user is None or c.get("owner") != user)
     }
-    if not gone:
-        return dict(document)
-    shown = [_without(c, gone) for c in _cards(characters, gone)]
+    if not gone:  # S-SUR-6: an ability the target did not notice is the GM's alone
+        if not any(c.get("unnoticed") for c in characters):
+            return dict(document)
+        return {**document, "characters": [_unnoticed(c) for c in characters]}
+    shown = [_unnoticed(_without(c, gone)) for c in _cards(characters, gone)]
     return {**document, "characters": shown, "spell_cards": _counts(document, shown)}

@@ -51,6 +51,10 @@ def every_event() -> Run:
     run(Roll("A", 5, 2, target=10, label="射撃", kind="attack", gm=True), 3, 4)  # out of step, marked
     run(Roll("B", 5, 2, kind="resist", against="A"))
     run(Join("R", dp_max=10, recovery=2))
+    run(Surprise("R", "B", distance=40))
+    run(Surprise("R", "B", distance=60))  # S-SUR-5: it replaces R's own, the GM is told
+    run(Roll("R", 0, 0, kind="stealth"))
+    run(Roll("B", 10, 0, kind="perception", against="R"))  # S-SUR-5: B has found R: it lapses
     run(Surprise("R", "B", distance=50))  # S-SUR-5: never made, it lapses when the turn moves on
     run(SpellCard("R", take_from="A"))
     run(Item("H", holder="A"))
@@ -63,13 +67,13 @@ def every_event() -> Run:
     run(Damage("H", 40, mercy="none"))
     run(Damage("B", 12, mercy="unconscious"))
     run(Join("L", dp_max=10, recovery=2, invoker="u9"))  # S-HIDE-1: a player's name the hidden L has
-    run(End())
+    run(End(reveal=True))  # S-HIDE-1: the GM reveals the hidden L as the battle ends
     return run
 
 
 def test_every_event_kind_and_refusal_has_a_sentence_in_each_language() -> None:
     for lang in LANGUAGES:
-        extra = ("sg.enemy_gm_only", "sg.initiative_gm_only")
+        extra = ("sg.enemy_gm_only", "sg.initiative_gm_only", "sg.holder_knows_gm_only")
         missing = sorted(k for k in (*EVENTS, *REFUSALS, *extra) if k not in catalogue(lang))
         assert missing == [], (lang, missing)
 

@@ -67,8 +67,8 @@ def test_a_skirmish_from_a_script(tmp_path: Path) -> None:
     )
     assert "▶ いまの手番: イニシアティブ 18 — 霊夢" in out
     assert (
-        "[回避] 魔理沙の回避: 7+3D[6,1,2] -5(不意打ち) = 11(対抗 妖精 13: 負け) "
-        "【DP −3 → 残り13/16 [████████░░]】" in out
+        # S-SUR-5: 妖精 appeared (霊夢 found it) before the attack: 魔理沙 has found it, no −5
+        "[回避] 魔理沙の回避: 7+3D[6,1,2] = 16(対抗 妖精 13: 勝ち) 【DP −3 → 残り13/16 [████████░░]】" in out
     )
     # the turn order with DP bars
     assert "16 魔理沙(PC側) DP [█████░░░░░] 8/16 HP 18/18 [霊夢の所持品]" in out

@@ -43,7 +43,7 @@ def test_s_core_1_values_given_directly_win_over_attributes() -> None:
 def test_s_core_1_refusals() -> None:
     run = battle(pc("reimu"))
     assert run.refused(Join("x", body=1, endurance=1), "sg.attributes_incomplete").values["missing"] == (
-        "intellect, sense, will"
+        ("intellect", "sense", "will")
     )
     run.refused(Join("x"), "sg.dp_max_required")
     run.refused(Join("x", dp_max=10), "sg.recovery_required")

@@ -92,7 +92,8 @@ def test_s_hide_1_what_reaches_a_hidden_character_stays_secret() -> None:
     assert run.secret() == [("sg.rolled", ("gm",))]
     run.refused(Roll("霊夢", 5, 1, kind="resist", against="ルーミア"), "sg.against_hidden")
     run(Surprise("ルーミア", "霊夢", distance=10, ability=True))
-    assert run.secret() == [("sg.surprise_ability", ("gm",))]  # who used it: secret
+    # who used it: secret; so is the GM's word that the target is wary from the next value (S-SUR-5)
+    assert run.secret() == [("sg.surprise_ability", ("gm",)), ("sg.ability_wary", ("gm",))]
     assert run.event("sg.ability_noticed") == {"target": "霊夢", "case": "S-SUR-6"}  # that it was: not
     run.refused(SpellCard("ルーミア", declare="闇符「ディマーケイション」"), "sg.cards_hidden")
     run(End())

@@ -145,6 +145,12 @@ def test_sengensho_mds_command_table_lists_every_option_the_bot_has() -> None:
         listed.setdefault(name, set()).update(w.strip("[]").partition(":")[0] for w in words)
     aside = {("start", "ambush"), ("import", "file")}
     assert "`ambush:true`" in text
+    # options the rulings themselves name for a command (S-CARD-1, S-ITEM-2, S-HIDE-1 of issue 37:
+    # ``/sg spellcard name give_to:<name>``, ``holder_knows:true``, ``reveal:true``) while the table
+    # lags behind: each must be quoted in the spec's text as the option it is
+    for command, option in (("spellcard", "give_to"), ("item", "holder_knows"), ("end", "reveal")):
+        assert f"{option}:" in text, (command, option)
+        aside.add((command, option))
     missing = [
         (spec_.name, o.name)
         for spec_ in commands().values()

@@ -258,7 +258,7 @@ async def test_gm_set_of_sheet_values(table: Table) -> None:
     await table.ok("/pc add sheet:fighter.json")
     assert (
         await table.ok("/gm set target:pc.ガルド.evasion value:9")
-        == "The GM set pc.ガルド.evasion from 7 to 9."
+        == "The GM set ガルド's evasion from 7 to 9."
     )
     await table.ok("/gm set target:pc.ガルド.命中1 value:8")
     await table.ok("/gm set target:pc.ガルド.weapon2_rate value:30")

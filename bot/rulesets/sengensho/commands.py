@@ -52,6 +52,13 @@ def _join(values: Mapping[str, Any], ctx: BuildContext) -> Command:
     return sc.Join(**{**values, "invoker": ctx.invoker, "gm": ctx.is_gm})
 
 
+def _item(values: Mapping[str, Any], ctx: BuildContext) -> Command:
+    """``/sg item``: whether the holder knows what it carries is the GM's to say (S-ITEM-2)."""
+    if values.get("holder_knows") and not ctx.is_gm:
+        raise UserError("sg.holder_knows_gm_only", name=values.get("name"))
+    return sc.Item(**values)
+
+
 def _optional(spec: CommandSpec, *names: str) -> CommandSpec:
     """``names`` may be left out although the engine class has no default for them (``base``: the
     sheet gives it, S-CORE-4); the rules then say what is missing."""
@@ -162,7 +169,17 @@ COMMANDS: tuple[CommandSpec, ...] = (
         _o("mercy", OptType.CHOICE, choices=MERCY_CHOICES),
         _o("via", OptType.CHOICE, choices=VIAS),
     ),
-    _spec("item", sc.Item, _NAME, _o("holder"), _o("release", OptType.BOOL)),
+    dataclasses.replace(
+        _spec(
+            "item",
+            sc.Item,
+            _NAME,
+            _o("holder"),
+            _o("release", OptType.BOOL),
+            _o("holder_knows", OptType.BOOL),
+        ),
+        build=_item,
+    ),
     _spec("state", sc.SetState, _NAME, _o("unable", OptType.BOOL)),
     _spec(
         "spellcard",
@@ -172,13 +189,14 @@ COMMANDS: tuple[CommandSpec, ...] = (
         _o("use"),
         _o("take_from"),
         _o("card"),
+        _o("give_to"),
     ),
-    _spec("end", sc.End),
+    _spec("end", sc.End, _o("reveal", OptType.BOOL)),
     *_reads(),
 )
 
 #: options that name a character already in the battle
-CHARACTER_OPTIONS = ("name", "attacker", "target", "against", "at", "holder", "take_from")
+CHARACTER_OPTIONS = ("name", "attacker", "target", "against", "at", "holder", "take_from", "give_to")
 
 
 def _actor(command: Any) -> str | None:
