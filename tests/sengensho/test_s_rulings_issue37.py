@@ -320,3 +320,18 @@ def test_s_sur_5_the_gm_showing_a_hidden_attacker_makes_it_found_and_its_surpris
     assert run.c("霊夢").surprises == () and run.c("霊夢").found == ("ルーミア",)
     run(GMSet("ルーミア.hidden", "true"))  # hidden again: no one has found it
     assert run.c("霊夢").found == ()
+
+
+def test_s_card_1_a_player_cannot_take_another_players_card_only_be_given_it() -> None:
+    """S-CARD-1: handed over, not taken: a player's take_from of another player's character is refused,
+    saying how its owner gives it; from their own character, or by the GM, it is carried out."""
+    binding = rulesets().get("sengensho")
+    assert binding is not None and binding.authorize is not None
+    state = battle(pc("霊夢", owner="u1"), pc("咲夜", owner="u3"), pc("小傘", owner="u3")).s
+    take = SpellCard("咲夜", take_from="霊夢", card="霊符「夢想封印」")
+    with pytest.raises(UserError) as refused:
+        binding.authorize(state, take, BuildContext("u3", False))
+    assert refused.value.key == "sg.card_take_needs_giver"
+    assert dict(refused.value.values) == {"giver": "霊夢", "taker": "咲夜"}
+    binding.authorize(state, take, BuildContext("gm", True))
+    binding.authorize(state, SpellCard("咲夜", take_from="小傘"), BuildContext("u3", False))

@@ -117,7 +117,7 @@ def test_skirmish() -> None:
     play("咲夜 comes in")
     joined = run.event("sg.joined")
     assert (joined["dp"], joined["dp_max"], joined["initiative"], joined["capped"]) == (12, 17, 12, False)
-    play("咲夜 takes over a card")
+    play("霊夢 hands a card over to 咲夜 (S-CARD-1: handed over, not taken)")
     assert (run.event("sg.cards_taken")["card"], run.event("sg.cards_taken")["side_total"]) == (
         "霊符「夢想封印」",
         1,

@@ -235,6 +235,20 @@ def authorize(state: SengenshoState, command: Any, who: BuildContext) -> None:
         if character.side is Side.ENEMY:
             raise UserError("service.enemy_gm_only", name=character.name)
         raise UserError("service.not_your_pc", name=character.name)
+    if isinstance(command, sc.SpellCard) and command.take_from is not None:
+        _check_handed_over(state, command, invoker)
+
+
+def _check_handed_over(state: SengenshoState, command: sc.SpellCard, invoker: str) -> None:
+    """S-CARD-1: a card is handed over, not taken: another player's character's card is theirs to give
+    (``give_to:``); a player takes over only from their own characters (or the GM's gift)."""
+    assert command.take_from is not None
+    j = state.find(fold(command.take_from))
+    if j is None:
+        return  # the rules will say the character is unknown
+    giver = state.characters[j]
+    if giver.owner not in (None, invoker):
+        raise UserError("sg.card_take_needs_giver", giver=giver.name, taker=command.name)
 
 
 def secret_text(before: SengenshoState, after: SengenshoState, command: Any) -> bool:
