@@ -15,6 +15,7 @@ from engine.fort.context import (
 )
 from engine.fort.lookup import (
     find_commander,
+    name_key,
     require_main_action,
     require_pc_actor,
     resolve_actor,
@@ -263,6 +264,9 @@ def unit_attack(ctx: Context, state: FortState, cmd: UnitAttack) -> FortState:
     """F-UNIT-7, F-UNIT-14: ▶ユニット攻撃: the unit's main action, one melee attack on a unit of the other
     side in the same area (and position, F-MAP-5): strike roll minus the target's defence."""
     a = unit_on_map(state, cmd.attacker)
+    pc = next((p for p in state.pcs if p.key == name_key(cmd.target)), None)
+    if pc is not None:  # a unit's attack on a PC is the table's to roll; its damage is the PC's HP
+        raise RuleError("fort.unit_attack_pc", unit=state.units[a].name, pc=pc.name)
     t = unit_on_map(state, cmd.target)
     attacker, target = state.units[a], state.units[t]
     if attacker.side is target.side:

@@ -16,6 +16,7 @@ from engine.fort import (
     Repair,
     Siege,
     StartBattle,
+    UnitAttack,
 )
 from engine.fort.state import BattleOutcome, Turn
 
@@ -172,3 +173,12 @@ def test_f_fort_3_a_repair_at_full_hp_is_refused_and_the_round_keeps_its_repair(
     run(Siege(effect="fixed", amount=15))
     run(Repair(by="Alice"))
     assert (run.s.fort_hp, run.s.repaired_round) == (295, 1)
+
+
+def test_f_unit_7_a_unit_attack_naming_a_pc_says_how_a_pc_takes_it() -> None:
+    """F-UNIT-7: /unit attack is unit against unit; naming a PC is refused, saying to record the damage
+    on the PC (issue 38, item 9)."""
+    run = battle()
+    run(AddUnit(name="ゴブリン隊", type="normal", area="A2", hp=30, fort_damage=5))
+    error = run.refused(UnitAttack(attacker="ゴブリン隊", target="Alice"), "fort.unit_attack_pc")
+    assert dict(error.values) == {"unit": "ゴブリン隊", "pc": "Alice"}
