@@ -17,7 +17,7 @@ from typing import Any
 from bot.commands.model import CommandSpec, UserError
 from bot.commands.values import norm_word
 from bot.i18n import LANGUAGES, catalogue
-from bot.i18n.names import CommandName, SubcommandList, close_word, command_text
+from bot.i18n.names import CommandName, SubcommandList, Words, close_word, command_text
 
 #: the language whose names Discord shows besides English
 LANG = "ja"
@@ -170,9 +170,11 @@ class CommandTable:
     # --- /help ---------------------------------------------------------------------------------
 
     def help_groups(self) -> dict[str, list[CommandSpec]]:
-        """Every command by its group (a command without a group as its own), in ``order``."""
+        """Every command by its group (a command without a group as its own), in ``order``; a group's
+        commands as its rule set lists them (start first, end near the end: the order play goes),
+        not alphabetically (which no reader's language shares)."""
         out: dict[str, list[CommandSpec]] = {}
-        for spec in sorted(self.specs.values(), key=lambda s: s.path):
+        for spec in self.specs.values():
             out.setdefault(spec.group or spec.name, []).append(spec)
         rank = {g: i for i, g in enumerate(self.order)}
         return dict(sorted(out.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0])))
@@ -186,10 +188,12 @@ class CommandTable:
         groups = self.help_groups()
         specs = groups.get(words[0])
         if specs is None:
-            raise UserError("help.unknown", topic=topic, groups=", ".join(groups))
+            raise UserError("help.unknown", topic=topic, groups=Words(tuple(CommandName(g) for g in groups)))
         if len(words) > 1:
             chosen = [s for s in specs if s.name == words[1]]
             if not chosen:
-                raise UserError("help.unknown", topic=topic, groups=", ".join(s.path for s in specs))
+                raise UserError(
+                    "help.unknown", topic=topic, groups=Words(tuple(CommandName(s.path) for s in specs))
+                )
             return chosen
         return specs

@@ -100,7 +100,7 @@ def _reply(view: View, lang: str, user: str, pictures: PictureCache | None) -> R
         embeds = limits.build(lines=[_notice(view, lang)], colour=NEUTRAL)
         return Reply([embeds], view.ephemeral, changed=True)
     if isinstance(view, HelpView):
-        text = help_text.help_text(lang, view.topic)
+        text = help_text.help_text(lang, view.topic, console=False)
         lines = [_indented(line) for line in text.splitlines()]
         return Reply(limits.messages(limits.build(lines=lines, colour=NEUTRAL)), view.ephemeral)
     if isinstance(view, RulesetView):

@@ -19,11 +19,12 @@ def _desc(key: str, lang: str) -> str:
     return t(key, lang) if has(key, lang) else t("help.no_desc", lang)
 
 
-def help_text(lang: str, topic: str = "") -> str:
-    """The help: every command, or one group's (one command's) options and examples."""
+def help_text(lang: str, topic: str = "", *, console: bool = True) -> str:
+    """The help: every command, or one group's (one command's) options and examples; ``console``: the
+    overview ends with how the console is used (not in Discord, where it means nothing)."""
     specs = rulesets().table.topic_specs(topic)
     if specs is None:
-        return _overview(lang)
+        return _overview(lang, console)
     lines: list[str] = []
     for spec in specs:
         lines.extend(_command(spec, lang))
@@ -31,19 +32,23 @@ def help_text(lang: str, topic: str = "") -> str:
     return "\n".join(lines).rstrip()
 
 
-def _overview(lang: str) -> str:
+def _overview(lang: str, console: bool = True) -> str:
     lines = [t("help.header", lang)]
     names = catalogue(lang)
     for group, specs in rulesets().table.help_groups().items():
-        if len(specs) > 1 or specs[0].group is not None:
-            desc = _desc(f"cmd.{group}.desc", lang)
-            lines.append(t("help.group_plain", lang, path=command_text(group, names), desc=desc))
+        if len(specs) == 1 and specs[0].group is None:  # a command of its own (``/roll``, ``/help``)
+            desc = _desc(f"cmd.{_dotted(specs[0].path)}.desc", lang)
+            lines.append(t("help.group_plain", lang, path=command_text(specs[0].path, names), desc=desc))
+            continue
+        desc = _desc(f"cmd.{group}.desc", lang)
+        lines.append(t("help.group_plain", lang, path=command_text(group, names), desc=desc))
         for spec in specs:
-            if spec.group is None and len(specs) > 1:  # ``/roll`` itself, the head of its group
+            if spec.group is None:  # ``/roll`` itself, the head of its group
                 continue
             desc = _desc(f"cmd.{_dotted(spec.path)}.desc", lang)
             lines.append(t("help.command_plain", lang, path=command_text(spec.path, names), desc=desc))
-    lines.append(t("help.console", lang))
+    if console:
+        lines.append(t("help.console", lang))
     return "\n".join(lines)
 
 

@@ -150,8 +150,8 @@ async def test_help_in_english_and_japanese_names(session: ConsoleSession) -> No
     assert unknown is not None and not unknown.ok
     # (a test rule set of another test module may follow the built-in ones)
     assert unknown.text.startswith(
-        "⚠ There is no group or command “zz”. Known: fort, pc, unit, commander, attack, trap, cannon, "
-        "ballista, gm, roll, palette, settings, help, sg"
+        "⚠ There is no group or command “zz”. Known: /fort, /pc, /unit, /commander, /attack, /trap, /cannon, "
+        "/ballista, /gm, /roll, /palette, /settings, /help, /sg"
     )
     # the Japanese command and option names Discord shows, as commands
     session.lang = "ja"

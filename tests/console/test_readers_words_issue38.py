@@ -90,3 +90,27 @@ def test_a_ram_named_like_its_type_is_named_once() -> None:
     assert event_line(Event("trap.rammed", {**data, "unit": "丸太隊"}), "ja") == (
         "破城槌 丸太隊がF0-B1のバリケードを突破(残り1回)。"
     )
+
+
+def test_the_help_reads_in_the_readers_words_and_the_order_play_goes() -> None:
+    """Issue 38, item 7: an unknown topic lists the groups as the reader's client names them; a group's
+    commands in the order play goes (開始 before 終了); a command of its own is no member of /gm; the
+    Discord overview has no console line; the help's own description names /砦, not fort."""
+    import pytest
+
+    from bot.commands import UserError
+    from bot.render.help_text import help_text
+    from bot.rulesets.builtin import ensure_builtin
+
+    ensure_builtin()
+    with pytest.raises(UserError) as refused:
+        help_text("ja", "たいほう")
+    assert refused.value.key == "help.unknown"
+    assert refused.value.values["groups"].text("ja").startswith("/砦、/pc、/ユニット、/指揮官")
+    overview = help_text("ja").splitlines()
+    fort = [line.split(" — ")[0] for line in overview if line.startswith("  /砦 ")]
+    assert fort.index("  /砦 開始") < fort.index("  /砦 終了")
+    assert any(line.startswith("/ダイス — ") for line in overview)
+    assert any(line.startswith("/ヘルプ — コマンドの一覧と説明。グループ(/砦 など)") for line in overview)
+    assert "「/quit」" in overview[-1]
+    assert "「/quit」" not in help_text("ja", console=False).splitlines()[-1]
