@@ -31,6 +31,16 @@ def fold(text: str) -> str:
     return visible(text).strip().casefold()
 
 
+#: hiragana to katakana (ごぶりん → ゴブリン), for what is close to a name, never for a name's identity
+_KANA = {c: c + 0x60 for c in range(0x3041, 0x3097)}
+
+
+def kana_fold(text: str) -> str:
+    """``fold``, hiragana as katakana: how near a typed word is to a name (``ごぶりん隊`` to ``ゴブリン隊``:
+    a suggestion, autocomplete). Names stay compared by ``fold`` alone."""
+    return fold(text).translate(_KANA)
+
+
 #: words read as yes / no in option values and overrides (after ``fold``)
 TRUE_WORDS = frozenset({"true", "yes", "on", "1", "はい"})
 FALSE_WORDS = frozenset({"false", "no", "off", "0", "いいえ"})

@@ -13,10 +13,12 @@ from bot.discord import limits
 from bot.discord.presenter import ENDED, NEUTRAL
 from bot.discord.text import escaped, md, who
 from bot.views import StatusView
+from engine.common import kana_fold
 
 
 def fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold()
+    """What autocomplete compares: full width, case and kana folded (``ごぶ`` finds ゴブリン隊)."""
+    return kana_fold(unicodedata.normalize("NFKC", text))
 
 
 def filter_names(names: Iterable[str], current: str, limit: int = 25) -> list[str]:

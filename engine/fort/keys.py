@@ -155,6 +155,7 @@ REFUSALS: dict[str, str] = {
     "fort.sheet_invalid": "reason(not_json, or why) place?(where) detail?(the reason's values)",
     # units and commanders
     "fort.unit_unknown": "name",
+    "fort.unit_unknown_near": "name near (units whose names are close: a suggestion)",
     "fort.unit_destroyed": "name",
     "fort.unit_not_arrived": "name arrive_round?",
     "fort.unit_not_enemy": "unit",

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine import common
-from engine.common import fold
+from engine.common import fold, kana_fold
 from engine.fort.map import Area, Position
 from engine.fort.state import PC, Commander, FortState, Unit, UnitType, evolve
 from engine.ruleset import RuleError
@@ -36,6 +36,12 @@ def find_unit(state: FortState, name: str) -> int:
     for i, u in enumerate(state.units):
         if u.key == key:
             return i
+    typed = kana_fold(name)
+    near = tuple(
+        u.name for u in state.units if typed and (typed in kana_fold(u.name) or kana_fold(u.name) in typed)
+    )
+    if near:  # ``ゴブリン`` or ``ごぶりん隊`` for ``ゴブリン隊``: said, never taken for it
+        raise RuleError("fort.unit_unknown_near", name=name, near=near[:5])
     raise RuleError("fort.unit_unknown", name=name)
 
 

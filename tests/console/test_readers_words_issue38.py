@@ -114,3 +114,11 @@ def test_the_help_reads_in_the_readers_words_and_the_order_play_goes() -> None:
     assert any(line.startswith("/ヘルプ — コマンドの一覧と説明。グループ(/砦 など)") for line in overview)
     assert "「/quit」" in overview[-1]
     assert "「/quit」" not in help_text("ja", console=False).splitlines()[-1]
+
+
+def test_autocomplete_finds_a_katakana_name_typed_in_hiragana() -> None:
+    """Issue 38, item 9: autocomplete ``ごぶ`` offers ゴブリン隊 (full width, case and kana folded)."""
+    from bot.discord.status import filter_names
+
+    assert filter_names(["オーガ", "ゴブリン隊", "大ゴブリン"], "ごぶ") == ["ゴブリン隊", "大ゴブリン"]
+    assert filter_names(["ゴブリン隊"], "ＧＯＢ") == []

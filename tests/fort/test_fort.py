@@ -182,3 +182,14 @@ def test_f_unit_7_a_unit_attack_naming_a_pc_says_how_a_pc_takes_it() -> None:
     run(AddUnit(name="ゴブリン隊", type="normal", area="A2", hp=30, fort_damage=5))
     error = run.refused(UnitAttack(attacker="ゴブリン隊", target="Alice"), "fort.unit_attack_pc")
     assert dict(error.values) == {"unit": "ゴブリン隊", "pc": "Alice"}
+
+
+def test_a_unit_name_close_to_one_is_suggested_never_taken_for_it() -> None:
+    """Issue 38, item 9: ``ゴブリン`` or ``ごぶりん隊`` for ゴブリン隊 is refused naming it (names stay
+    compared after NFKC and case folding only); a name close to none is refused as before."""
+    run = battle()
+    run(AddUnit(name="ゴブリン隊", type="normal", area="A2", hp=30, fort_damage=5))
+    for typed in ("ごぶりん隊", "ゴブリン"):
+        error = run.refused(UnitAttack(attacker=typed, target="x"), "fort.unit_unknown_near")
+        assert dict(error.values) == {"name": typed, "near": ("ゴブリン隊",)}
+    run.refused(UnitAttack(attacker="オーガ", target="x"), "fort.unit_unknown")
