@@ -12,12 +12,14 @@ at most one line a part that did not fit).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import discord
 
 from bot.discord import limits
+from bot.render.status_parts import StatusParts
 
 #: what the compact form keeps free besides its parts (rounding, a field split by a long line)
 SLACK = 64
@@ -185,3 +187,48 @@ def first_message(embeds: list[discord.Embed], note: str) -> LiveMessage:
     last = shown[-1] if shown else discord.Embed()
     last.set_footer(text=note)
     return LiveMessage(shown or [last], compact=True)
+
+
+#: the longest row of a status screen's list in the compact form (a row with many marks is cut after them)
+ROW_MAX = 200
+
+
+def _lines_size(lines: list[str]) -> int:
+    return sum(len(line) + 1 for line in lines)
+
+
+def parts_message(shown: StatusParts, colour: int, note: str, more: Callable[[int], str]) -> LiveMessage:
+    """A live status message from a status screen in parts (``bot.render.status_parts``): the whole
+    screen if it fits one embed, else each list cut to its share of the room in the screen's order,
+    with how many were left out (``more``), after ``note``; the head and the tail always. The rows read
+    while trying the whole screen are not made again."""
+    title, *head = shown.head
+    room = limits.DESCRIPTION - _lines_size(head) - _lines_size(shown.tail)
+    read: list[list[str]] = []  # each list's heading and the rows read so far
+    whole = True
+    for part in shown.parts:
+        rows = [part.heading]
+        read.append(rows)
+        room -= len(part.heading) + 1
+        for row in part.rows:
+            rows.append(row)
+            room -= len(row) + 1
+            if room < 0:
+                whole = False
+                break
+        if not whole:
+            break
+    if whole:
+        lines = [*head, *(row for rows in read for row in rows), *shown.tail]
+        embeds = limits.build(title=title, lines=lines, colour=colour)
+        if fits(embeds) and len(embeds) == 1:
+            return LiveMessage(embeds)
+    parts = []
+    for n, part in enumerate(shown.parts):
+        before = read[n][1:] if n < len(read) else []
+        entries = in_order(itertools.chain(before, part.rows))
+        parts.append(Part(part.heading, [part.heading], entries, part.count, more, width=ROW_MAX))
+    room = limits.DESCRIPTION - _lines_size(head) - _lines_size(shown.tail) - len(note) - 1 - SLACK
+    lists = fill(parts, room, cap=None)
+    lines = [*head, note, *(line for part in lists for line in part), *shown.tail]
+    return LiveMessage(limits.build(title=title, lines=lines, colour=colour), compact=True)

@@ -11,11 +11,11 @@ Every word comes from the catalogues.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import t
 from bot.i18n.words import say
+from bot.render.status_parts import StatusPart, StatusParts
 from bot.views import StatusView
 from engine.battle.visibility import table_monster
 
@@ -334,23 +334,6 @@ def _lore_row(lore: Values, doc: Values, lang: str, gm: bool) -> str | None:
         known=t(f"bt.status.known.{reached}", lang),
         numbers=t("bt.status.lore_numbers", lang, numbers=list_text(numbers, lang)) if numbers else "",
     )
-
-
-@dataclass(frozen=True)
-class StatusPart:
-    """A list of the status screen: its heading line and its rows, each made when it is read (so a
-    front-end that shows only the first rows renders only those); ``count`` says how many."""
-
-    heading: str
-    rows: Iterator[str]
-    count: int
-
-
-@dataclass(frozen=True)
-class StatusParts:
-    head: list[str]
-    parts: list[StatusPart]
-    tail: list[str]
 
 
 def _waiting(doc: Values, side: Any) -> list[str]:

@@ -8,11 +8,11 @@ leaves out what is hidden from them). Every word comes from the catalogues.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import t
 from bot.render.common import hp_bar
+from bot.render.status_parts import StatusPart, StatusParts
 from bot.views import StatusView
 
 #: the width of a DP bar, in characters
@@ -142,23 +142,6 @@ def _card_lines(doc: Values, lang: str) -> list[str]:
     if pc != enemy:
         lines.append(t("sg.status.cards_unbalanced", lang, pc=pc, enemy=enemy))
     return lines
-
-
-@dataclass(frozen=True)
-class StatusPart:
-    """A list of the status screen: its heading line and its rows, each made when it is read (so a
-    front-end that shows only the first rows renders only those); ``count`` says how many."""
-
-    heading: str
-    rows: Iterator[str]
-    count: int
-
-
-@dataclass(frozen=True)
-class StatusParts:
-    head: list[str]
-    parts: list[StatusPart]
-    tail: list[str]
 
 
 def _rows(characters: list[Values], lang: str, initiative: Callable[[Values, Any], Any]) -> Iterator[str]:
