@@ -10,6 +10,7 @@ import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields
+from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar, Union
 
 from engine.dice.source import DiceSource, ScriptedDice
@@ -404,3 +405,30 @@ class JsonDoc:
     def obj_or_empty(self, key: str) -> JsonDoc:
         """The object under ``key``; absent, null or any other false value reads as ``{}``."""
         return JsonDoc(self.raw.get(key) or {}, self.key_path(key) + self.style.end, self.style, self._trail)
+
+
+class DamageKind(StrEnum):
+    """Sword World 2.5's kinds of damage (F-UNIT-4, B-DMG-1): 物理 (less 防護点), 魔法 (in full), 確定
+    (never reduced), as the ``kind:`` option names them; every rule set's."""
+
+    PHYSICAL = "physical"
+    MAGIC = "magic"
+    FIXED = "fixed"
+
+
+class Element(StrEnum):
+    """Sword World 2.5's damage elements (属性; F-UNIT-15, B-DMG-1), as the ``element:`` option names
+    them; every rule set's."""
+
+    FIRE = "fire"
+    WATER = "water"
+    WIND = "wind"
+    EARTH = "earth"
+    LIGHTNING = "lightning"
+    ENERGY = "energy"
+    CUTTING = "cutting"
+    IMPACT = "impact"
+    POISON = "poison"
+    DISEASE = "disease"
+    MIND = "mind"
+    CURSE = "curse"

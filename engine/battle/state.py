@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from engine.common import DamageKind as DamageKind
+from engine.common import Element as Element
 from engine.common import fold
 
 
@@ -30,29 +32,6 @@ class Phase(StrEnum):
     ENDED = "ended"
 
 
-class DamageKind(StrEnum):
-    """B-DMG-1: 物理 (less 防護点), 魔法 (in full), 確定 (never reduced)."""
-
-    PHYSICAL = "physical"
-    MAGIC = "magic"
-    FIXED = "fixed"
-
-
-class Element(StrEnum):
-    """B-DMG-1: the elements (属性) of SW2.5."""
-
-    FIRE = "fire"
-    WATER = "water"
-    WIND = "wind"
-    EARTH = "earth"
-    LIGHTNING = "lightning"
-    ENERGY = "energy"
-    IMPACT = "impact"
-    CUTTING = "cutting"
-    POISON = "poison"
-    DISEASE = "disease"
-    CURSE = "curse"
-    MIND = "mind"
 
 
 class Resisted(StrEnum):

@@ -7,6 +7,8 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from engine.common import DamageKind as DamageKind
+from engine.common import Element as Element
 from engine.fort.map import Area, Edge, Position
 from engine.sheets.model import PCSheet
 
@@ -66,27 +68,6 @@ class TrapKind(StrEnum):
     MINE = "mine"
 
 
-class DamageKind(StrEnum):
-    PHYSICAL = "physical"
-    MAGIC = "magic"
-    FIXED = "fixed"
-
-
-class Element(StrEnum):
-    """F-UNIT-15: Sword World's damage elements (属性), as the ``element:`` option names them."""
-
-    FIRE = "fire"
-    WATER = "water"
-    WIND = "wind"
-    EARTH = "earth"
-    LIGHTNING = "lightning"
-    ENERGY = "energy"
-    CUTTING = "cutting"
-    IMPACT = "impact"
-    POISON = "poison"
-    DISEASE = "disease"
-    MIND = "mind"
-    CURSE = "curse"
 
 
 #: F-CAN-1: a cannon holds 0 to 5 shells.
