@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from engine.common import fold
+from engine.dice import DiceError, DiceSource, RollResult, parse_command
 from engine.dice.command import split_comment
 from engine.ruleset import RuleError
 
@@ -194,3 +195,18 @@ class OwnPalette:
     name: str
     palette: Palette
     values: Mapping[str, str]
+
+
+def roll_line(
+    palette: Palette, selector: str, values: Mapping[str, str], dice: DiceSource
+) -> tuple[Expanded, RollResult]:
+    """The line ``selector`` names, expanded with ``values`` (``expand_line``) and rolled as BCDice
+    rolls it; ``palette.not_a_command`` if it expands to no dice command (other ``dice.*`` as they are)."""
+    expanded = expand_line(palette, find_line(palette, selector), values)
+    try:
+        return expanded, parse_command(expanded.text).roll(dice)
+    except DiceError as error:
+        if error.key != "dice.unknown_command":
+            raise
+        command = error.values.get("command", "")
+        raise RuleError("palette.not_a_command", line=selector, command=command) from None

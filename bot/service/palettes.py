@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.commands import UserError, nfkc
+from bot.commands import nfkc
 from bot.commands.sheet_source import read_given
 from bot.i18n.names import TextList
 from bot.service.actions import mark_dice, restore_dice
@@ -28,9 +28,9 @@ from bot.storage.records import RegisteredSheet
 from bot.storage.user_sheets import CAP
 from bot.views import NoticeView, PaletteRollView
 from engine.common import fold
-from engine.dice import DiceError, DiceSource, RecordingDice, parse_command
+from engine.dice import DiceSource, RecordingDice
 from engine.errors import EngineError
-from engine.palette import OwnPalette, choices, expand, expand_line, find_line, parse_palette
+from engine.palette import OwnPalette, choices, expand, parse_palette, roll_line
 from engine.sheets.model import MonsterSheet, sheet_from_json, sheet_to_json
 from engine.sheets.palette_gen import combined_palette, sheet_variables
 
@@ -202,19 +202,13 @@ class Palettes:
 
     async def roll(self, where: Where, actor: Actor, name: Any, line: str, secret: bool) -> PaletteRollView:
         found = self.pick(await self.found(where, actor), name)
-        palette = found.own.palette
-        chosen = find_line(palette, line)
-        expanded = expand_line(palette, chosen, found.own.values)
         mark = mark_dice(self.dice)
         try:
-            result = parse_command(expanded.text).roll(RecordingDice(self.dice))
-        except DiceError as error:
+            expanded, result = roll_line(found.own.palette, line, found.own.values, RecordingDice(self.dice))
+        except BaseException:
             restore_dice(self.dice, mark)
-            if error.key != "dice.unknown_command":
-                raise
-            raise UserError(
-                "palette.not_a_command", line=line, command=error.values.get("command", "")
-            ) from None
+            raise
+        chosen = expanded.line
         return PaletteRollView(
             actor=actor.id,
             pc=found.own.name,

@@ -14,12 +14,13 @@ from typing import Any
 
 from engine import limits
 from engine.common import ImportInvalid, fold
-from engine.dice import DiceSource, RollResult, parse_command
+from engine.dice import DiceSource, RollResult
 from engine.fort.commands import ReadPCSheet, SetPCPalette
 from engine.fort.context import Context
 from engine.fort.lookup import find_pc, set_pc
 from engine.fort.state import PC, FortState, evolve
-from engine.palette import Expanded, Palette, expand_line, find_line, parse_palette
+from engine.palette import Expanded, Palette, parse_palette
+from engine.palette import roll_line as palette_roll_line
 from engine.ruleset import RuleError
 from engine.sheets.model import MAX_VALUE, PCSheet, sheet_from_json
 from engine.sheets.palette_gen import combined_palette, sheet_variables
@@ -125,10 +126,9 @@ def pc_values(pc: PC) -> dict[str, str]:
 
 
 def roll_line(pc: PC, selector: str, dice: DiceSource) -> tuple[Expanded, RollResult]:
-    """``/pc roll line:``: the line expanded, and BCDice's roll of it (``dice.*`` if it is not a command)."""
-    palette = pc_palette(pc)
-    expanded = expand_line(palette, find_line(palette, selector), pc_values(pc))
-    return expanded, parse_command(expanded.text).roll(dice)
+    """``/pc roll line:``: the line expanded, and BCDice's roll of it (``palette.not_a_command`` if it is
+    not a command)."""
+    return palette_roll_line(pc_palette(pc), selector, pc_values(pc), dice)
 
 
 # --- /gm set pc.<name>.<value> -----------------------------------------------------------------------

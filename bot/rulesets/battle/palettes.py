@@ -13,11 +13,10 @@ from bot.commands import QueryContext, UserError
 from bot.i18n.names import ChoiceName
 from bot.views import Offer, PaletteRollView
 from engine.battle import lookup
-from engine.battle.state import BattleState
+from engine.battle.state import PC, BattleState
 from engine.common import ImportInvalid, fold
-from engine.dice import DiceError, parse_command
 from engine.errors import EngineError
-from engine.palette import OwnPalette, choices, expand_line, find_line, parse_palette
+from engine.palette import OwnPalette, choices, parse_palette, roll_line
 from engine.sheets.model import PCSheet, sheet_from_json
 from engine.sheets.palette_gen import combined_palette, sheet_variables
 
@@ -31,6 +30,14 @@ def _sheet(text: str | None) -> PCSheet | None:
         return None  # a sheet kept as an import gave it, not as the reader writes it: its own palette only
 
 
+def pc_palette(pc: PC) -> OwnPalette:
+    """What a PC rolls from: its own palette and/or ゆとシート's for its sheet, and its values now."""
+    sheet = _sheet(pc.sheet)
+    palette = parse_palette(combined_palette(sheet, pc.palette, pc.max_hp))
+    values = {fold(k): v for k, v in sheet_variables(sheet, pc.hp, pc.max_hp, None).items()}
+    return OwnPalette(pc.name, palette, values)
+
+
 def own_palettes(state: BattleState, invoker: str, names: tuple[str, ...]) -> list[OwnPalette]:
     """The palettes of the PCs ``invoker`` (or one of the ``names`` they go by) owns."""
     mine = {fold(n) for n in (invoker, *names) if n}
@@ -38,14 +45,12 @@ def own_palettes(state: BattleState, invoker: str, names: tuple[str, ...]) -> li
     for pc in state.pcs:
         if pc.owner is None or (pc.owner != invoker and fold(pc.owner.removeprefix("@")) not in mine):
             continue
-        sheet = _sheet(pc.sheet)
         try:
-            palette = parse_palette(combined_palette(sheet, pc.palette, pc.max_hp))
+            own = pc_palette(pc)
         except EngineError:
             continue
-        if palette.lines:
-            values = {fold(k): v for k, v in sheet_variables(sheet, pc.hp, pc.max_hp, None).items()}
-            out.append(OwnPalette(pc.name, palette, values))
+        if own.palette.lines:
+            out.append(own)
     return out
 
 
@@ -62,18 +67,9 @@ def roll_query(state: BattleState, values: Mapping[str, Any], ctx: QueryContext)
     target = values.get("target")
     if target is not None:
         target = lookup.target(state, str(target), need_part=True).label
-    palette = parse_palette(combined_palette(_sheet(pc.sheet), pc.palette, pc.max_hp))
-    line = find_line(palette, str(values["line"]))
-    sheet_values = {fold(k): v for k, v in sheet_variables(_sheet(pc.sheet), pc.hp, pc.max_hp, None).items()}
-    expanded = expand_line(palette, line, sheet_values)
-    try:
-        result = parse_command(expanded.text).roll(ctx.dice)
-    except DiceError as error:
-        if error.key != "dice.unknown_command":
-            raise
-        raise UserError(
-            "palette.not_a_command", line=values["line"], command=error.values.get("command", "")
-        ) from None
+    own = pc_palette(pc)
+    expanded, result = roll_line(own.palette, str(values["line"]), own.values, ctx.dice)
+    line = expanded.line
     offers: tuple[Offer, ...] = ()
     if target is not None:
         if result.total is None:

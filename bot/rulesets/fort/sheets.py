@@ -31,7 +31,6 @@ from bot.i18n.names import CommandName, OptionName
 from bot.rulesets.fort.commands import COMMANDS, check_own_pc
 from bot.views import PaletteRollView, PaletteView
 from engine.common import fold
-from engine.dice import DiceError
 from engine.fort import FORT
 from engine.fort import commands as fc
 from engine.fort.lookup import find_pc, owned_by
@@ -116,14 +115,7 @@ def roll_query(state: FortState, values: Mapping[str, Any], ctx: QueryContext) -
     if values.get("target") is not None:
         raise UserError("palette.target_not_here")
     pc = _pc(state, values, ctx)
-    try:
-        expanded, result = roll_line(pc, values["line"], ctx.dice)
-    except DiceError as error:
-        if error.key != "dice.unknown_command":
-            raise
-        raise UserError(
-            "palette.not_a_command", line=values["line"], command=error.values.get("command", "")
-        ) from None
+    expanded, result = roll_line(pc, values["line"], ctx.dice)
     return PaletteRollView(
         actor=ctx.invoker,
         pc=pc.name,
