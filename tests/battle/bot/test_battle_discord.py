@@ -110,3 +110,44 @@ async def test_a_damage_line_at_a_target_offers_a_button_the_roller_presses(
     assert again.response.ephemeral and "もう使われました" in again.response.text()
     gm = (await h.run(GM, "battle status", gm=True)).response.text()
     assert "胴体" in gm
+
+
+async def _player_reads(storage: Any, dice: Dice, hp: int, defense: int) -> list[str]:
+    """Everything a player reads of a battle whose unknown monster has ``hp`` and ``defense``."""
+    from bot.service import BattleService
+
+    h = await Harness.create(BattleService(storage, dice), defer_after=None)
+    try:
+        start = len(h.recorder.requests)
+        await h.run(GM, "battle start", title="二つの世界")
+        await h.run(BOB, "battle pc", name="ガルド", hp=35)
+        await h.run(GM, "battle monster", name="ヒドラ", hp=hp, defense=defense, reputation=30)
+        await h.run(GM, "gm set", target="first", value="pc")
+        await h.run(GM, "battle next")
+        dice.feed(3, 4)
+        await h.run(BOB, "battle damage", targets="ヒドラ", amount="2d+5", by="ガルド")
+        reads = [public(h, start)]
+        for path in ("battle status", "battle log"):
+            reads.append((await h.run(CAROL, path)).response.text())
+        return reads
+    finally:
+        await h.bot.coalescer.close()
+
+
+async def test_b_know_1_two_worlds_differing_only_in_the_unknown_numbers_read_the_same(
+    tmp_path: Path, dice: Dice
+) -> None:
+    """B-KNOW-1: a player's every reply, the public channel, the status and the log read byte for byte
+    the same whether the unknown monster has HP 60 and 防護点 3 or HP 64 and 防護点 5 (the 12 damage
+    leaves it 無傷 in both)."""
+    from bot.storage import open_storage
+
+    worlds = []
+    for n, (hp, defense) in enumerate(((60, 3), (64, 5))):
+        storage = await open_storage(str(tmp_path / f"world{n}.db"))
+        try:
+            worlds.append(await _player_reads(storage, dice, hp, defense))
+        finally:
+            await storage.close()
+    assert worlds[0] == worlds[1]
+    assert "ヒドラ" in worlds[0][1] and "60" not in worlds[0][1] and "64" not in worlds[1][1]
