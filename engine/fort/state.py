@@ -68,8 +68,6 @@ class TrapKind(StrEnum):
     MINE = "mine"
 
 
-
-
 #: F-CAN-1: a cannon holds 0 to 5 shells.
 MAX_SHELLS = 5
 
