@@ -19,6 +19,50 @@ from engine.fort import (
 )
 from engine.fort.map import Area
 
+# --- F-UNIT-2 ---------------------------------------------------------------------------------
+
+
+def test_f_unit_2_a_soldier_stops_at_an_enemy_ground_unit_and_passes_a_flying_one() -> None:
+    """F-UNIT-2 (ruling: the same holds both ways; a flying unit holds no ground unit): a soldier moving
+    F0→A1→A2 stops at A1, where an enemy ground unit is; one moving F0→B1→B2 passes the enemy flyer at
+    B1 (changed: the flyer stopped it) and reaches B2."""
+    run = battle()
+    run(AddUnit(name="兵", type="soldier", area="F0", hp=20, fort_damage=0, move=20, position="outside"))
+    run(AddUnit(name="衛", type="soldier", area="F0", hp=20, fort_damage=0, move=20, position="outside"))
+    run(AddUnit(name="鬼", type="normal", area="A1", hp=20, fort_damage=5))
+    run(AddUnit(name="鷲", type="flying", area="B1", hp=20, fort_damage=5))
+    run(MoveUnit(unit="兵", to="A2"))
+    moved = run.event("unit.moved")
+    assert (moved["to"], moved["path"], moved["stopped"], moved["blocker"]) == (
+        "A1",
+        ["F0", "A1"],
+        "blocked",
+        "鬼",
+    )
+    assert (run.unit("兵").area, run.unit("兵").halted) == (Area.A1, "blocked")
+    run(MoveUnit(unit="衛", to="B2"))
+    moved = run.event("unit.moved")
+    assert (moved["to"], moved["path"], moved["stopped"], moved["blocker"]) == (
+        "B2",
+        ["F0", "B1", "B2"],
+        None,
+        None,
+    )
+    assert (run.unit("衛").area, run.unit("衛").moved_m, run.unit("衛").halted) == (Area.B2, 20, None)
+
+
+def test_f_unit_2_a_soldier_ending_its_move_among_enemy_flyers_is_not_held() -> None:
+    """F-UNIT-2: a flying enemy in the area where a soldier's move ends holds it no more than one on its
+    way: the soldier may go on with what is left of its movement (changed: it was halted)."""
+    run = battle()
+    run(AddUnit(name="兵", type="soldier", area="F0", hp=20, fort_damage=0, move=30, position="outside"))
+    run(AddUnit(name="鷲", type="flying", area="B1", hp=20, fort_damage=5))
+    run(MoveUnit(unit="兵", to="B1"))
+    assert run.event("unit.moved")["stopped"] is None and run.unit("兵").halted is None
+    run(MoveUnit(unit="兵", to="B2"))
+    assert (run.unit("兵").area, run.unit("兵").moved_m) == (Area.B2, 20)
+
+
 # --- F-UNIT-12 --------------------------------------------------------------------------------
 
 
