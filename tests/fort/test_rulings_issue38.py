@@ -6,18 +6,28 @@ from __future__ import annotations
 import pytest
 from fort_helpers import Run, battle
 
+from bot.render.text import render
+from bot.views import ErrorView
 from engine.fort import (
     FORT,
     AddCommander,
     AddUnit,
     AdvanceUnits,
     AttackArea,
+    AttackSingle,
+    HealFort,
+    MovePC,
     MoveUnit,
     NextTurn,
     SetCommanderHP,
     SetTrap,
+    Siege,
+    rules_turn,
 )
 from engine.fort.map import Area
+from engine.fort.rules_turn import action_side, check_turn
+from engine.fort.state import Side
+from engine.ruleset import RuleError
 
 # --- F-UNIT-2 ---------------------------------------------------------------------------------
 
@@ -228,3 +238,84 @@ def test_f_turn_3_a_unit_with_no_turn_of_its_side_yet_has_its_whole_allowance() 
     assert run.unit("兵").moved_m == 0
     run(MoveUnit(unit="兵", to="F0"))
     assert run.unit("兵").moved_m == 20
+
+
+def test_f_turn_3_fort_heal_is_a_pc_side_action() -> None:
+    """F-TURN-3 (ruling: ``/fort heal`` is a PC-side action like the others): in the enemy side's turn a
+    player's heal is refused, saying whose turn it is; the GM's is carried out and marked (changed: it
+    belonged to no turn)."""
+    run = battle()
+    run(NextTurn())
+    run(Siege(effect="fixed", amount=20))
+    heal = HealFort(amount=12)
+    assert action_side(run.s, heal) is Side.PC
+    with pytest.raises(RuleError) as refused:
+        check_turn(run.s, heal, gm=False)
+    assert (refused.value.key, refused.value.values) == ("fort.not_your_turn", {"turn": "enemy", "round": 1})
+    check_turn(run.s, heal, gm=True)
+    run(heal)
+    assert run.event("fort.healed") == {
+        "amount": 12,
+        "healed": 5,
+        "before": 280,
+        "after": 285,
+        "out_of_turn": "enemy",
+    }
+
+
+def _trap_refused(run: Run) -> RuleError:
+    with pytest.raises(RuleError) as refused:
+        check_turn(run.s, SetTrap(kind="mine", edge="A1-F0", uses=1), gm=False)
+    return refused.value
+
+
+def test_f_turn_3_a_player_sets_traps_in_the_preparation_only() -> None:
+    """F-TURN-3 (ruling: setting a trap once round 1 has begun is the GM's; traps are laid in the
+    preparation): after ``/fort start`` and the set-up, a player's ``/trap set`` is carried out; once an
+    action of round 1 is taken it is refused to players, the GM's still carried out (and not marked, it
+    belongs to no turn) (changed: players could set traps at any time)."""
+    run = battle()
+    run(AddUnit(name="鬼", type="normal", area="A1", hp=30, fort_damage=5))
+    trap = SetTrap(kind="mine", edge="A1-F0", uses=1)
+    assert not rules_turn.round_begun(run.s)
+    check_turn(run.s, trap, gm=False)
+    run(trap)
+    assert not rules_turn.round_begun(run.s)  # setting a trap is set-up, not an action of round 1
+    run(AttackSingle(unit="鬼", bodies=1, by="Alice"))
+    assert rules_turn.round_begun(run.s)
+    err = _trap_refused(run)
+    assert (err.key, err.values) == ("fort.trap_set_gm_only", {"round": 1})
+    check_turn(run.s, trap, gm=True)
+    run(trap)
+    assert all("out_of_turn" not in e.data for e in run.events)
+    assert [t.uses for t in run.s.traps] == [1, 1]
+
+
+def test_f_turn_3_round_1_has_begun_with_its_first_turns_end_or_any_move() -> None:
+    """F-TURN-3: round 1 has begun once its first side's turn has ended, or a PC or unit moved in it;
+    an import keeps it (the export's ``begun``)."""
+    run = battle()
+    run(NextTurn())
+    assert rules_turn.round_begun(run.s)
+    assert _trap_refused(run).values == {"round": 1}
+    moved = battle()
+    moved(MovePC(name="Alice", area="F0", position="outside"))
+    assert moved.s.begun and rules_turn.round_begun(moved.s)
+    document = FORT.export(moved.s)
+    assert document["begun"] is True
+    assert FORT.import_(document).begun
+    assert not FORT.import_({**document, "begun": False}).begun
+    assert not FORT.import_({k: v for k, v in document.items() if k != "begun"}).begun
+
+
+def test_f_turn_3_the_trap_refusal_in_the_readers_words() -> None:
+    """F-TURN-3: the refusal says the battle has begun, who may set a trap now, and when players do."""
+    refusal = ErrorView(key="fort.trap_set_gm_only", values={"round": 2})
+    assert render(refusal, "ja") == (
+        "⚠ 戦闘はもう始まっています(第2ラウンド)。今から罠を設置できるのはGMだけです"
+        "(罠は戦闘前の準備として、最初の行動より前に /罠 設置 で置きます)。"
+    )
+    assert render(refusal, "en") == (
+        "⚠ The battle has begun (round 2): only the GM may set a trap now (traps are laid in the"
+        " preparation, with /trap set before the first action)."
+    )
