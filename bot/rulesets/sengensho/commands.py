@@ -302,8 +302,10 @@ def secret_text(before: SengenshoState, after: SengenshoState, command: Any) -> 
     hidden = {c.key for c in after.characters if c.hidden}
     if not hidden:
         return False
-    for field in dataclasses.fields(command):
-        value = getattr(command, field.name)
+    # only the options that name a character: a free text (a roll's label) that happens to be a hidden
+    # one's name is no secret, or its command line would vanish exactly when the guess is right
+    for option in CHARACTER_OPTIONS:
+        value = getattr(command, option, None)
         if isinstance(value, str) and {fold(value), fold(value.rpartition(".")[0])} & hidden:
             return True
     return False
