@@ -54,7 +54,9 @@ async def battle(service: BattleService, where: Where, hidden: bool) -> None:
     await run(service, where, PLAYER, "sg join", name="霊夢", dp_max=30, recovery=3, hp=10)
     await run(service, where, GM, "sg join", name="妖精", side="enemy", dp_max=8, recovery=2, hp=6)
     if hidden:
-        await run(service, where, GM, "sg join", name=HIDDEN, side="enemy", dp_max=12, recovery=3, hp=9, hidden=True)
+        await run(
+            service, where, GM, "sg join", name=HIDDEN, side="enemy", dp_max=12, recovery=3, hp=9, hidden=True
+        )
         await run(service, where, GM, "sg hide", name=HIDDEN, dice=1, base=4)
     await run(service, where, GM, "sg turn")
 

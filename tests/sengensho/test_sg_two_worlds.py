@@ -48,7 +48,7 @@ def _probe(kind: str, guess: str) -> tuple[str, str, dict[str, Any]]:
         "join": (P2, "sg join", {"name": guess, "dp_max": 10, "recovery": 2, "hp": 8}),
         "attack": (P1, "sg attack", {"target": guess, "dice": 0, "base": 3, "damage": "1d"}),
         "damage": (P1, "sg damage", {"name": guess, "amount": 1}),
-        "card": (P2, "sg spellcard", {"name": "魔理沙", "take_from": guess, "card": "月符「ムーンライトレイ」"}),
+        "card": (P2, "sg spellcard", {"name": "魔理沙", "take_from": guess, "card": "月符「ムーンライト」"}),
         "answer": (P1, "sg answer", {"defence": "take"}),
         "declare": (P2, "sg declare", {"name": "魔理沙", "dp": 5}),
         "status": (P1, "sg status", {}),
@@ -57,12 +57,11 @@ def _probe(kind: str, guess: str) -> tuple[str, str, dict[str, Any]]:
     return probes[kind]
 
 
+KINDS = ("label", "resist", "search", "search_named", "join", "attack", "damage", "card", "answer")
+KINDS += ("declare", "status", "log")
 PROBES = st.lists(
     st.tuples(
-        st.sampled_from(
-            ["label", "resist", "search", "search_named", "join", "attack", "damage", "card", "answer"]
-            + ["declare", "status", "log"]
-        ),
+        st.sampled_from(KINDS),
         st.sampled_from(GUESSES),
     ),
     min_size=1,
@@ -95,7 +94,11 @@ SECRETS = st.builds(
 
 def _secret_steps(s: Secret) -> list[tuple[str, str, dict[str, Any]]]:
     steps: list[tuple[str, str, dict[str, Any]]] = [
-        (GM, "sg join", {"name": HIDDEN, "side": "enemy", "dp_max": s.dp, "recovery": 3, "hp": s.hp, "hidden": True})
+        (
+            GM,
+            "sg join",
+            {"name": HIDDEN, "side": "enemy", "dp_max": s.dp, "recovery": 3, "hp": s.hp, "hidden": True},
+        )
     ]
     if s.cards:
         steps.append((GM, "sg spellcard", {"name": HIDDEN, "declare": "闇符「ディマーケイション」"}))
@@ -111,7 +114,11 @@ def _after_turn(s: Secret) -> list[tuple[str, str, dict[str, Any]]]:
     if not s.ability:
         return []
     return [
-        (GM, "sg surprise", {"attacker": HIDDEN, "target": "霊夢", "distance": 5, "ability": True, "disguised": True}),
+        (
+            GM,
+            "sg surprise",
+            {"attacker": HIDDEN, "target": "霊夢", "distance": 5, "ability": True, "disguised": True},
+        ),
         (GM, "sg roll", {"name": HIDDEN, "dice": 1, "base": 3, "kind": "ability", "at": "霊夢"}),
     ]
 
