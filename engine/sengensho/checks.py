@@ -214,7 +214,7 @@ def roll(state: SengenshoState, command: Roll, rec: EventRecorder) -> SengenshoS
     if kind in OWN_ROLLS:
         state, out_of_step = own_step(state, i, command.gm, rec)
     if kind in ATTACKS:  # S-SUR-5: the surprising attack is made (an ability never uses one up, S-SUR-6)
-        state = spend(state, state.characters[i], aim)
+        state = spend(state, state.characters[i], aim, rec)
     c = state.characters[i]
     t = throw(state, c, command.dice, kind, rec)
     total = base + t.dice_total + modifier

@@ -130,7 +130,7 @@ def start(state: SengenshoState | None, command: Start, rec: EventRecorder) -> S
 
 
 def seen_count(state: SengenshoState, command: Join) -> int:
-    """S-HIDE-1: the characters a join's limit counts: those the joiner can see. A visible character
+    """The characters a join's limit counts (S-HIDE-1): those the joiner can see. A visible character
     counts the visible ones; a hidden one the hidden ones (the GM's: all of them; a player's: their own),
     so a player who joins until refused learns nothing of the GM's hidden characters."""
     if not command.hidden:

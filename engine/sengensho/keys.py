@@ -97,6 +97,7 @@ EVENTS: dict[str, tuple[str, ...]] = {
     "sg.cards_unbalanced": ("pc", "enemy", "pc_allowance", "enemy_allowance"),
     "sg.gm_set": ("target", "before", "value"),
     "sg.ended": ("title", "turn", "characters"),
+    "sg.surprise_struck": ("attacker", "target", "case", "evasion"),
     # /sg attack, /sg answer, /sg set: the exchange in one step
     "sg.profile_set": ("name", "attack", "evasion", "guard", "damage", "answer"),
     "sg.answer_awaited": (

@@ -146,9 +146,12 @@ def hid_again(state: SengenshoState, key: str) -> SengenshoState:
     )
 
 
-def spend(state: SengenshoState, attacker: Character, aim: Character | None) -> SengenshoState:
+def spend(
+    state: SengenshoState, attacker: Character, aim: Character | None, rec: EventRecorder
+) -> SengenshoState:
     """S-SUR-5: an attack (on ``aim``, or on anyone) spends the attacker's pending surprises at its value."""
-    # From then on they hold at the value it attacked at, where the target was caught unaware.
+    # From then on they hold at the value it attacked at, where the target was caught unaware. Kept
+    # from the table until now (S-HIDE-1), the surprise is told as it strikes.
     at = attacker.declared if state.turn >= 1 else None
     aimed = None if aim is None else {aim.key, aim.held_by}
     for i, c in enumerate(state.characters):
@@ -156,6 +159,11 @@ def spend(state: SengenshoState, attacker: Character, aim: Character | None) -> 
         if s is None or s.spent or (aimed is not None and c.key not in aimed):
             continue
         made = replace(s, spent=True, at=at)
+        rec.emit(
+            "sg.surprise_struck",
+            {"attacker": attacker.name, "target": c.name, "case": s.case, "evasion": s.evasion.value},
+            secret_of(attacker, c),
+        )
         state = state.put(
             i,
             replace(

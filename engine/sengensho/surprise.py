@@ -9,7 +9,7 @@ from engine.ruleset import RuleError
 from engine.sengensho.checks import THREE_DICE
 from engine.sengensho.commands import Surprise as SurpriseCommand
 from engine.sengensho.lookup import able, locate, non_negative
-from engine.sengensho.state import Character, Down, Evasion, RollKind, SengenshoState, Surprise, secret_of
+from engine.sengensho.state import Character, Down, Evasion, RollKind, SengenshoState, Surprise
 
 #: S-SUR-1..4: the effective range of an attack, in metres
 EFFECTIVE_RANGE = 30
@@ -126,6 +126,11 @@ def classify(distance: int, wary: bool, alert: bool | int, found: bool | None, n
     return complete_near(found)
 
 
+def before_it_strikes(*attackers: Character) -> tuple[str, ...]:
+    """S-HIDE-1: who besides the GM reads of a surprise before it strikes: the attackers' owners."""
+    return tuple(dict.fromkeys(a.owner for a in attackers if a.owner))
+
+
 def restrict(state: SengenshoState, i: int, case: Case, attacker: Character) -> SengenshoState:
     """S-SUR-1..5: the restriction ``case`` puts on character ``i``'s defence, pending until the attack."""
     # One per attacker (S-SUR-5): it replaces that attacker's own and adds to the others'. None if
@@ -147,12 +152,12 @@ def told(
     data = {"attacker": attacker.name, "target": before.name, "case": case.rule}
     old = before.surprise_by(attacker.key)
     if old is not None:
-        rec.emit("sg.surprise_replaced", {**data, "before": old.case}, attacker.secret)
+        rec.emit("sg.surprise_replaced", {**data, "before": old.case}, before_it_strikes(attacker))
     others = [s for s in before.surprises if s.attacker != attacker.key]
     if others:
         keys = [s.attacker for s in others if s.attacker is not None]
         their = [state.characters[j] for k in keys if (j := state.find(k)) is not None]
-        rec.emit("sg.surprise_added", {**data, "count": len(others) + 1}, secret_of(attacker, *their))
+        rec.emit("sg.surprise_added", {**data, "count": len(others) + 1}, before_it_strikes(attacker, *their))
 
 
 def ability_surprise(
@@ -168,7 +173,7 @@ def ability_surprise(
     # its resistance is rolled for it by the GM (``checks.unseen_caster``). It uses up no surprise.
     noticed = ability_case(command.disguised, target.down is Down.UNCONSCIOUS)
     data = {"attacker": attacker.name, "target": target.name, "distance": command.distance}
-    rec.emit("sg.surprise_ability", {**data, "case": "S-SUR-6", **noticed}, attacker.secret)
+    rec.emit("sg.surprise_ability", {**data, "case": "S-SUR-6", **noticed}, before_it_strikes(attacker))
     ti = state.find(target.key)
     assert ti is not None
     if not noticed["noticed"]:
@@ -181,7 +186,7 @@ def ability_surprise(
         kept = tuple(k for k in target.unnoticed if k != attacker.key)
         state = state.put(ti, replace(target, unnoticed=kept))
     if state.turn >= 1:
-        rec.emit("sg.ability_wary", {"target": target.name, "case": "S-SUR-5"}, attacker.secret)
+        rec.emit("sg.ability_wary", {"target": target.name, "case": "S-SUR-5"}, before_it_strikes(attacker))
     return state
 
 
@@ -231,6 +236,6 @@ def surprise(state: SengenshoState, command: SurpriseCommand, rec: EventRecorder
             "evasion": case.evasion.value if case.evasion else None,
             "attacker_cap": case.attacker_cap,
         },
-        attacker.secret,
+        before_it_strikes(attacker),
     )
     return new

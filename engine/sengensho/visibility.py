@@ -75,8 +75,33 @@ def _counts(document: Mapping[str, Any], characters: list[dict[str, Any]]) -> di
     return counts
 
 
+def _pending_left_out(document: Mapping[str, Any], user: str | None) -> dict[str, Any]:
+    """S-HIDE-1: a surprise named before its attack is read only by its attacker's owner (and the GM)."""
+    characters = document.get("characters") or []
+    owners = {c.get("name"): c.get("owner") for c in characters}
+
+    def kept(s: Any) -> bool:
+        if not isinstance(s, Mapping) or s.get("spent") is not False:
+            return True
+        return user is not None and owners.get(s.get("attacker")) == user
+
+    if not any(not kept(s) for c in characters for s in (c.get("surprises") or [c.get("surprise")])):
+        return dict(document)
+    out = []
+    for c in characters:
+        several = [s for s in c.get("surprises") or ([c["surprise"]] if c.get("surprise") else []) if kept(s)]
+        shown = {k: v for k, v in c.items() if k != "surprises"}
+        shown["surprise"] = several[0] if several else None
+        if len(several) > 1:
+            shown["surprises"] = several
+        out.append(shown)
+    return {**document, "characters": out}
+
+
 def visible(document: Mapping[str, Any], user: str | None) -> dict[str, Any]:
-    """The document for ``user`` (None: the whole table): hidden characters not theirs left out."""
+    """The document for ``user`` (None: the whole table): hidden characters not theirs left out, and
+    the surprises still to strike that are not theirs."""
+    document = _pending_left_out(document, user)
     characters = document.get("characters") or []
     gone = {
         c.get("name")

@@ -160,7 +160,7 @@ async def test_every_sg_command_through_discord(harness: Harness, dice: Dice) ->
     named = await h.run(GM, "sg surprise", attacker="妖精", target="霊夢", distance=50)
     assert named.ephemeral and named.channel == []
     dice.feed(2, 3)
-    revealed, step, attack = await action(
+    revealed, struck, step, attack = await action(
         h,
         GM,
         "sg roll",
@@ -172,6 +172,7 @@ async def test_every_sg_command_through_discord(harness: Harness, dice: Dice) ->
         kind="attack",
     )
     assert revealed.kind == "sg.revealed"  # S-HIDE-1: undiscovered until its attack
+    assert struck.kind == "sg.surprise_struck"  # the surprise told as it strikes
     assert (step.kind, step.data["dp"], attack.data["total"]) == ("sg.step", 11, 11)  # 霊夢 acted at 18
     # S-SUR-1: a complete surprise from outside 30 m cannot be evaded — only the player sees why
     await refused(

@@ -87,9 +87,10 @@ async def test_every_sg_command_through_the_service(sg_storage: Storage) -> None
     view = await ok(service, GM, "sg surprise", attacker="妖精", target="霊夢", distance="50")
     assert [e.kind for e in view.events] == ["sg.surprise"] and view.ephemeral  # S-SUR-5: still hidden
     view = await ok(service, GM, "sg roll", name="妖精", base="6", dice="2", kind="attack")
-    assert [e.kind for e in view.events] == ["sg.revealed", "sg.rolled"]  # S-HIDE-1: with its attack
-    assert view.events[1].data["total"] == 11
-    assert view.events[1].data["out_of_step"] is None  # appeared at 10, the value now acting
+    # S-HIDE-1: it appears with its attack, and the surprise is told as it strikes
+    assert [e.kind for e in view.events] == ["sg.revealed", "sg.surprise_struck", "sg.rolled"]
+    assert view.events[2].data["total"] == 11
+    assert view.events[2].data["out_of_step"] is None  # appeared at 10, the value now acting
     await refused(
         service, ALICE, "sg roll", "sg.evasion_refused", name="霊夢", base="8", dice="2", kind="evasion"
     )

@@ -77,7 +77,7 @@ def test_skirmish() -> None:
     assert (run.event("sg.surprise")["case"], run.event("sg.surprise")["evasion"]) == ("S-SUR-3", "refused")
     assert run.c("ルーミア").hidden and run.c("霊夢").surprise is not None
     play("ルーミア attacks")  # 8 + fixed 10, in step: it waited at 18; it appears with its attack
-    assert run.kinds() == ["sg.revealed", "sg.rolled"]
+    assert run.kinds() == ["sg.revealed", "sg.surprise_struck", "sg.rolled"]  # the surprise told now
     assert (run.c("ルーミア").hidden, run.c("ルーミア").declared) == (False, 18)
     assert (run.event("sg.rolled")["total"], run.event("sg.rolled")["out_of_step"], run.c("ルーミア").dp) == (
         18,

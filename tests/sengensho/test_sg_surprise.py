@@ -325,7 +325,13 @@ def test_s_hide_1_moving_rolls_again_and_the_attack_is_a_surprise() -> None:
     assert run.kinds() == ["sg.surprise"] and run.secret() == [("sg.surprise", ())]  # still hidden
     assert (run.event("sg.surprise")["case"], run.event("sg.surprise")["found"]) == ("S-SUR-3", False)
     run(Roll("B", 9, 1, kind="attack", at="A"), 4)  # S-HIDE-1: undiscovered until its attack
-    assert run.kinds() == ["sg.revealed", "sg.rolled"]
+    assert run.kinds() == ["sg.revealed", "sg.surprise_struck", "sg.rolled"]  # told as it strikes
+    assert run.event("sg.surprise_struck") == {
+        "attacker": "B",
+        "target": "A",
+        "case": "S-SUR-3",
+        "evasion": "refused",
+    }
     assert run.event("sg.revealed") == {"name": "B", "reason": "attack", "by": None, "cards_entry": True}
     run(SpellCard("B", declare="闇符「ディマーケイション」, 月符「ムーンライトレイ」"))  # as it appears
     assert (run.event("sg.cards_declared")["answer"], run.s.card_allowance) == (2, (2, 0))  # PC side: 2 more

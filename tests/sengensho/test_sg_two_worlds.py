@@ -79,6 +79,8 @@ class Secret:
     surprise: bool
     ability: bool
     cards: bool
+    #: a surprise the visible 妖精 will make, named before its attack (S-HIDE-1: the GM's until it strikes)
+    seen_surprise: bool
 
 
 SECRETS = st.builds(
@@ -89,6 +91,7 @@ SECRETS = st.builds(
     surprise=st.booleans(),
     ability=st.booleans(),
     cards=st.booleans(),
+    seen_surprise=st.booleans(),
 )
 
 
@@ -106,6 +109,8 @@ def _secret_steps(s: Secret) -> list[tuple[str, str, dict[str, Any]]]:
         steps.append((GM, "sg hide", {"name": HIDDEN, "dice": 1, "base": 4}))
     if s.surprise:
         steps.append((GM, "sg surprise", {"attacker": HIDDEN, "target": "霊夢", "distance": 10}))
+    if s.seen_surprise:
+        steps.append((GM, "sg surprise", {"attacker": "妖精", "target": "魔理沙", "distance": 40}))
     return steps
 
 

@@ -320,7 +320,7 @@ def private_reply(state: SengenshoState, path: str, options: Mapping[str, Any], 
     hidden now and is no attack (which reveals it) nor a change of whether it hides."""
     if path == "sg join":
         return bool(options.get("hidden"))
-    if path == "sg hide":
+    if path in ("sg hide", "sg surprise"):  # a surprise is the GM's until it strikes (S-HIDE-1)
         return True
     if path == "sg roll" and fold(str(options.get("kind") or "")) in _REVEALING:
         return False

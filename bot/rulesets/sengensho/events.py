@@ -213,6 +213,10 @@ EVENT_VALUES: dict[str, Callable[[Values, str], dict[str, str]]] = {
         "cards_text": yes_text(d.get("cards_entry"), "sg.text.cards_entry", lang),
     },
     "sg.surprise": _surprise,
+    "sg.surprise_struck": lambda d, lang: {
+        "case_text": t(f"sg.case.{d['case']}", lang),
+        "evasion_text": t(f"sg.evasion.{d['evasion']}", lang, name=d["target"]),
+    },
     "sg.surprise_ability": lambda d, lang: {
         "noticed_text": t("sg.text.noticed" if d["noticed"] else "sg.text.not_noticed", lang)
     },
