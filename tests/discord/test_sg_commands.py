@@ -160,7 +160,7 @@ async def test_every_sg_command_through_discord(harness: Harness, dice: Dice) ->
     named = await h.run(GM, "sg surprise", attacker="妖精", target="霊夢", distance=50)
     assert named.ephemeral and named.channel == []
     dice.feed(2, 3)
-    revealed, struck, step, attack = await action(
+    revealed, step, struck, attack = await action(
         h,
         GM,
         "sg roll",
