@@ -84,31 +84,40 @@ def _plain(v: Any) -> Any:
 def gm_set(ctx: Context, state: FortState, cmd: GMSet) -> FortState:
     """Applies one override; ``fort.gm_set_invalid`` (with a reason) if the value does not fit."""
     target = unicodedata.normalize("NFKC", cmd.target).strip()
+    typed = cmd.typed or cmd.target
     try:
         before, after, new = _apply(state, target, cmd.value)
     except _Bad as bad:
         raise RuleError(
-            "fort.gm_set_invalid", target=cmd.target, value=cmd.value, reason=bad.reason, detail=bad.detail
+            "fort.gm_set_invalid", target=typed, value=cmd.value, reason=bad.reason, detail=bad.detail
         ) from None
     except RuleError as error:
+        if error.key == "fort.gm_set_target_unknown":
+            raise RuleError(error.key, target=typed) from None
         if error.key.endswith("_unknown"):
             raise
         raise RuleError(
-            "fort.gm_set_invalid",
-            target=cmd.target,
-            value=cmd.value,
-            reason=error.key,
-            detail=dict(error.values),
+            "fort.gm_set_invalid", target=typed, value=cmd.value, reason=error.key, detail=dict(error.values)
         ) from None
     data = {"target": target, "before": _plain(before), "after": _plain(after)}
     if new.fort_hp != state.fort_hp and fold(target) != "fort.hp":
         # the fort's HP moved with another value (``fort.max_hp`` below it): the summary adds it up
         data |= {"fort_hp_before": state.fort_hp, "fort_hp_after": new.fort_hp}
     ctx.emit("battle.gm_set", data)
+    said_destroyed(ctx, state, new)
     new = check_confusion(ctx, state, new)
     if new.fort_hp <= 0 and not new.ended:
         new = finish(ctx, new, BattleOutcome.COLLAPSE, "collapse")
     return new
+
+
+def said_destroyed(ctx: Context, before: FortState, after: FortState) -> None:
+    """F-UNIT-6: a unit an override destroys (its HP set to 0, ``destroyed``) or brings back is said, as
+    ``/unit hp`` says it."""
+    for old, new in zip(before.units, after.units, strict=True):
+        if old.destroyed != new.destroyed:
+            kind = "unit.destroyed" if new.destroyed else "unit.revived"
+            ctx.emit(kind, {"unit": new.name, "area": new.area.value})
 
 
 def _apply(state: FortState, target: str, value: str) -> tuple[Any, Any, FortState]:
@@ -234,8 +243,8 @@ def _soldier_position(unit: Unit, area: Area, position: Position | None) -> Posi
 
 def _unit(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, FortState]:
     u = state.units[i]
-    if attr == "hp":
-        hp = _int(value, None, u.max_hp)
+    if attr == "hp":  # F-UNIT-6: HP 0 destroys the unit, above 0 it is up again
+        hp = _int(value, 0, u.max_hp)
         new = evolve(u, hp=hp, destroyed=hp <= 0)
     elif attr == "max_hp":
         m = _int(value, 1)
@@ -312,8 +321,8 @@ def _pc(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, Fort
 
 def _commander(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, FortState]:
     c = state.commanders[i]
-    if attr == "hp":
-        new = evolve(c, hp=_int(value, None, c.max_hp))
+    if attr == "hp":  # F-UNIT-12: HP 0 is a commander down (the last one down: confusion)
+        new = evolve(c, hp=_int(value, 0, c.max_hp))
     elif attr == "max_hp":
         m = _int(value, 1)
         new = evolve(c, max_hp=m, hp=min(c.hp, m))

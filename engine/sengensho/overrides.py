@@ -217,9 +217,10 @@ def gm_set(state: SengenshoState, command: GMSet, rec: EventRecorder) -> Sengens
                 new = appeared(new, c.key, c.secret, rec) if c.hidden else hid_again(new, c.key)
         else:
             fields = ", ".join(("name", *_FIELDS))
-            raise RuleError("sg.set_target_invalid", target=command.target, fields=fields)
+            raise RuleError("sg.set_target_invalid", target=command.typed or command.target, fields=fields)
     except ValueError:
-        raise RuleError("sg.set_value_invalid", target=command.target, value=command.value) from None
+        typed = command.typed or command.target
+        raise RuleError("sg.set_value_invalid", target=typed, value=command.value) from None
     rec.emit(
         "sg.gm_set",
         {"target": command.target, "before": _plain(before), "value": _plain(value)},
