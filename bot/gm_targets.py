@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.commands.model import BuildContext, Builder, UserError
-from bot.i18n import LANGUAGES, has, t
+from bot.i18n import LANGUAGES, catalogue, has, t
 from bot.i18n.named import Named
 from engine.common import fold
 
@@ -55,7 +55,7 @@ class Owner:
 class GMTargets:
     """A rule set's ``/gm set`` targets (see the module's docstring)."""
 
-    #: its catalogue keys' prefix (``fort.gm_target``)
+    #: its catalogue keys' prefix (``fort.gm_target.``)
     key: str
     #: the targets of the battle as a whole, by English path, in the order they are offered
     whole: tuple[str, ...]
@@ -64,20 +64,18 @@ class GMTargets:
     fills: Callable[[Mapping[str, Any]], Fills] = field(default=lambda doc: {})
 
     def attr_key(self, attr: str) -> str:
-        return f"{self.key}.attr.{attr}"
+        return f"{self.key}attr.{attr}"
 
     def whole_key(self, path: str) -> str:
-        return f"{self.key}.{path.replace('{', '').replace('}', '')}"
+        return self.key + path.replace("{", "").replace("}", "")
 
     def form(self, path: str, lang: str) -> str:
-        """The words of the whole target ``path`` (placeholders kept) in ``lang``: its English path
-        where the catalogue has none."""
-        key = self.whole_key(path)
-        return t(key, lang) if has(key, lang) else path
+        """The words of the whole target ``path`` in ``lang``, a pattern whose placeholders are kept
+        (``大砲{cannon}.砲弾``): its English path where the catalogue has none."""
+        return catalogue(lang).get(self.whole_key(path), path)
 
     def attr_word(self, attr: str, lang: str) -> str:
-        key = self.attr_key(attr)
-        return t(key, lang) if has(key, lang) else attr
+        return catalogue(lang).get(self.attr_key(attr), attr)
 
 
 # --- a typed target as its path -------------------------------------------------------------------
@@ -225,7 +223,7 @@ class TargetList(Named):
         table, fills = self.table, dict(self.fills)
         shown = [w for path in table.whole for w in _filled(table.form(path, lang), fills)]
         for owner in table.owners:
-            who = t(f"{table.key}.owner.{owner.kind}", lang)
+            who = t(f"{table.key}owner.{owner.kind}", lang)
             head = "" if _in_words(table, lang) else owner.head
             attrs = t("gm.target_attrs_sep", lang).join(table.attr_word(a, lang) for a in owner.attrs)
             shown.append(f"{head}{who}.{attrs}")

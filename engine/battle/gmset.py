@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine import limits
-from engine.common import EventRecorder, fold, parse_bool
+from engine.common import EventRecorder, Unfit, fold, parse_bool
 from engine.limits import MAX_HP, parse_int
 from engine.ruleset import RuleError
 
@@ -35,8 +35,10 @@ _NONE = ("none", "null", "-", "なし", "")
 def _int(lo: int, hi: int) -> Callable[[str], int]:
     def read(text: str) -> int:
         value = parse_int(unicodedata.normalize("NFKC", text).replace("−", "-"))
-        if value is None or not lo <= value <= hi:
-            raise ValueError(text)
+        if value is None:
+            raise Unfit("not_an_integer")
+        if not lo <= value <= hi:
+            raise Unfit("out_of_range", min=lo, max=hi)
         return value
 
     return read
@@ -49,7 +51,7 @@ def _or_none(read: Callable[[str], Any]) -> Callable[[str], Any]:
 def _bool(text: str) -> bool:
     value = parse_bool(text)
     if value is None:
-        raise ValueError(text)
+        raise Unfit("not_a_boolean")
     return value
 
 
@@ -75,14 +77,15 @@ def _plain(name: str, read: Callable[[str], Any]) -> Field:
 
 
 def _hp(c: Any, v: int) -> Any:
+    """B-CHAR-3: HP may fall below 0 (戦闘不能), never above the maximum."""
     if v > c.max_hp:
-        raise ValueError(v)
+        raise Unfit("out_of_range", min=None, max=c.max_hp)
     return replace(c, hp=v)
 
 
 def _mp(c: Any, v: int) -> Any:
     if v > c.max_mp:
-        raise ValueError(v)
+        raise Unfit("out_of_range", min=0, max=c.max_mp)
     return replace(c, mp=v)
 
 
@@ -208,8 +211,11 @@ def gm_set(state: BattleState, command: GMSet, rec: EventRecorder) -> BattleStat
                 secret = audience(state, who)
         else:
             raise RuleError("bt.set_target_invalid", target=typed, fields=_fields_text())
-    except ValueError:
-        raise RuleError("bt.set_value_invalid", target=typed, value=command.value) from None
+    except ValueError as bad:
+        reason, detail = (bad.reason, bad.detail) if isinstance(bad, Unfit) else (None, {})
+        raise RuleError(
+            "bt.set_value_invalid", target=typed, value=command.value, reason=reason, detail=detail
+        ) from None
     rec.emit("bt.gm_set", {"target": target, "before": _json(before), "value": _json(value)}, secret)
     if hurt is not None:
         now_who = new.character(hurt.who.key)

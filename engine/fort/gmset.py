@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from engine.common import fold, parse_bool
+from engine.common import Unfit, fold, parse_bool
 from engine.fort.commands import GMSet
 from engine.fort.context import Context, parse_damage_expression
 from engine.fort.lookup import (
@@ -44,21 +44,13 @@ _NONE = ("none", "null", "-", "")
 GM_ACTED = MAIN_ACTIONS[-1]
 
 
-class _Bad(Exception):
-    """A value that does not fit: a ``reason`` code and what its sentence names (``detail``)."""
-
-    def __init__(self, reason: str, **detail: Any) -> None:
-        self.reason = reason
-        self.detail = detail
-
-
 def _int(text: str, minimum: int | None = None, maximum: int | None = None) -> int:
     try:
         value = int(unicodedata.normalize("NFKC", text).strip())
     except ValueError:
-        raise _Bad("not_an_integer") from None
+        raise Unfit("not_an_integer") from None
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-        raise _Bad("out_of_range", min=minimum, max=maximum)
+        raise Unfit("out_of_range", min=minimum, max=maximum)
     return value
 
 
@@ -69,7 +61,7 @@ def _opt_int(text: str, minimum: int | None = None) -> int | None:
 def _bool(text: str) -> bool:
     value = parse_bool(text)
     if value is None:
-        raise _Bad("not_a_boolean")
+        raise Unfit("not_a_boolean")
     return value
 
 
@@ -87,7 +79,7 @@ def gm_set(ctx: Context, state: FortState, cmd: GMSet) -> FortState:
     typed = cmd.typed or cmd.target
     try:
         before, after, new = _apply(state, target, cmd.value)
-    except _Bad as bad:
+    except Unfit as bad:
         raise RuleError(
             "fort.gm_set_invalid", target=typed, value=cmd.value, reason=bad.reason, detail=bad.detail
         ) from None
@@ -178,13 +170,13 @@ def _outcome(s: FortState, v: str) -> tuple[Any, Any, FortState]:
         else None
     )
     if o is None and fold(v) not in _NONE:
-        raise _Bad("not_one_of", allowed=["success", "collapse", "retreat", "none"], allowed_kind="outcome")
+        raise Unfit("not_one_of", allowed=["success", "collapse", "retreat", "none"], allowed_kind="outcome")
     return s.outcome, o, evolve(s, outcome=o)
 
 
 def _turn(s: FortState, v: str) -> tuple[Any, Any, FortState]:
     if fold(v) not in ("pc", "enemy", "ended"):
-        raise _Bad("not_one_of", allowed=["pc", "enemy", "ended"], allowed_kind="turn")
+        raise Unfit("not_one_of", allowed=["pc", "enemy", "ended"], allowed_kind="turn")
     return s.turn, Turn(fold(v)), evolve(s, turn=Turn(fold(v)))
 
 
@@ -255,7 +247,7 @@ def _unit(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, Fo
         new = evolve(u, area=area, position=position, held_edge=None, held_to=None)
     elif attr == "position":
         if u.type is not UnitType.SOLDIER or u.area is not Area.F0:
-            raise _Bad("position_only_soldier_at_f0")
+            raise Unfit("position_only_soldier_at_f0")
         new = evolve(u, position=parse_position(value))
     elif attr in ("fort_damage", "defense", "move"):
         fields: dict[str, Any] = {attr: _int(value, 0)}
@@ -282,12 +274,12 @@ def _unit(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, Fo
         return u.acted is not None, new.acted is not None, set_unit(state, i, new)
     elif attr == "halted":  # F-UNIT-2, F-TRAP-3: false lets a stopped unit move on this turn
         if _bool(value):
-            raise _Bad("only_false")
+            raise Unfit("only_false")
         new = evolve(u, halted=None)
     else:
         raise RuleError("fort.gm_set_target_unknown", target=f"unit.{u.name}.{attr}")
     if new.type is UnitType.RAM and new.strike is None:
-        raise _Bad("ram_needs_strike")
+        raise Unfit("ram_needs_strike")
     return getattr(u, attr), getattr(new, attr), set_unit(state, i, new)
 
 
@@ -295,7 +287,7 @@ def _pc(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, Fort
     p = state.pcs[i]
     if attr == "position":
         if p.area is not Area.F0:
-            raise _Bad("position_only_at_f0")
+            raise Unfit("position_only_at_f0")
         new = evolve(p, position=parse_position(value))
     elif attr == "area":
         area = parse_area(value)
@@ -305,7 +297,7 @@ def _pc(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, Fort
         numbers: dict[str, Any] = {attr: _opt_int(value, 0 if attr != "hp" else None)}
         new = evolve(p, **numbers)
         if new.hp is not None and new.max_hp is not None and new.hp > new.max_hp:
-            raise _Bad("above_max")
+            raise Unfit("above_max")
     elif attr == "moved_m":
         new = evolve(p, moved_m=_int(value, 0))
     elif attr == "owner":
@@ -314,7 +306,7 @@ def _pc(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, Fort
         try:
             before, after, new = set_sheet_value(p, attr, value)
         except ValueError as bad:
-            raise _Bad(str(bad)) from None
+            raise Unfit(str(bad)) from None
         return before, after, set_pc(state, i, new)
     return getattr(p, attr), getattr(new, attr), set_pc(state, i, new)
 

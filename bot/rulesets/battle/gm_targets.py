@@ -39,7 +39,7 @@ def _monster_offered(monster: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 TARGETS = GMTargets(
-    key="bt.gm_target",
+    key="bt.gm_target.",
     whole=("round", "turn", "first", "title"),
     owners=(
         Owner("pc", "", tuple(PC_FIELDS), _pcs, lambda p: ("hp", "mp", "acted")),

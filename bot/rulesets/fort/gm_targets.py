@@ -51,7 +51,7 @@ WHOLE = (
 )  # fmt: skip
 
 TARGETS = GMTargets(
-    key="fort.gm_target",
+    key="fort.gm_target.",
     whole=WHOLE,
     owners=(
         Owner("unit", "unit.", UNIT, _list("units"), _unit_offered),

@@ -20,7 +20,7 @@ def _characters(doc: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 
 TARGETS = GMTargets(
-    key="sg.gm_target",
+    key="sg.gm_target.",
     whole=("turn", "step", "opening", "gm_fixed", "allowance.pc", "allowance.enemy"),
     owners=(Owner("character", "", CHARACTER, _characters, lambda c: CHARACTER[:6]),),
 )
