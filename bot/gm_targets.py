@@ -6,10 +6,12 @@ refused with the targets listed in the reader's words.
 A rule set describes its targets (``GMTargets``): those of the battle as a whole, by their English
 path (``round``, ``cannon.{cannon}.shells``, a ``{…}`` filled from the battle's document), and those
 of its characters (``Owner``): the head of their path (``unit.``, or none), their names in a
-document and their attributes. The words are its catalogue's, under ``GMTargets.key``:
-``<key>.<path without braces>`` (``fort.gm_target.cannon.cannon.shells`` = ``大砲{cannon}.砲弾``) and
-``<key>.attr.<attribute>`` (``HP``); a language without a form types the English path. Whatever
-language the reader's client has, every language's forms and the English paths are read.
+document and their attributes. The words are its catalogue's (``gm_targets.toml``), under
+``GMTargets.key``: ``<key><path without braces>`` (``fort.gm_target.cannon.cannon.shells`` =
+``大砲{cannon}.砲弾``), ``<key>attr.<attribute>`` (``HP``) and ``<key>owned.<kind>``, how a character's
+target reads (``{name}.{attr}``; in English the path, ``unit.{name}.{attr}``). Whatever language the
+reader's client has, every language's words and the English paths are read: a character's target is
+``<name>.<attribute>``, with or without its path's head.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.commands.model import BuildContext, Builder, UserError
-from bot.i18n import LANGUAGES, catalogue, has, t
+from bot.i18n import LANGUAGES, catalogue, fill, t
 from bot.i18n.named import Named
 from engine.common import fold
 
@@ -177,22 +179,24 @@ def words(table: GMTargets, path: str, lang: str) -> str:
     return path
 
 
-def _in_words(table: GMTargets, lang: str) -> bool:
-    """Does ``lang`` type the characters' targets in words (``ゴブリン隊.HP``), not by path?"""
-    return any(has(table.attr_key(a), lang) for o in table.owners for a in o.attrs)
+def _owned(table: GMTargets, owner: Owner, name: str, attr: str, lang: str | None) -> str:
+    """A character's target in the words of ``lang`` (None: its English path): ``ゴブリン隊.HP``,
+    ``unit.ゴブリン隊.hp``; ``attr`` is an attribute's English name."""
+    return _owned_text(table, owner, name, attr if lang is None else table.attr_word(attr, lang), lang)
 
 
-def _owned(table: GMTargets, owner: Owner, name: str, attr: str, lang: str) -> str:
-    if not _in_words(table, lang):
-        return f"{owner.head}{name}.{attr}"
-    return f"{name}.{table.attr_word(attr, lang)}"
+def _owned_text(table: GMTargets, owner: Owner, name: str, attr: str, lang: str | None) -> str:
+    """``<key>owned.<kind>`` of ``lang`` (``{name}.{attr}``) filled in; the English path's shape when
+    ``lang`` is None or has none."""
+    path = owner.head + "{name}.{attr}"
+    pattern = path if lang is None else catalogue(lang).get(f"{table.key}owned.{owner.kind}", path)
+    return fill(pattern, {"name": name, "attr": attr})
 
 
 def offered(table: GMTargets, document: Mapping[str, Any], lang: str) -> list[str]:
     """The targets of the battle ``document`` autocomplete offers, in the words of ``lang``, then by
     their English paths (which anyone may type: ``unit.ゴブ`` finds ``unit.ゴブリン隊.hp``)."""
-    out = _offered(table, document, lang)
-    return list(dict.fromkeys(out + _offered(table, document, None) if _in_words(table, lang) else out))
+    return list(dict.fromkeys(_offered(table, document, lang) + _offered(table, document, None)))
 
 
 def _offered(table: GMTargets, document: Mapping[str, Any], lang: str | None) -> list[str]:
@@ -203,11 +207,7 @@ def _offered(table: GMTargets, document: Mapping[str, Any], lang: str | None) ->
     for owner in table.owners:
         for element in owner.elements(document):
             attrs = owner.attrs if owner.offered is None else owner.offered(element)
-            name = str(element["name"])
-            out += [
-                f"{owner.head}{name}.{attr}" if lang is None else _owned(table, owner, name, attr, lang)
-                for attr in attrs
-            ]
+            out += [_owned(table, owner, str(element["name"]), attr, lang) for attr in attrs]
     return out
 
 
@@ -224,9 +224,8 @@ class TargetList(Named):
         shown = [w for path in table.whole for w in _filled(table.form(path, lang), fills)]
         for owner in table.owners:
             who = t(f"{table.key}owner.{owner.kind}", lang)
-            head = "" if _in_words(table, lang) else owner.head
             attrs = t("gm.target_attrs_sep", lang).join(table.attr_word(a, lang) for a in owner.attrs)
-            shown.append(f"{head}{who}.{attrs}")
+            shown.append(_owned_text(table, owner, who, attrs, lang))
         return t("render.list_sep", lang).join(dict.fromkeys(shown))
 
 

@@ -36,6 +36,22 @@ def test_every_target_has_japanese_words_and_each_word_one_target(name: str) -> 
     assert len(set(words)) == len(words)  # one word, one attribute
     for lang in LANGUAGES:
         assert all(f"{table.key}owner.{o.kind}" in catalogue(lang) for o in table.owners), lang
+        # a character's target reads as it is typed: <name>.<attribute>, with or without its head
+        for o in table.owners:
+            owned = catalogue(lang)[f"{table.key}owned.{o.kind}"]
+            assert owned in ("{name}.{attr}", o.head + "{name}.{attr}")
+
+
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_an_english_reader_types_the_paths(name: str) -> None:
+    """The English words are the paths the engine takes, so they cannot drift from them."""
+    table = TABLES[name]
+    en = catalogue("en")
+    assert [en[table.whole_key(p)] for p in table.whole] == list(table.whole)
+    assert all(en[table.attr_key(a)] == a for o in table.owners for a in o.attrs)
+    assert [en[f"{table.key}owned.{o.kind}"] for o in table.owners] == [
+        o.head + "{name}.{attr}" for o in table.owners
+    ]
 
 
 def test_sengensho_lists_every_field_the_engine_has() -> None:
