@@ -48,6 +48,8 @@ class Registry:
         self.rule_ids: Mapping[str, str] = MappingProxyType(
             self._merged("rule id", {r.name: r.rule_ids for r in listed})
         )
+        #: the commands a reply's button may run (``RuleSet.offered``)
+        self.offered: frozenset[str] = frozenset(path for r in listed for path in r.offered)
 
     def _add(self, ruleset: RuleSet) -> None:
         for other in self._rulesets.values():

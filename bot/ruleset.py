@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from bot.commands.model import BuildContext, Builder, CommandSpec, Option, Query
 from bot.gm_targets import GMTargets
-from bot.views import StatusView, Summary, View
+from bot.views import Awaited, Offer, StatusView, Summary, View
 from engine.palette import OwnPalette
-from engine.ruleset import Ruleset
+from engine.ruleset import Event, Ruleset
 
 if TYPE_CHECKING:
     from bot.discord.presenter import Presenter
@@ -69,6 +69,12 @@ class TextBinding:
     event_values: Mapping[str, EventValues] = field(default_factory=dict)
     #: the rule set's own views (``/unit list``'s roster ...) as console text, by view type
     views: Mapping[type[View], Callable[[Any, str], str]] = field(default_factory=dict)
+    #: what a command's reply offers to run next, from its events as the reader sees them (Discord:
+    #: buttons; the console: the lines to type)
+    offers: Callable[[Sequence[Event]], tuple[Offer, ...]] | None = None
+    #: what the battle (its document as the table reads it) waits for from whom, asked again in the
+    #: channel when no answer comes
+    awaiting: Callable[[Mapping[str, Any]], tuple[Awaited, ...]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +190,8 @@ class RuleSet:
     #: the palettes of a user's own characters in a battle (the state, the user's id and the names
     #: they go by), which ``/palette`` rolls from in its channel (None: its characters have none)
     palettes: Callable[[Any, str, tuple[str, ...]], list[OwnPalette]] | None = None
+    #: the commands (paths) its replies offer as buttons: a button's id runs nothing else
+    offered: frozenset[str] = frozenset()
     #: a refusal's key → the id of the rule behind it (``F-MAP-7``: the GM's detail in the command log)
     rule_ids: Mapping[str, str] = field(default_factory=dict)
     #: its battles in Discord (``bot.discord.presenter.Presenter``; None: the generic presenter)

@@ -166,6 +166,21 @@ class Offer:
     options: Mapping[str, Any]
     key: str
     values: Mapping[str, Any] = field(default_factory=dict)
+    #: the console's line for it (``{offer}`` and ``{command}``)
+    console: str = "palette.offer_console"
+
+
+@dataclass(frozen=True, slots=True)
+class Awaited:
+    """What a battle waits for from one user (an answer to an attack): asked again in the channel
+    when it stays unanswered (``bot.discord.reminders``). ``key`` tells one wait from another;
+    ``owner`` is whom it waits for (a user id; None: the GM); ``key``/``values`` its sentence."""
+
+    key: str
+    owner: str | None
+    text: str
+    values: Mapping[str, Any]
+    offers: tuple[Offer, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,7 +80,10 @@ GENERIC: tuple[CommandSpec, ...] = (
         extra={WITHIN: "palette"},
     ),
     CommandSpec(
-        "palette", "forget", Kind.PALETTE_FORGET, (Option("name", OptType.STR, required=True, max_len=64),),
+        "palette",
+        "forget",
+        Kind.PALETTE_FORGET,
+        (Option("name", OptType.STR, required=True, max_len=64),),
         extra={WITHIN: "palette"},
     ),
     # Manage Server or the server's GM role (the service checks)

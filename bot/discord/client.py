@@ -176,4 +176,5 @@ class TorideBot(ext.AutoShardedBot):
         if self.dev_sync is not None and not self.dev_sync.done():
             self.dev_sync.cancel()
         await self.coalescer.close()
+        await self.live.reminders.close()
         await super().close()

@@ -42,6 +42,15 @@ class Coalescer:
         #: how many jobs ran (for tests and logs)
         self.runs = 0
 
+    @property
+    def clock(self) -> Callable[[], float]:
+        """The clock it reads (a test's fake one): other timers of the status share it."""
+        return self._clock
+
+    @property
+    def sleep(self) -> Callable[[float], Awaitable[None]]:
+        return self._sleep
+
     def submit(self, key: Hashable, job: Job) -> None:
         self._pending[key] = job
         if key not in self._tasks:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 import discord
 
 from bot.discord import limits, sheets
+from bot.discord.offers import offer_view
 from bot.discord.pictures import alt_text, attach
 from bot.discord.presenter import NEUTRAL, REFUSED, ROLL, SECRET
 from bot.discord.presenters import presenter
@@ -24,7 +25,7 @@ from bot.i18n.words import say
 from bot.render import command_line, help_text, secret_text
 from bot.render.common import echo
 from bot.render.picture.pictures import PictureCache, final_chart, pictures_of
-from bot.render.text import undo_title
+from bot.render.text import event_offers, undo_title
 from bot.views import (
     ErrorView,
     EventsView,
@@ -166,7 +167,9 @@ def _events(view: EventsView, lang: str, user: str) -> Reply:
         pictures = pictures_of(view.ruleset)
         if chart is not None and pictures is not None:
             file = attach(messages[-1], chart, pictures.chart_file)
-    return Reply(messages, view.ephemeral, file=file, changed=True)
+    offers = event_offers(view)
+    buttons = offer_view(offers, lang) if offers else None
+    return Reply(messages, view.ephemeral, file=file, changed=True, view=buttons)
 
 
 def events_embeds(view: EventsView, lang: str, user: str = "") -> list[discord.Embed]:

@@ -30,6 +30,7 @@ from bot.discord.coalesce import Coalescer
 from bot.discord.live_layout import LiveMessage
 from bot.discord.pictures import status_files
 from bot.discord.presenters import live_message, presenter
+from bot.discord.reminders import Reminders
 from bot.render.picture.pictures import PictureCache
 from bot.service import BattleService, Where
 from bot.views import StatusView
@@ -56,6 +57,8 @@ class LiveStatus:
         #: the battlefield pictures of the status messages, kept by battle and version
         self.pictures = pictures if pictures is not None else PictureCache()
         self.frontend: object = None
+        #: what the battles wait for, asked again in their channels (``bot.discord.reminders``)
+        self.reminders = Reminders(client, service, coalescer.clock, coalescer.sleep)
         #: channel id → (battle id, the id of its live status message): saves a read per edit
         self.messages: dict[str, tuple[int, int]] = {}
         #: channels whose status message was looked for in the channel's history (once, after a start-up)
@@ -99,6 +102,7 @@ class LiveStatus:
         if view.ended and message_id is None:
             self.messages.pop(where.channel, None)
             return
+        self.reminders.seen(where, view)
         lang = await self.service.language(where.guild)
         shows = (view.document, view.ended, view.gms, lang)
         if message_id is not None and self._shows.get(where.channel) == (message_id, shows):

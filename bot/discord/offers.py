@@ -18,14 +18,13 @@ from typing import Any
 import discord
 
 from bot.i18n import t
+from bot.registry import rulesets
 from bot.render.common import sentence
 from bot.views import Offer
 
 PREFIX = "toride:offer:"
 #: Discord's longest custom id
 CUSTOM_ID_MAX = 100
-#: the paths a button may run (the ids come from Discord; nothing else is ever run from one)
-OFFERED_PATHS = frozenset({"battle damage"})
 #: how many messages' used offers a process remembers
 USED_KEPT = 5_000
 
@@ -43,7 +42,8 @@ def read_id(data: str) -> tuple[str, dict[str, str]] | None:
         path, options = json.loads(data)
     except (ValueError, TypeError):
         return None
-    if path not in OFFERED_PATHS or not isinstance(options, Mapping):
+    # the ids come from Discord: only the commands a rule set offers are ever run from one
+    if not isinstance(path, str) or path not in rulesets().offered or not isinstance(options, Mapping):
         return None
     return path, {str(k): str(v) for k, v in options.items()}
 

@@ -95,9 +95,7 @@ class ChoiceList(Named):
 
     def text(self, lang: str) -> str:
         names = _names(lang)
-        return CHOICE_SEP.get(lang, " | ").join(
-            choice_text(self.option, v, names, lang) for v in self.values
-        )
+        return CHOICE_SEP.get(lang, " | ").join(choice_text(self.option, v, names, lang) for v in self.values)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -4,6 +4,7 @@ knows (its status screen, its summaries' reports, its own views) is its ``RuleSe
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from bot.i18n import t
 from bot.i18n.words import say
@@ -19,6 +20,7 @@ from bot.views import (
     LogEntry,
     LogView,
     NoticeView,
+    Offer,
     PaletteRollView,
     PaletteView,
     RevealView,
@@ -64,13 +66,7 @@ def _render(view: View, lang: str) -> str:
             return view.text
         return json.dumps(view.document, ensure_ascii=False, indent=2)
     if isinstance(view, PaletteRollView):
-        offers = [
-            t(
-                "palette.offer_console", lang, offer=sentence(o.key, lang, o.values),
-                command=command_line.shown(command_line.typed(o.path, o.options), lang),
-            )
-            for o in view.offers
-        ]  # fmt: skip
+        offers = offer_lines(view.offers, lang)
         return "\n".join([sheet_text.roll_text(view, lang), *secret_text.kept_lines(view, lang), *offers])
     if isinstance(view, PaletteView):
         return sheet_text.palette_text(view, lang)
@@ -126,6 +122,23 @@ def _log_entry(entry: LogEntry, lang: str, *, redone: bool = False) -> list[str]
     return [head] + ["    " + event_line(e, lang) for e in entry.events]
 
 
+def offer_lines(offers: Sequence[Offer], lang: str) -> list[str]:
+    """What a reply offers, as the lines to type (Discord shows buttons)."""
+    return [
+        t(
+            o.console, lang, offer=sentence(o.key, lang, o.values),
+            command=command_line.shown(command_line.typed(o.path, o.options), lang),
+        )
+        for o in offers
+    ]  # fmt: skip
+
+
+def event_offers(view: EventsView) -> tuple[Offer, ...]:
+    """What the events of a change offer to run next (``TextBinding.offers``), as its reader sees them."""
+    make = text_of(view.ruleset).offers
+    return make(view.events) if make is not None and view.events else ()
+
+
 def _events(view: EventsView, lang: str) -> str:
     """The command's events, each summary right after the events it closes (a round's summary before the
     next round's first line)."""
@@ -143,6 +156,7 @@ def _events(view: EventsView, lang: str) -> str:
     lines.extend(rest)
     if not view.events:
         lines.insert(0, t("render.no_events", lang))
+    lines.extend(offer_lines(event_offers(view), lang))
     return "\n".join(lines)
 
 

@@ -32,8 +32,6 @@ class Phase(StrEnum):
     ENDED = "ended"
 
 
-
-
 class Resisted(StrEnum):
     """B-DMG-2: what a target's resistance made of the damage."""
 

@@ -88,7 +88,7 @@ class FortRules:
                 raise RuleError("fort.command_invalid", reason="unknown_type", type=type(command).__name__)
             if state.ended and not isinstance(command, _AFTER_END):
                 raise RuleError("fort.battle_over", outcome=state.outcome.value if state.outcome else None)
-            new = handler(ctx, state, command)
+            new = rules_turn.begin_round(state, handler(ctx, state, command), command)
             turn = rules_turn.out_of_turn(state, command)
             if turn is not None:  # F-TURN-3: the GM's action out of its side's turn, carried out, marked
                 ctx.events[:] = [mark_out_of_turn(e, turn.value) for e in ctx.events]

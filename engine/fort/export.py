@@ -3,8 +3,9 @@
 What the documented format lacks goes in extra keys: a PC's ``max_hp``, ``move``, ``moved_m`` (this
 turn), ``sheet`` (what a character sheet gave it) and ``palette`` (its own chat palette); a unit's
 ``arrived``, ``position`` (a soldier's at F0), ``weakness``, ``moved_m``, ``halted`` and ``acted`` (this
-turn, F-TURN-3), ``held_edge`` and ``held_to``; a commander's ``horn``; the ballista's ``bolt``. A scenario
-file may leave out everything but ``rounds``. Exports of the earlier per-round keys (``moved_round``,
+turn, F-TURN-3), ``held_edge`` and ``held_to``; a commander's ``horn``; the ballista's ``bolt``; the
+battle's ``begun`` (round 1 has begun, F-TURN-3; left out: not yet, unless a later turn is given). A
+scenario file may leave out everything but ``rounds``. Exports of the earlier per-round keys (``moved_round``,
 ``acted_round``, ``position_round``) still import.
 Import validates everything and refuses with ``fort.import_invalid`` (``reason`` says where and why).
 """
@@ -87,6 +88,7 @@ def export_parts(state: FortState, part: Part) -> dict[str, Any]:
             "bolt": state.ballista.bolt,
         },
         "confused_round": state.confused_round,
+        "begun": state.begun,
     }
 
 
@@ -257,6 +259,7 @@ def _read(d: JsonDoc) -> FortState:
         ballista=ballista,
         confused_round=d.int_("confused_round", None, 1),
         outcome=BattleOutcome(outcome_text) if outcome_text else None,
+        begun=d.get("begun", bool, False),
     )
 
 

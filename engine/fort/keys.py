@@ -112,6 +112,7 @@ REFUSALS: dict[str, str] = {
     "fort.not_your_turn": "turn round (a player's action out of its side's turn, F-TURN-3)",
     "fort.enemy_confused": "unit(None: /unit advance of every unit) round",
     "fort.enemy_confused_all": "round",
+    "fort.trap_set_gm_only": "round (a player's /trap set once round 1 has begun, F-TURN-3)",
     "fort.gm_set_invalid": "target value reason(a code such as not_an_integer, or a rule's refusal key) "
     "detail(the reason's values: min max allowed ...)",
     "fort.gm_set_target_unknown": "target",
@@ -231,6 +232,7 @@ RULES: dict[str, str] = {
     "fort.pierce_no_line": "F-MAP-3",
     "fort.pierce_origin": "F-MAP-3",
     "fort.not_your_turn": "F-TURN-3",
+    "fort.trap_set_gm_only": "F-TURN-3",
     "fort.enemy_confused": "F-UNIT-12",
     "fort.enemy_confused_all": "F-UNIT-12",
     "fort.melee_flying": "F-UNIT-11",

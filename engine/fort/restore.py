@@ -101,6 +101,7 @@ def restore_state(doc: Mapping[str, Any]) -> FortState:
         ballista=Ballista(ballista["loaded"], ballista["magic_bolt_used"], ballista["bolt"]),
         confused_round=doc["confused_round"],
         outcome=BattleOutcome(doc["outcome"]) if doc["outcome"] else None,
+        begun=doc["begun"],
     )
 
 

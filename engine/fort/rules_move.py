@@ -38,9 +38,9 @@ def confused(state: FortState) -> bool:
 
 
 def blocks(other: Unit, mover: Unit) -> bool:
-    """F-UNIT-2: units of the other side block a unit entering their area (characters never do);
-    a flying unit is blocked only by flying units."""
-    return other.on_map and other.side is not mover.side and (other.flying or not mover.flying)
+    """F-UNIT-2: units of the other side block a unit entering their area (characters never do), both
+    ways; a flying unit is blocked only by flying units, and holds no ground unit (it is in the air)."""
+    return other.on_map and other.side is not mover.side and other.flying is mover.flying
 
 
 def trap_affects(unit: Unit) -> bool:

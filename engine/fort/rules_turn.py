@@ -106,13 +106,14 @@ def round_end(ctx: Context, state: FortState) -> FortState:
     return state
 
 
-#: F-TURN-3: the commands that are always a PC-side action (attacks, equipment, repair, a PC's move)
+#: F-TURN-3: the commands that are always a PC-side action (attacks, equipment, repair, heal, a PC's move)
 _PC_ACTIONS = (
     c.MovePC,
     c.AttackSingle,
     c.AttackArea,
     c.AttackPierce,
     c.Repair,
+    c.HealFort,
     c.LoadCannon,
     c.FireCannon,
     c.LoadBallista,
@@ -150,12 +151,34 @@ def out_of_turn(state: FortState, command: Any) -> Side | None:
     return Side.ENEMY if side is Side.PC else Side.PC
 
 
+def round_begun(state: FortState) -> bool:
+    """F-TURN-3: round 1 has begun once an action of a side's turn was taken or its first turn ended;
+    before that is the set-up (the preparation)."""
+    return state.begun or state.round > 1 or state.turn is not _TURN_OF[state.first]
+
+
+def begin_round(before: FortState, state: FortState, command: Any) -> FortState:
+    """F-TURN-3: an action of a side's turn (or a turn's end) carried out begins round 1."""
+    if state.begun or not (isinstance(command, c.NextTurn) or action_side(before, command) is not None):
+        return state
+    return evolve(state, begun=True)
+
+
+def check_trap_setting(state: FortState, command: Any) -> None:
+    """F-TURN-3: setting a trap once round 1 has begun is the GM's (traps are laid in the preparation)."""
+    if isinstance(command, c.SetTrap) and round_begun(state):
+        raise RuleError("fort.trap_set_gm_only", round=state.round)
+
+
 def check_turn(state: FortState, command: Any, gm: bool) -> None:
     """F-TURN-3: a player's action out of its side's turn is refused, saying whose turn it is (the GM's
-    is carried out, and its events marked ``out_of_turn``)."""
+    is carried out, and its events marked ``out_of_turn``); so is a player's trap once round 1 has begun."""
+    if gm:
+        return
     turn = out_of_turn(state, command)
-    if turn is not None and not gm:
+    if turn is not None:
         raise RuleError("fort.not_your_turn", turn=turn.value, round=state.round)
+    check_trap_setting(state, command)
 
 
 def renew(state: FortState, side: Side) -> FortState:

@@ -68,8 +68,6 @@ class TrapKind(StrEnum):
     MINE = "mine"
 
 
-
-
 #: F-CAN-1: a cannon holds 0 to 5 shells.
 MAX_SHELLS = 5
 
@@ -181,7 +179,8 @@ class Ballista:
 
 @dataclass(frozen=True, slots=True)
 class FortState:
-    """A whole battle. ``confused_round`` is the round whose enemy turn is confused (F-UNIT-12)."""
+    """A whole battle. ``confused_round`` is the round whose enemy turn is confused (F-UNIT-12);
+    ``begun``: an action of a side's turn was taken (F-TURN-3: round 1 has begun, the set-up is over)."""
 
     title: str
     rounds: int
@@ -199,6 +198,7 @@ class FortState:
     ballista: Ballista = Ballista()
     confused_round: int | None = None
     outcome: BattleOutcome | None = None
+    begun: bool = False
 
     @property
     def ended(self) -> bool:

@@ -14,8 +14,10 @@ from engine.common import EventRecorder, dice_values
 from engine.common import replay as common_replay
 from engine.dice.source import DiceSource
 from engine.ruleset import Outcome, RuleError, Ruleset
-from engine.sengensho import cards, checks, core, hiding, items, overrides, steps, surprise
+from engine.sengensho import cards, checks, core, exchange, hiding, items, overrides, steps, surprise
 from engine.sengensho.commands import (
+    Answer,
+    Attack,
     Damage,
     Declare,
     End,
@@ -25,6 +27,7 @@ from engine.sengensho.commands import (
     Join,
     NextStep,
     NextTurn,
+    Profile,
     Roll,
     Search,
     SengenshoCommand,
@@ -57,6 +60,9 @@ RULES: dict[type[Any], Rule] = {
     Item: items.item,
     SpellCard: cards.spellcard,
     GMSet: overrides.gm_set,
+    Attack: exchange.attack,
+    Answer: exchange.answer,
+    Profile: exchange.profile,
 }
 
 

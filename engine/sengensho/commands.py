@@ -192,6 +192,52 @@ class End(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class Attack(Command):
+    """``/sg attack [name] target dice [check|base] [damage] [kind:attack|melee]``: the exchange in one
+    step. The attacker rolls (``name``: by default the invoker's own character; ``check``/``damage``:
+    by default what it stored, and what is given is stored), and the defender is asked (``Answer``);
+    the GM side answers by itself under ``gm_fixed`` (S-GM-1). ``invoker``/``gm`` are set by the bot."""
+
+    target: str
+    dice: int
+    name: str | None = None
+    check: str | None = None
+    base: int | None = None
+    damage: str | None = None
+    kind: str = "attack"
+    invoker: str | None = None
+    gm: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Answer(Command):
+    """``/sg answer [exchange] [name] [defence:evasion|guard|take] [dice] [mercy]``: the answer to an
+    attack awaited (``Attack``), or, once it brought its target to 0 HP, the attacker's mercy
+    (S-MERCY-1). ``exchange`` is its number; ``name`` the defender's (the oldest attack on it)."""
+
+    exchange: int | None = None
+    name: str | None = None
+    defence: str = "evasion"
+    dice: int = 0
+    mercy: str | None = None
+    gm: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Profile(Command):
+    """``/sg set name [attack] [evasion] [guard] [damage] [answer]``: what ``/sg attack`` and its answer
+    read from a character (checks as ``感覚+射撃``, damage as ``2d+2``, the GM side's own answer as
+    ``evasion:2``, ``guard:1`` or ``take``); an empty text forgets one."""
+
+    name: str
+    attack: str | None = None
+    evasion: str | None = None
+    guard: str | None = None
+    damage: str | None = None
+    answer: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class GMSet(Command):
     """``/gm set target:<name>.<field>|turn value:`` (GM) in a 千幻抄 battle."""
 
@@ -218,6 +264,9 @@ SengenshoCommand = Union[  # noqa: UP007 - a runtime alias, its members are list
     SpellCard,
     End,
     GMSet,
+    Attack,
+    Answer,
+    Profile,
 ]
 
 CODEC: CommandCodec[Any] = CommandCodec("sg", typing.get_args(SengenshoCommand))

@@ -129,11 +129,21 @@ def start(state: SengenshoState | None, command: Start, rec: EventRecorder) -> S
     return new
 
 
+def seen_count(state: SengenshoState, command: Join) -> int:
+    """S-HIDE-1: the characters a join's limit counts: those the joiner can see. A visible character
+    counts the visible ones; a hidden one the hidden ones (the GM's: all of them; a player's: their own),
+    so a player who joins until refused learns nothing of the GM's hidden characters."""
+    if not command.hidden:
+        return sum(1 for c in state.characters if not c.hidden)
+    mine = command.owner if command.owner is not None else command.invoker
+    return sum(1 for c in state.characters if c.hidden and (command.gm or c.owner == mine))
+
+
 def join(state: SengenshoState, command: Join, rec: EventRecorder) -> SengenshoState:
     """S-CORE-1, S-REIN-1: a new character; once the turns run, it is a reinforcement."""
     # Joined ``hidden``, the table does not see it come (S-HIDE-1): only the GM and its owner read it.
     limits.check_name(command.name)
-    limits.check_count("characters", len(state.characters) + 1, limits.MAX_CHARACTERS)
+    limits.check_count("characters", seen_count(state, command) + 1, limits.MAX_CHARACTERS)
     name, key = clean_name(command.name, "sg")
     state = make_room(state, command, key, name, rec)
     side = parse_side(command.side)

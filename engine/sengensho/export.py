@@ -9,6 +9,7 @@ Documents of the earlier form still read: ``ambush``/``gm_fixed`` as booleans, s
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from engine.common import ImportInvalid, JsonDoc, JsonStyle, clean_name, fold
@@ -20,6 +21,7 @@ from engine.sengensho.state import (
     Character,
     Down,
     Evasion,
+    Exchange,
     GMFixed,
     LastRoll,
     Opening,
@@ -115,7 +117,29 @@ def _later_fields(state: SengenshoState, c: Character) -> dict[str, Any]:
         out["holder_knows"] = True
     if c.unnoticed:
         out["unnoticed"] = [_name_of(state, k) for k in c.unnoticed]
+    if c.checks:  # /sg set, /sg attack
+        out["checks"] = dict(c.checks)
+    if c.damage is not None:
+        out["damage"] = c.damage
+    if c.answer is not None:
+        out["answer"] = c.answer
     return out
+
+
+def _exchange(state: SengenshoState, x: Exchange) -> dict[str, Any]:
+    """``/sg attack``: an attack awaiting its answer (or, ``mercy``, the attacker's choice)."""
+    return {
+        "number": x.id,
+        "attacker": _name_of(state, x.attacker),
+        "aim": _name_of(state, x.aim),
+        "defender": _name_of(state, x.defender),
+        "kind": x.roll.kind.value,
+        "total": x.roll.total,
+        "turn": x.roll.turn,
+        "damage": x.damage,
+        "mercy": x.mercy,
+        "choices": [[defence, dice] for defence, dice in x.choices],
+    }
 
 
 def export_state(state: SengenshoState) -> dict[str, Any]:
@@ -135,6 +159,8 @@ def export_state(state: SengenshoState) -> dict[str, Any]:
             "allowance": {"pc": pc, "enemy": enemy},
         },
         "characters": [_character(state, c) for c in state.characters],
+        **({"exchanges": [_exchange(state, x) for x in state.exchanges]} if state.exchanges else {}),
+        **({"next_exchange": state.next_exchange} if state.next_exchange != 1 else {}),
     }
 
 
@@ -206,7 +232,68 @@ def _read_character(r: JsonDoc) -> Character:
         cards=_cards(r),
         note=r.get("note", str, ""),
         clash=r.get("clash", str, None),
+        checks=_checks(r),
+        damage=r.get("damage", str, None),
+        answer=r.get("answer", str, None),
     )
+
+
+#: the checks ``/sg set`` stores (attack, melee, evasion, guard)
+CHECK_KINDS = frozenset(
+    {RollKind.ATTACK.value, RollKind.MELEE.value, RollKind.EVASION.value, RollKind.GUARD.value}
+)
+
+
+def _checks(r: JsonDoc) -> tuple[tuple[str, str], ...]:
+    checks = r.obj("checks")
+    if checks is None:
+        return ()
+    if any(k not in CHECK_KINDS for k in checks.raw):
+        raise r.bad("checks", "unknown_kind")
+    return tuple((k, checks.get(k, str)) for k in checks.raw)
+
+
+def _read_exchange(state: SengenshoState, r: JsonDoc) -> Exchange:
+    def key(field: str) -> str:
+        found = state.find(fold(r.get(field, str)))
+        if found is None:
+            raise r.bad(field, "unknown_reference")
+        return state.characters[found].key
+
+    return Exchange(
+        id=r.int_("number", lo=1),
+        attacker=key("attacker"),
+        aim=key("aim"),
+        defender=key("defender"),
+        roll=LastRoll(
+            total=r.int_("total", lo=-999),
+            kind=r.enum("kind", RollKind, RollKind.ATTACK),
+            turn=r.int_("turn", 0, 0),
+            aim=key("aim"),
+        ),
+        damage=r.get("damage", str),
+        mercy=r.int_("mercy", None, 0),
+        choices=_choices(r),
+    )
+
+
+def _choices(r: JsonDoc) -> tuple[tuple[str, int], ...]:
+    raw = r.get("choices", list, [])
+    if not all(
+        isinstance(c, list) and len(c) == 2 and isinstance(c[0], str) and type(c[1]) is int for c in raw
+    ):
+        raise r.bad("choices", "not_choices")
+    return tuple((str(c[0]), int(c[1])) for c in raw)
+
+
+def _exchanges(state: SengenshoState, r: JsonDoc) -> SengenshoState:
+    """``/sg attack``: the attacks awaiting an answer, and the next one's number."""
+    exchanges = tuple(_read_exchange(state, x) for x in r.items("exchanges"))
+    numbers = [x.id for x in exchanges]
+    if len(set(numbers)) != len(numbers):
+        raise RuleError("sg.import_invalid", place="exchanges", reason="duplicate_name")
+    after = max(numbers, default=0) + 1
+    return replace(state, exchanges=exchanges, next_exchange=max(after, r.int_("next_exchange", 1, 1)))
 
 
 def _read_surprise(surprise: JsonDoc) -> Surprise:
@@ -289,7 +376,7 @@ def _read(document: Mapping[str, Any]) -> SengenshoState:
     cards = r.obj("spell_cards")
     allowance = None if cards is None else cards.obj("allowance")
     raw_characters = r.get("characters", list, [])
-    return _check(
+    state = _check(
         SengenshoState(
             title=r.get("title", str, ""),
             opening=_opening(r),
@@ -306,6 +393,7 @@ def _read(document: Mapping[str, Any]) -> SengenshoState:
             ),
         )
     )
+    return _exchanges(state, r)
 
 
 def _opening(r: JsonDoc) -> Opening:

@@ -13,7 +13,9 @@ from engine.sengensho.state import SengenshoState
 def check_state(state: SengenshoState) -> None:
     """Title, number of characters, names and numbers within the limits; ``LimitError`` if not."""
     limits.check_text("title", state.title)
-    limits.check_count("characters", len(state.characters), limits.MAX_CHARACTERS)
+    # S-HIDE-1: as /sg join counts them, the visible and the hidden apart (core.seen_count)
+    limits.check_count("characters", sum(1 for c in state.characters if not c.hidden), limits.MAX_CHARACTERS)
+    limits.check_count("characters", sum(1 for c in state.characters if c.hidden), 2 * limits.MAX_CHARACTERS)
     for character in state.characters:
         limits.check_name(character.name)
     limits.check_numbers(export_state(state))

@@ -112,6 +112,31 @@ class Surprise:
 
 
 @dataclass(frozen=True, slots=True)
+class Exchange:
+    """``/sg attack``: an attack awaiting its answer (攻撃 → 回避・ガード・受ける → ダメージ).
+
+    ``attacker`` and ``aim`` are keys; ``defender`` the key of who answers it (the holder of a held
+    item, S-ITEM-1); ``roll`` the attack as rolled, which the answer contests. ``damage`` the formula
+    rolled on a hit. ``mercy`` is the damage that brought the target to 0 HP while the attacker
+    chooses (S-MERCY-1), None while the defence is awaited.
+    """
+
+    id: int
+    attacker: str
+    aim: str
+    defender: str
+    roll: LastRoll
+    damage: str
+    mercy: int | None = None
+    #: the answers it was asked with (defence, dice), offered again when it stays unanswered
+    choices: tuple[tuple[str, int], ...] = ()
+
+    def awaits(self) -> str:
+        """The key of the character whose owner must answer now."""
+        return self.attacker if self.mercy is not None else self.defender
+
+
+@dataclass(frozen=True, slots=True)
 class Card:
     """S-CARD-1: a named spell card (``恋符「マスタースパーク」``), declared, then used."""
 
@@ -178,6 +203,20 @@ class Character:
     struck_at: int | None = None
     holder_knows: bool = False
     unnoticed: tuple[str, ...] = ()
+    #: ``/sg set``, ``/sg attack``: the checks it makes (attack, melee, evasion, guard → ``感覚+射撃``)
+    checks: tuple[tuple[str, str], ...] = ()
+    #: its damage (``2d+2``: dice and a base; S-CORE-4: no DP paid)
+    damage: str | None = None
+    #: S-GM-1: how the GM side answers an attack by itself (``evasion:2``, ``guard:1``, ``take``)
+    answer: str | None = None
+
+    def check_for(self, kind: RollKind) -> str | None:
+        """The check it stored for ``kind`` (a melee attack falls back on its attack)."""
+        found = dict(self.checks)
+        text = found.get(kind.value)
+        if text is None and kind is RollKind.MELEE:
+            text = found.get(RollKind.ATTACK.value)
+        return text
 
     @property
     def surprise(self) -> Surprise | None:
@@ -233,12 +272,18 @@ class SengenshoState:
     ended: bool = False
     characters: tuple[Character, ...] = ()
     card_allowance: tuple[int, int] = (0, 0)
+    #: ``/sg attack``: the attacks awaiting an answer, oldest first, and the next one's number
+    exchanges: tuple[Exchange, ...] = ()
+    next_exchange: int = 1
 
     def find(self, key: str) -> int | None:
         for i, c in enumerate(self.characters):
             if c.key == key:
                 return i
         return None
+
+    def exchange(self, number: int) -> Exchange | None:
+        return next((x for x in self.exchanges if x.id == number), None)
 
     def put(self, i: int, character: Character) -> SengenshoState:
         return replace(self, characters=(*self.characters[:i], character, *self.characters[i + 1 :]))

@@ -88,4 +88,8 @@ def visible(document: Mapping[str, Any], user: str | None) -> dict[str, Any]:
             return dict(document)
         return {**document, "characters": [_unnoticed(c) for c in characters]}
     shown = [_unnoticed(_without(c, gone)) for c in _cards(characters, gone)]
-    return {**document, "characters": shown, "spell_cards": _counts(document, shown)}
+    out = {**document, "characters": shown, "spell_cards": _counts(document, shown)}
+    if document.get("exchanges"):  # an attack on or by one hidden is not the table's
+        fields = ("attacker", "aim", "defender")
+        out["exchanges"] = [x for x in document["exchanges"] if not any(x.get(f) in gone for f in fields)]
+    return out

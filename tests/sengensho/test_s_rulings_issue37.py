@@ -335,3 +335,17 @@ def test_s_card_1_a_player_cannot_take_another_players_card_only_be_given_it() -
     assert dict(refused.value.values) == {"giver": "霊夢", "taker": "咲夜"}
     binding.authorize(state, take, BuildContext("gm", True))
     binding.authorize(state, SpellCard("咲夜", take_from="小傘"), BuildContext("u3", False))
+
+
+def test_s_hide_1_the_limit_a_player_meets_counts_only_the_characters_that_player_can_see() -> None:
+    """Defect: joining until refused counted the hidden ones (the 200 limit included them)."""
+    run = battle()
+    run(Join("潜む者", dp_max=10, recovery=2, side="enemy", hidden=True, gm=True))
+    for n in range(199):
+        run(Join(f"PC{n}", dp_max=10, recovery=2, invoker="p1"))
+    run(Join("二百人目", dp_max=10, recovery=2, invoker="p2"))  # the 200th the table can see
+    error = run.refused(Join("もう一人", dp_max=10, recovery=2, invoker="p2"), "limits.too_many")
+    assert error.values["count"] == 201  # as if no one hid: the same refusal in a world without it
+    run(Join("もう一人の潜む者", dp_max=10, recovery=2, side="enemy", hidden=True, gm=True))
+    assert len(run.s.characters) == 202
+    SENGENSHO.import_(SENGENSHO.export(run.s))  # an export of it still reads

@@ -15,6 +15,8 @@ from bot.rulesets.sengensho.text import status
 from bot.views import StatusView
 from engine.sengensho import SENGENSHO
 from engine.sengensho.commands import (
+    Answer,
+    Attack,
     Damage,
     Declare,
     End,
@@ -24,6 +26,7 @@ from engine.sengensho.commands import (
     Join,
     NextStep,
     NextTurn,
+    Profile,
     Roll,
     Search,
     SetState,
@@ -67,6 +70,17 @@ def every_event() -> Run:
     run(Damage("H", 40, mercy="none"))
     run(Damage("B", 12, mercy="unconscious"))
     run(Join("L", dp_max=10, recovery=2, invoker="u9"))  # S-HIDE-1: a player's name the hidden L has
+    # /sg attack: the GM side answers by itself (S-GM-1), a player is asked, takes it, mercy is awaited
+    run(Join("P", dp_max=10, recovery=2, hp=10))
+    run(Profile("P", attack="5", evasion="3", damage="1d+1"))
+    run(Join("E", dp_max=10, recovery=2, hp=5, side="enemy"))
+    run(Profile("E", evasion="2", answer="evasion:1"))
+    run(Attack(target="E", dice=0, name="P", gm=True))  # 5 against 2 + 3 (fixed): missed
+    run(Attack(target="P", dice=0, name="E", base=4, damage="1d", gm=True))
+    run(Answer(exchange=2, defence="take"), 6)
+    run(Profile("E", answer="take"))
+    run(Attack(target="E", dice=0, name="P", gm=True), 6)  # E takes it by itself: 7 ≥ 5, mercy awaited
+    run(Answer(exchange=3, mercy="unconscious"))
     run(End(reveal=True))  # S-HIDE-1: the GM reveals the hidden L as the battle ends
     return run
 

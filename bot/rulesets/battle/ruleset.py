@@ -49,6 +49,7 @@ RULESET = RuleSet(
     ),
     names=Names(completion=names.completion, candidates=names.candidates),
     palettes=own_palettes,
+    offered=frozenset({"battle damage"}),
     queries={"pc roll": roll_query},
     discord=Lazy(_presenter),
     catalogues=resources.files("bot.rulesets.battle") / "i18n",

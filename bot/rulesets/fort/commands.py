@@ -272,9 +272,7 @@ def in_summary(kind: str) -> bool:
     return kind.startswith(_SUMMARY_PREFIXES) and kind not in _NOT_IN_SUMMARY
 
 
-def report(
-    entries: Sequence[Any], kind: str, number: int | None, document: Mapping[str, Any]
-) -> RoundReport:
+def report(entries: Sequence[Any], kind: str, number: int | None, document: Mapping[str, Any]) -> RoundReport:
     """A round's (or the end's) summary: ``engine.fort.report``."""
     fort = document.get("fort") or {}
     hp, max_hp = fort.get("hp"), fort.get("max_hp")

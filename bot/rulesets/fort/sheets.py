@@ -149,7 +149,9 @@ def _optional(spec: CommandSpec, *names: str) -> tuple[Option, ...]:
 
 def _missing(spec: CommandSpec, option: str) -> UserError:
     return UserError(
-        "command.missing_option", command=CommandName(spec.path), option=OptionName(option, spec.path),
+        "command.missing_option",
+        command=CommandName(spec.path),
+        option=OptionName(option, spec.path),
         usage=usage(spec),
     )
 

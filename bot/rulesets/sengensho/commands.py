@@ -22,9 +22,11 @@ from bot.commands import (
     ruleset_lifecycle,
 )
 from engine.common import Command, fold
+from engine.ruleset import RuleError
 from engine.sengensho import SENGENSHO, SengenshoState
 from engine.sengensho import commands as sc
 from engine.sengensho.core import ATTRIBUTES
+from engine.sengensho.exchange import DEFENCES, find_exchange
 from engine.sengensho.items import MERCY_CHOICES, VIAS
 from engine.sengensho.state import GMFixed, Opening, RollKind, Side
 
@@ -57,6 +59,11 @@ def _item(values: Mapping[str, Any], ctx: BuildContext) -> Command:
     if values.get("holder_knows") and not ctx.is_gm:
         raise UserError("sg.holder_knows_gm_only", name=values.get("name"))
     return sc.Item(**values)
+
+
+def _attack(values: Mapping[str, Any], ctx: BuildContext) -> Command:
+    """``/sg attack``: the attacker is by default the invoker's own character."""
+    return sc.Attack(**{**values, "invoker": ctx.invoker, "gm": ctx.is_gm})
 
 
 def _optional(spec: CommandSpec, *names: str) -> CommandSpec:
@@ -191,6 +198,32 @@ COMMANDS: tuple[CommandSpec, ...] = (
         _o("card"),
         _o("give_to"),
     ),
+    dataclasses.replace(
+        _spec(
+            "attack",
+            sc.Attack,
+            _o("target"),
+            _DICE,
+            _o("name"),
+            _o("check"),
+            _BASE,
+            _o("damage"),
+            _o("kind", OptType.CHOICE, choices=(RollKind.ATTACK.value, RollKind.MELEE.value)),
+        ),
+        build=_attack,
+    ),
+    _as_gm(
+        _spec(
+            "answer",
+            sc.Answer,
+            _o("defence", OptType.CHOICE, choices=DEFENCES),
+            _o("dice", OptType.INT, min=0, max=30),
+            _o("exchange", OptType.INT, min=1),
+            _o("name"),
+            _o("mercy", OptType.CHOICE, choices=MERCY_CHOICES),
+        )
+    ),
+    _spec("set", sc.Profile, _NAME, _o("attack"), _o("evasion"), _o("guard"), _o("damage"), _o("answer")),
     _spec("end", sc.End, _o("reveal", OptType.BOOL)),
     *_reads(),
 )
@@ -205,7 +238,20 @@ def _actor(command: Any) -> str | None:
         return command.attacker
     if isinstance(command, sc.Declare | sc.Roll | sc.Hide | sc.Search | sc.Item | sc.SpellCard):
         return command.name
+    if isinstance(command, sc.Attack | sc.Profile):
+        return command.name
     return None
+
+
+def _answerer(state: SengenshoState, command: sc.Answer) -> str | None:
+    """``/sg answer``: the character whose owner answers the exchange (the defender; at 0 HP, the
+    attacker's mercy, S-MERCY-1); None if the rules will say there is no such exchange."""
+    try:
+        x = find_exchange(state, command.exchange, command.name)
+    except RuleError:
+        return None
+    i = state.find(x.awaits())
+    return None if i is None else state.characters[i].name
 
 
 def authorize(state: SengenshoState, command: Any, who: BuildContext) -> None:
@@ -224,7 +270,7 @@ def authorize(state: SengenshoState, command: Any, who: BuildContext) -> None:
             i = state.find(fold(name))
             if i is None or (state.characters[i].hidden and state.characters[i].owner != invoker):
                 raise UserError("sg.unknown_character", name=name)
-    name = _actor(command)
+    name = _answerer(state, command) if isinstance(command, sc.Answer) else _actor(command)
     if name is None:
         return
     i = state.find(fold(name))
@@ -256,8 +302,10 @@ def secret_text(before: SengenshoState, after: SengenshoState, command: Any) -> 
     hidden = {c.key for c in after.characters if c.hidden}
     if not hidden:
         return False
-    for field in dataclasses.fields(command):
-        value = getattr(command, field.name)
+    # only the options that name a character: a free text (a roll's label) that happens to be a hidden
+    # one's name is no secret, or its command line would vanish exactly when the guess is right
+    for option in CHARACTER_OPTIONS:
+        value = getattr(command, option, None)
         if isinstance(value, str) and {fold(value), fold(value.rpartition(".")[0])} & hidden:
             return True
     return False

@@ -164,6 +164,37 @@ def _set(d: Values, lang: str) -> dict[str, str]:
     return {"target": target, "before": shown(d.get("before")), "value": shown(d.get("value"))}
 
 
+def defence_text(defence: str, dice: int, lang: str, auto: bool = False) -> str:
+    """An answer to an attack in words: 回避2D, ガード1D, 受ける (自動回避 under S-SUR-2)."""
+    if auto:
+        return t("sg.text.defence.auto", lang)
+    return t(f"sg.text.defence.{defence}", lang, dice=dice)
+
+
+def _profile(d: Values, lang: str) -> dict[str, str]:
+    parts = [
+        t(f"sg.text.profile.{field}", lang, check=d[field], damage=d[field], answer=d[field])
+        for field in ("attack", "evasion", "guard", "damage", "answer")
+        if d.get(field)
+    ]
+    return {"profile": t("sg.text.profile_sep", lang).join(parts) or t("sg.text.profile.none", lang)}
+
+
+def _awaited(d: Values, lang: str) -> dict[str, str]:
+    """``/sg attack``: the answers the defender may give, and the defences it has no check for."""
+    auto = d.get("surprise") == "S-SUR-2" and [list(c) for c in d["choices"]] == [["evasion", 0], ["take", 0]]
+    shown = [
+        defence_text(defence, dice, lang, auto and defence == "evasion") for defence, dice in d["choices"]
+    ]
+    missing = d.get("missing") or []
+    words = t("render.list_sep", lang).join(t(f"value.defence.{m}", lang) for m in missing)
+    return {
+        "choices_text": t("sg.text.choices_sep", lang).join(shown)
+        + (t("sg.text.surprise_limits", lang, case=d["surprise"]) if d.get("surprise") else ""),
+        "missing_text": t("sg.text.missing", lang, defences=words) if missing else "",
+    }
+
+
 #: per event kind: its sentence's parts computed from its data
 EVENT_VALUES: dict[str, Callable[[Values, str], dict[str, str]]] = {
     "sg.started": lambda d, lang: {"flags": flags_text(d.get("opening"), d.get("gm_fixed"), lang)},
@@ -219,4 +250,7 @@ EVENT_VALUES: dict[str, Callable[[Values, str], dict[str, str]]] = {
         "won_text": t("sg.text.resisted" if d["won"] else "sg.text.not_resisted", lang)
     },
     "sg.ended": _ended,
+    "sg.profile_set": _profile,
+    "sg.answer_awaited": _awaited,
+    "sg.answered_by_itself": lambda d, lang: {"defence_text": defence_text(d["defence"], d["dice"], lang)},
 }

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot import gm_targets
 from bot.ruleset import Lazy, Names, RuleSet, TextBinding
-from bot.rulesets.sengensho import commands, events, names
+from bot.rulesets.sengensho import commands, events, names, offers
 from bot.rulesets.sengensho import text as sengensho_text
 from bot.rulesets.sengensho.gm_targets import TARGETS as GM_TARGETS
 from engine.sengensho import SENGENSHO
@@ -36,7 +36,13 @@ RULESET = RuleSet(
     secret_text=commands.secret_text,
     private_reply=commands.private_reply,
     check_limits=check_state,
-    text=TextBinding(status=sengensho_text.status, event_values=events.EVENT_VALUES),
+    offered=frozenset({offers.PATH}),
+    text=TextBinding(
+        status=sengensho_text.status,
+        event_values=events.EVENT_VALUES,
+        offers=offers.offers,
+        awaiting=offers.awaiting,
+    ),
     names=Names(completion=names.completion, candidates=names.candidates),
     discord=Lazy(_presenter),
     catalogues=resources.files("bot.rulesets.sengensho") / "i18n",

@@ -151,6 +151,22 @@ def _rows(characters: list[Values], lang: str, initiative: Callable[[Values, Any
         previous = c.get("declared")
 
 
+def _awaited_lines(doc: Values, lang: str) -> list[str]:
+    """``/sg attack``: whose answer (or, at 0 HP, whose mercy) each attack waits for."""
+    return [
+        t(
+            "sg.text.awaiting_line" if x.get("mercy") is None else "sg.text.awaiting_mercy",
+            lang,
+            number=x["number"],
+            attacker=x["attacker"],
+            name=x["defender"] if x.get("mercy") is None else x["aim"],
+            total=x["total"],
+            amount=x.get("mercy"),
+        )
+        for x in doc.get("exchanges") or []
+    ]
+
+
 def status_parts(view: StatusView, lang: str) -> StatusParts:
     """S-CORE-3 as a screen: the step now acting, then who acts when (highest declared DP first,
     ties together) with DP bars; the hidden (only in a GM's or owner's view, S-HIDE-1); spell cards."""
@@ -195,6 +211,9 @@ def status_parts(view: StatusView, lang: str) -> StatusParts:
     if down:
         parts.append(StatusPart(t("sg.status.down", lang), _rows(down, lang, lambda c, p: None), len(down)))
     tail = _card_lines(doc, lang)
+    awaited = _awaited_lines(doc, lang)
+    if awaited:
+        parts.insert(0, StatusPart(t("sg.text.awaiting", lang), iter(awaited), len(awaited)))
     if view.gms:
         tail.append(t("sg.status.gms", lang, gms=t("render.list_sep", lang).join(view.gms)))
     return StatusParts(head, parts, tail)

@@ -21,6 +21,7 @@ def end_document(battle: CompiledBattle) -> dict[str, Any]:
         outcome=outcome.value,
         fort={**document["fort"], "hp": battle.fort, "repaired_round": battle.repaired},
         confused_round=battle.confused,
+        begun=True,  # F-TURN-3: a run takes an action or ends a turn, so round 1 has begun
         cannons=[{"shells": s} for s in battle.cannons],
         commanders=[
             {**c, "hp": hp} for c, hp in zip(document["commanders"], battle.commander_hp, strict=True)

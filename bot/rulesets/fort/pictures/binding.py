@@ -39,4 +39,3 @@ PICTURES = Pictures(
     view_picture_written="odds.chart_written",
     sample={"rounds": 1},
 )
-

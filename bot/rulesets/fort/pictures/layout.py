@@ -66,6 +66,7 @@ from bot.rulesets.fort.text import arrived
 
 __all__ = ["Arrival", "Badge", "Cannon", "Header", "MapLayout", "More", "Token", "TrapMore", "layout"]
 
+
 @dataclass(frozen=True, slots=True)
 class _Thing:
     mark: str
