@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import TypeVar
 
+from bot import gm_targets
 from bot.commands.generic import GENERIC, GENERIC_GROUPS
 from bot.commands.model import CommandSpec, Option
 from bot.commands.table import CommandTable
@@ -97,7 +98,9 @@ class Registry:
 
     def completion_kind(self, spec: CommandSpec, opt: Option) -> str | None:
         """The names ``opt`` of ``spec`` completes from: its rule set's, or for a generic command
-        (``/gm set``) the first rule set's that completes it."""
+        (``/gm set``) the first rule set's that completes it (its target: ``bot.gm_targets``)."""
+        if gm_targets.completes(spec.path, opt.name):
+            return "gm_target"
         if spec.ruleset is not None:
             owner = self.get(spec.ruleset)
             return owner.names.completion(spec, opt) if owner is not None and owner.names else None

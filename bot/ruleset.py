@@ -23,6 +23,7 @@ from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from bot.commands.model import BuildContext, Builder, CommandSpec, Option, Query
+from bot.gm_targets import GMTargets
 from bot.views import Awaited, Offer, StatusView, Summary, View
 from engine.palette import OwnPalette
 from engine.ruleset import Event, Ruleset
@@ -147,8 +148,10 @@ class RuleSet:
     #: refuses (raises) a command the invoker (who, whether a GM) may not run on this state (another
     #: player's PC ...)
     authorize: Callable[[Any, Any, BuildContext], None] | None = None
-    #: builders for shared commands (``gm set``) by path
+    #: builders for shared commands (``gm set``: ``bot.gm_targets.builder``) by path
     builders: Mapping[str, Builder] = field(default_factory=dict)
+    #: its ``/gm set`` targets, in the reader's words (``bot.gm_targets``; None: the paths as typed)
+    gm_targets: GMTargets | None = None
     #: event kinds that close a round (a round summary follows) or the battle (the final summary)
     round_end_kinds: frozenset[str] = frozenset()
     battle_end_kinds: frozenset[str] = frozenset()

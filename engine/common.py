@@ -42,6 +42,16 @@ def kana_fold(text: str) -> str:
     return fold(text).translate(_KANA)
 
 
+class Unfit(ValueError):
+    """A value a GM's override cannot take: ``reason`` a code the catalogues word (``out_of_range``,
+    ``not_an_integer``), ``detail`` what its sentence names (``min``, ``max``)."""
+
+    def __init__(self, reason: str, **detail: Any) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.detail = detail
+
+
 #: words read as yes / no in option values and overrides (after ``fold``)
 TRUE_WORDS = frozenset({"true", "yes", "on", "1", "はい"})
 FALSE_WORDS = frozenset({"false", "no", "off", "0", "いいえ"})

@@ -83,6 +83,9 @@ def _typed_words() -> set[str]:
     from engine.fort.export import export_state, import_state
 
     words = {opt.name for spec in commands().values() for opt in spec.options}
+    targets = [r.gm_targets for r in rulesets() if r.gm_targets is not None]  # bot.gm_targets
+    words |= {attr for table in targets for owner in table.owners for attr in owner.attrs}
+    words |= {part for table in targets for path in table.whole for part in path.split(".")}
     return words | set(_keys(export_state(import_state(_ONE_OF_EACH))))
 
 
@@ -106,6 +109,7 @@ def leaks(text: str) -> list[str]:
     """What in ``text`` is not for users (empty if nothing)."""
     found = []
     text = re.sub(r"(?<![\w.])/(?:tmp|work|home|root|var|private)/\S*", "", text)  # a file's path
+    text = text.replace("\\_", "_")  # Discord's markdown escape of an underscore (``fort.max\_hp``)
     for mark in ("(s)", *_REPR):
         if mark in text:
             found.append(mark)

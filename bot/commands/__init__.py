@@ -17,7 +17,6 @@ from bot.commands.generic import (
     GENERIC_GROUPS,
     WITHIN,
     engine_command,
-    gm_set_builder,
     ruleset_lifecycle,
 )
 from bot.commands.jsonread import JsonRefused, load_json, read_json
@@ -60,7 +59,6 @@ __all__ = [
     "convert_value",
     "engine_command",
     "extended",
-    "gm_set_builder",
     "groups",
     "load_json",
     "nfkc",

@@ -8,7 +8,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from bot.commands.model import BuildContext, Builder, CommandSpec, Kind, Option, OptType
+from bot.commands.model import BuildContext, CommandSpec, Kind, Option, OptType
 
 
 def ruleset_lifecycle(group: str, ruleset: str) -> tuple[CommandSpec, ...]:
@@ -140,12 +140,3 @@ def engine_command(
         return cls(**kwargs)
 
     return CommandSpec(group, name, kind, tuple(full), gm=bool(cls.gm_only), ruleset=ruleset, build=build)
-
-
-def gm_set_builder(cls: type[Any]) -> Builder:
-    """The ``/gm set`` builder of a rule set whose engine command ``cls`` takes ``target`` and ``value``."""
-
-    def build(values: Mapping[str, Any], ctx: BuildContext) -> Any:
-        return cls(target=values["target"], value=values["value"])
-
-    return build

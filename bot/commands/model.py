@@ -112,6 +112,8 @@ class BuildContext:
     #: a start's: the channel's last battle before it, as (its rule set's name, its document), for a
     #: battle that begins where another ended (``/battle start from:fort``, B-VIEW-2); None: none
     previous: tuple[str, Mapping[str, Any]] | None = None
+    #: the channel's battle as its document, made when called (``/gm set`` reads its targets' names)
+    document: Callable[[], Mapping[str, Any]] | None = None
 
 
 Builder = Callable[[Mapping[str, Any], BuildContext], Any]

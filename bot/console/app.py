@@ -321,7 +321,9 @@ async def _interactive(loader: SessionLoader, args: argparse.Namespace) -> int:
     prompt: PromptSession[str] = PromptSession(
         history=FileHistory(str(HISTORY)),
         completer=CommandCompleter(
-            lambda: None if loader.ready is None else loader.ready.document, lambda: loader.ready is not None
+            lambda: None if loader.ready is None else loader.ready.document,
+            lambda: loader.ready is not None,
+            args.lang,
         ),
         complete_while_typing=True,
     )

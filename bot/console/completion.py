@@ -27,8 +27,11 @@ class CommandCompleter(Completer):
         self,
         battle: Callable[[], Mapping[str, Any] | None] = lambda: None,
         ready: Callable[[], bool] = lambda: True,
+        lang: str = "ja",
     ) -> None:
         self.battle = battle
+        #: the reader's language: ``/gm set``'s targets are offered in its words
+        self.lang = lang
         #: False while the session still loads in the background: nothing is completed then, so the
         #: prompt never imports the rule sets beside the loading thread (``bot.console.app``)
         self.ready = ready
@@ -80,6 +83,7 @@ class CommandCompleter(Completer):
 
     def _values(self, spec: CommandSpec, opt: Option, text: str) -> list[str]:
         """What the option takes: its choices, true/false, or the battle's names of its kind."""
+        from bot import gm_targets
         from bot.commands import OptType, norm_word
         from bot.registry import rulesets
 
@@ -89,6 +93,9 @@ class CommandCompleter(Completer):
             return ["true", "false"]
         doc = self.battle()
         ruleset = None if doc is None else rulesets().by_format(str(doc.get("format", "")))
+        if doc is not None and ruleset is not None and gm_targets.completes(spec.path, opt.name):
+            targets = ruleset.gm_targets
+            return [] if targets is None else gm_targets.offered(targets, doc, self.lang)
         if doc is None or ruleset is None or ruleset.names is None:
             return []
         kind = ruleset.names.completion(spec, opt)

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
+from bot import gm_targets
 from bot.commands import CommandSpec, Kind, Option, OptType
 from bot.discord import embeds as render
 from bot.discord.commandlog import CommandLog
@@ -284,6 +285,12 @@ class Frontend:
         else:
             view = await self.service.status(where_of(interaction), actor_of(interaction))
             ruleset = None if view is None else rulesets().get(view.ruleset)
+            if view is not None and ruleset is not None and gm_targets.completes(spec.path, opt.name):
+                table = ruleset.gm_targets
+                if table is None:
+                    return []
+                offered = gm_targets.offered(table, view.document, await self.language(interaction))
+                return [app_commands.Choice(name=n, value=n) for n in filter_names(offered, current)]
             if view is None or ruleset is None or ruleset.names is None:
                 return []
             kind = ruleset.names.completion(spec, opt)

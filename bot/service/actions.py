@@ -163,7 +163,7 @@ def decide(
     """The command applied to ``live`` (no database): the battle after it, the answer, the write."""
     binding = live.binding
     assert live.snapshots is not None
-    who = BuildContext(invoker=actor.id, is_gm=is_gm, names=actor.names)
+    who = BuildContext(invoker=actor.id, is_gm=is_gm, names=actor.names, document=live.document)
     if command is None:
         command = build(spec, binding, options, who)
     if binding.authorize is not None:

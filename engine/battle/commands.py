@@ -235,6 +235,8 @@ class GMSet(Command):
     gm_only: ClassVar[bool] = True
     target: str
     value: str
+    #: the target as the GM typed it (``砦HP``), which a refusal echoes; empty: ``target``
+    typed: str = ""
 
 
 BattleCommand = Union[  # noqa: UP007 - a runtime alias, its members are listed with typing.get_args

@@ -16,13 +16,15 @@ from dataclasses import replace
 from typing import Any
 
 from engine import limits
-from engine.common import EventRecorder, fold, parse_bool
+from engine.common import EventRecorder, Unfit, fold, parse_bool
 from engine.limits import MAX_HP, parse_int
 from engine.ruleset import RuleError
 
 from . import lookup
 from .commands import GMSet
+from .damage import falls
 from .knowledge import audience
+from .lookup import Target
 from .ranges import CHECK, MAX_ROUND, MONSTER_VALUE, PC_STAT
 from .state import PC, BattleState, Lore, Monster, Part, Phase
 from .words import parse_side
@@ -33,8 +35,10 @@ _NONE = ("none", "null", "-", "なし", "")
 def _int(lo: int, hi: int) -> Callable[[str], int]:
     def read(text: str) -> int:
         value = parse_int(unicodedata.normalize("NFKC", text).replace("−", "-"))
-        if value is None or not lo <= value <= hi:
-            raise ValueError(text)
+        if value is None:
+            raise Unfit("not_an_integer")
+        if not lo <= value <= hi:
+            raise Unfit("out_of_range", min=lo, max=hi)
         return value
 
     return read
@@ -47,7 +51,7 @@ def _or_none(read: Callable[[str], Any]) -> Callable[[str], Any]:
 def _bool(text: str) -> bool:
     value = parse_bool(text)
     if value is None:
-        raise ValueError(text)
+        raise Unfit("not_a_boolean")
     return value
 
 
@@ -73,14 +77,15 @@ def _plain(name: str, read: Callable[[str], Any]) -> Field:
 
 
 def _hp(c: Any, v: int) -> Any:
+    """B-CHAR-3: HP may fall below 0 (戦闘不能), never above the maximum."""
     if v > c.max_hp:
-        raise ValueError(v)
+        raise Unfit("out_of_range", min=None, max=c.max_hp)
     return replace(c, hp=v)
 
 
 def _mp(c: Any, v: int) -> Any:
     if v > c.max_mp:
-        raise ValueError(v)
+        raise Unfit("out_of_range", min=0, max=c.max_mp)
     return replace(c, mp=v)
 
 
@@ -172,9 +177,11 @@ def _fields_text() -> str:
 def gm_set(state: BattleState, command: GMSet, rec: EventRecorder) -> BattleState:
     """Sets a battle's, a character's or a part's value; the event says what it was and is now."""
     target = command.target.strip()
+    typed = command.typed or command.target
     owner, _, raw_field = target.rpartition(".")
     field = fold(raw_field if owner else target)
     secret: tuple[str, ...] | None = None
+    hurt: Target | None = None  # whose HP the override set (B-CHAR-3: do they fall, or stand again?)
     try:
         if not owner and field in ("round", "turn", "first", "title"):
             before, value, new = _battle(state, field, command.value)
@@ -185,6 +192,7 @@ def gm_set(state: BattleState, command: GMSet, rec: EventRecorder) -> BattleStat
                 read, write, now = PC_FIELDS[field]
                 before, value = now(who), read(command.value)
                 new = state.put(write(who, value))
+                hurt = t if field in ("hp", "max_hp") else None
             elif isinstance(who, Monster) and field in PART_FIELDS and field not in MONSTER_FIELDS:
                 if t.part is None:
                     raise RuleError("bt.part_required", name=who.name, parts=lookup.parts_text(who))
@@ -192,19 +200,27 @@ def gm_set(state: BattleState, command: GMSet, rec: EventRecorder) -> BattleStat
                 read, write, now = PART_FIELDS[field]
                 before, value = now(part), read(command.value)
                 new = state.put(who.with_part(t.part, write(part, value)))
+                hurt = t if field in ("hp", "max_hp") else None
             elif isinstance(who, Monster) and (
                 field in MONSTER_FIELDS or field in ("core", "knowledge", "reveal")
             ):
                 before, value, new = _monster(state, who, field, command.value)
             else:
-                raise RuleError("bt.set_target_invalid", target=command.target, fields=_fields_text())
+                raise RuleError("bt.set_target_invalid", target=typed, fields=_fields_text())
             if isinstance(who, Monster) and field not in PUBLIC:
                 secret = audience(state, who)
         else:
-            raise RuleError("bt.set_target_invalid", target=command.target, fields=_fields_text())
-    except ValueError:
-        raise RuleError("bt.set_value_invalid", target=command.target, value=command.value) from None
+            raise RuleError("bt.set_target_invalid", target=typed, fields=_fields_text())
+    except ValueError as bad:
+        reason, detail = (bad.reason, bad.detail) if isinstance(bad, Unfit) else (None, {})
+        raise RuleError(
+            "bt.set_value_invalid", target=typed, value=command.value, reason=reason, detail=detail
+        ) from None
     rec.emit("bt.gm_set", {"target": target, "before": _json(before), "value": _json(value)}, secret)
+    if hurt is not None:
+        now_who = new.character(hurt.who.key)
+        assert now_who is not None
+        falls(hurt, Target(now_who, hurt.part), rec)
     return new
 
 

@@ -182,7 +182,8 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "bt.effect_until_end": ("target", "name"),
     "bt.extend_invalid": ("name", "left", "rounds", "max"),
     "bt.set_target_invalid": ("target", "fields"),
-    "bt.set_value_invalid": ("target", "value"),
+    # reason: a code of value.reason.* (out_of_range, not_an_integer ...) or None, detail: its values
+    "bt.set_value_invalid": ("target", "value", "reason", "detail"),
     # place: the path in the document (pcs.0.hp); reason: missing, not_int, out_of_range,
     # unknown_value, duplicate_name, unknown_reference, wrong_format, ...; detail: its values
     "bt.import_invalid": ("place", "reason", "detail"),

@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from engine.common import fold, parse_bool
+from engine.common import Unfit, fold, parse_bool
 from engine.fort.commands import GMSet
 from engine.fort.context import Context, parse_damage_expression
 from engine.fort.lookup import (
@@ -44,21 +44,13 @@ _NONE = ("none", "null", "-", "")
 GM_ACTED = MAIN_ACTIONS[-1]
 
 
-class _Bad(Exception):
-    """A value that does not fit: a ``reason`` code and what its sentence names (``detail``)."""
-
-    def __init__(self, reason: str, **detail: Any) -> None:
-        self.reason = reason
-        self.detail = detail
-
-
 def _int(text: str, minimum: int | None = None, maximum: int | None = None) -> int:
     try:
         value = int(unicodedata.normalize("NFKC", text).strip())
     except ValueError:
-        raise _Bad("not_an_integer") from None
+        raise Unfit("not_an_integer") from None
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-        raise _Bad("out_of_range", min=minimum, max=maximum)
+        raise Unfit("out_of_range", min=minimum, max=maximum)
     return value
 
 
@@ -69,7 +61,7 @@ def _opt_int(text: str, minimum: int | None = None) -> int | None:
 def _bool(text: str) -> bool:
     value = parse_bool(text)
     if value is None:
-        raise _Bad("not_a_boolean")
+        raise Unfit("not_a_boolean")
     return value
 
 
@@ -84,31 +76,40 @@ def _plain(v: Any) -> Any:
 def gm_set(ctx: Context, state: FortState, cmd: GMSet) -> FortState:
     """Applies one override; ``fort.gm_set_invalid`` (with a reason) if the value does not fit."""
     target = unicodedata.normalize("NFKC", cmd.target).strip()
+    typed = cmd.typed or cmd.target
     try:
         before, after, new = _apply(state, target, cmd.value)
-    except _Bad as bad:
+    except Unfit as bad:
         raise RuleError(
-            "fort.gm_set_invalid", target=cmd.target, value=cmd.value, reason=bad.reason, detail=bad.detail
+            "fort.gm_set_invalid", target=typed, value=cmd.value, reason=bad.reason, detail=bad.detail
         ) from None
     except RuleError as error:
+        if error.key == "fort.gm_set_target_unknown":
+            raise RuleError(error.key, target=typed) from None
         if error.key.endswith("_unknown"):
             raise
         raise RuleError(
-            "fort.gm_set_invalid",
-            target=cmd.target,
-            value=cmd.value,
-            reason=error.key,
-            detail=dict(error.values),
+            "fort.gm_set_invalid", target=typed, value=cmd.value, reason=error.key, detail=dict(error.values)
         ) from None
     data = {"target": target, "before": _plain(before), "after": _plain(after)}
     if new.fort_hp != state.fort_hp and fold(target) != "fort.hp":
         # the fort's HP moved with another value (``fort.max_hp`` below it): the summary adds it up
         data |= {"fort_hp_before": state.fort_hp, "fort_hp_after": new.fort_hp}
     ctx.emit("battle.gm_set", data)
+    said_destroyed(ctx, state, new)
     new = check_confusion(ctx, state, new)
     if new.fort_hp <= 0 and not new.ended:
         new = finish(ctx, new, BattleOutcome.COLLAPSE, "collapse")
     return new
+
+
+def said_destroyed(ctx: Context, before: FortState, after: FortState) -> None:
+    """F-UNIT-6: a unit an override destroys (its HP set to 0, ``destroyed``) or brings back is said, as
+    ``/unit hp`` says it."""
+    for old, new in zip(before.units, after.units, strict=True):
+        if old.destroyed != new.destroyed:
+            kind = "unit.destroyed" if new.destroyed else "unit.revived"
+            ctx.emit(kind, {"unit": new.name, "area": new.area.value})
 
 
 def _apply(state: FortState, target: str, value: str) -> tuple[Any, Any, FortState]:
@@ -169,13 +170,13 @@ def _outcome(s: FortState, v: str) -> tuple[Any, Any, FortState]:
         else None
     )
     if o is None and fold(v) not in _NONE:
-        raise _Bad("not_one_of", allowed=["success", "collapse", "retreat", "none"], allowed_kind="outcome")
+        raise Unfit("not_one_of", allowed=["success", "collapse", "retreat", "none"], allowed_kind="outcome")
     return s.outcome, o, evolve(s, outcome=o)
 
 
 def _turn(s: FortState, v: str) -> tuple[Any, Any, FortState]:
     if fold(v) not in ("pc", "enemy", "ended"):
-        raise _Bad("not_one_of", allowed=["pc", "enemy", "ended"], allowed_kind="turn")
+        raise Unfit("not_one_of", allowed=["pc", "enemy", "ended"], allowed_kind="turn")
     return s.turn, Turn(fold(v)), evolve(s, turn=Turn(fold(v)))
 
 
@@ -234,8 +235,8 @@ def _soldier_position(unit: Unit, area: Area, position: Position | None) -> Posi
 
 def _unit(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, FortState]:
     u = state.units[i]
-    if attr == "hp":
-        hp = _int(value, None, u.max_hp)
+    if attr == "hp":  # F-UNIT-6: HP 0 destroys the unit, above 0 it is up again
+        hp = _int(value, 0, u.max_hp)
         new = evolve(u, hp=hp, destroyed=hp <= 0)
     elif attr == "max_hp":
         m = _int(value, 1)
@@ -246,7 +247,7 @@ def _unit(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, Fo
         new = evolve(u, area=area, position=position, held_edge=None, held_to=None)
     elif attr == "position":
         if u.type is not UnitType.SOLDIER or u.area is not Area.F0:
-            raise _Bad("position_only_soldier_at_f0")
+            raise Unfit("position_only_soldier_at_f0")
         new = evolve(u, position=parse_position(value))
     elif attr in ("fort_damage", "defense", "move"):
         fields: dict[str, Any] = {attr: _int(value, 0)}
@@ -273,12 +274,12 @@ def _unit(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, Fo
         return u.acted is not None, new.acted is not None, set_unit(state, i, new)
     elif attr == "halted":  # F-UNIT-2, F-TRAP-3: false lets a stopped unit move on this turn
         if _bool(value):
-            raise _Bad("only_false")
+            raise Unfit("only_false")
         new = evolve(u, halted=None)
     else:
         raise RuleError("fort.gm_set_target_unknown", target=f"unit.{u.name}.{attr}")
     if new.type is UnitType.RAM and new.strike is None:
-        raise _Bad("ram_needs_strike")
+        raise Unfit("ram_needs_strike")
     return getattr(u, attr), getattr(new, attr), set_unit(state, i, new)
 
 
@@ -286,7 +287,7 @@ def _pc(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, Fort
     p = state.pcs[i]
     if attr == "position":
         if p.area is not Area.F0:
-            raise _Bad("position_only_at_f0")
+            raise Unfit("position_only_at_f0")
         new = evolve(p, position=parse_position(value))
     elif attr == "area":
         area = parse_area(value)
@@ -296,7 +297,7 @@ def _pc(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, Fort
         numbers: dict[str, Any] = {attr: _opt_int(value, 0 if attr != "hp" else None)}
         new = evolve(p, **numbers)
         if new.hp is not None and new.max_hp is not None and new.hp > new.max_hp:
-            raise _Bad("above_max")
+            raise Unfit("above_max")
     elif attr == "moved_m":
         new = evolve(p, moved_m=_int(value, 0))
     elif attr == "owner":
@@ -305,15 +306,15 @@ def _pc(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, Fort
         try:
             before, after, new = set_sheet_value(p, attr, value)
         except ValueError as bad:
-            raise _Bad(str(bad)) from None
+            raise Unfit(str(bad)) from None
         return before, after, set_pc(state, i, new)
     return getattr(p, attr), getattr(new, attr), set_pc(state, i, new)
 
 
 def _commander(state: FortState, i: int, attr: str, value: str) -> tuple[Any, Any, FortState]:
     c = state.commanders[i]
-    if attr == "hp":
-        new = evolve(c, hp=_int(value, None, c.max_hp))
+    if attr == "hp":  # F-UNIT-12: HP 0 is a commander down (the last one down: confusion)
+        new = evolve(c, hp=_int(value, 0, c.max_hp))
     elif attr == "max_hp":
         m = _int(value, 1)
         new = evolve(c, max_hp=m, hp=min(c.hp, m))

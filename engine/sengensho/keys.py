@@ -197,7 +197,8 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "sg.card_needs_take_from": ("name",),
     "sg.declare_or_take": ("name",),
     "sg.set_target_invalid": ("target", "fields"),
-    "sg.set_value_invalid": ("target", "value"),
+    # reason: a code of value.reason.* (out_of_range, not_an_integer ...) or None, detail: its values
+    "sg.set_value_invalid": ("target", "value", "reason", "detail"),
     "sg.import_invalid": ("place", "reason", "detail"),
     "sg.replay_dice_left": ("step", "left"),
     "sg.damage_invalid": ("damage",),

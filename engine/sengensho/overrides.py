@@ -7,7 +7,7 @@ from dataclasses import replace
 from enum import StrEnum
 from typing import Any
 
-from engine.common import EventRecorder, fold, parse_bool
+from engine.common import EventRecorder, Unfit, fold, parse_bool
 from engine.ruleset import RuleError
 from engine.sengensho.cards import card_names, find_card
 from engine.sengensho.commands import GMSet
@@ -31,15 +31,17 @@ from engine.sengensho.steps import appeared, hid_again
 
 def _int(text: str, least: int = 0) -> int:
     word = fold(text).replace("−", "-")
-    if not word.lstrip("+-").isdigit() or int(word) < least:
-        raise ValueError(text)
+    if not word.lstrip("+-").isdigit():
+        raise Unfit("not_an_integer")
+    if int(word) < least:
+        raise Unfit("out_of_range", min=least, max=None)
     return int(word)
 
 
 def _bool(text: str) -> bool:
     value = parse_bool(text)
     if value is None:
-        raise ValueError(text)
+        raise Unfit("not_a_boolean")
     return value
 
 
@@ -52,7 +54,7 @@ def _none_or(parse: Callable[[str], Any]) -> Callable[[str], Any]:
 
 def _hp(c: Character, v: int) -> Character:
     if c.max_hp is not None and v > c.max_hp:
-        raise ValueError(v)
+        raise Unfit("out_of_range", min=0, max=c.max_hp)
     return replace(c, hp=v, max_hp=c.max_hp if c.max_hp is not None else v)
 
 
@@ -62,7 +64,7 @@ def _max_hp(c: Character, v: int) -> Character:
 
 def _dp(c: Character, v: int) -> Character:
     if v > c.dp_max:
-        raise ValueError(v)
+        raise Unfit("out_of_range", min=0, max=c.dp_max)
     return replace(c, dp=v)
 
 
@@ -217,9 +219,13 @@ def gm_set(state: SengenshoState, command: GMSet, rec: EventRecorder) -> Sengens
                 new = appeared(new, c.key, c.secret, rec) if c.hidden else hid_again(new, c.key)
         else:
             fields = ", ".join(("name", *_FIELDS))
-            raise RuleError("sg.set_target_invalid", target=command.target, fields=fields)
-    except ValueError:
-        raise RuleError("sg.set_value_invalid", target=command.target, value=command.value) from None
+            raise RuleError("sg.set_target_invalid", target=command.typed or command.target, fields=fields)
+    except ValueError as bad:
+        typed = command.typed or command.target
+        reason, detail = (bad.reason, bad.detail) if isinstance(bad, Unfit) else (None, {})
+        raise RuleError(
+            "sg.set_value_invalid", target=typed, value=command.value, reason=reason, detail=detail
+        ) from None
     rec.emit(
         "sg.gm_set",
         {"target": command.target, "before": _plain(before), "value": _plain(value)},

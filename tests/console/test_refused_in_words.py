@@ -177,8 +177,19 @@ RUNNING: Refused = [
     ),
     (
         "/gm set target:nothing value:1",
-        "⚠ 設定先「nothing」が分かりません。例: fort.hp、round、cannon.2.shells、unit.<名前>.hp",
-        '⚠ Unknown target "nothing". For example: fort.hp, round, cannon.2.shells, unit.<name>.hp',
+        # issue 38, item 3: the targets as the reader types them (bot.gm_targets)
+        "⚠ 設定先「nothing」が分かりません。使えるもの: 砦HP、砦の最大HP、ラウンド、ラウンド数、手番、先攻、"
+        "タイトル、結果、大砲の数、大砲1.砲弾、大砲2.砲弾、バリスタ.装填、バリスタ.太矢、バリスタ.魔力の太矢使用済み、"
+        "砦の修理ラウンド、混乱ラウンド、<ユニット名>.HP・エリア・行動済み・移動距離・弱点・位置・足止め・最大HP・"
+        "砦ダメージ・打撃点・防護点・移動力・タイプ・到着ラウンド・到着済み・撃破済み、<PC名>.位置・エリア・HP・"
+        "移動距離・MP・回避力・防護点・最大HP・移動力・持ち主・最大MP・生命抵抗力・精神抵抗力・先制力・魔物知識・"
+        "冒険者レベル、<指揮官名>.HP・エリア・鼓咆・最大HP",
+        '⚠ Unknown target "nothing". Targets: fort.hp, fort.max_hp, round, rounds, turn, first, title, outcome, '
+        "cannons, cannon.1.shells, cannon.2.shells, ballista.loaded, ballista.bolt, ballista.magic_bolt_used, "
+        "fort.repaired_round, confused_round, unit.<unit>.hp|area|acted|moved_m|weakness|position|halted|max_hp|"
+        "fort_damage|strike|defense|move|type|arrive_round|arrived|destroyed, pc.<PC>.position|area|hp|moved_m|mp|"
+        "evasion|defense|max_hp|move|owner|max_mp|vit_resist|mnd_resist|initiative|monster_lore|level, "
+        "commander.<commander>.hp|area|horn|max_hp",
     ),
     (
         "/gm set target:cannon.1.shells value:9",
@@ -187,8 +198,8 @@ RUNNING: Refused = [
     ),
     (
         "/gm set target:unit.ゴブリン.hp value:31",
-        "⚠ unit.ゴブリン.hpに「31」は設定できません(30 以下の整数にしてください)。",
-        '⚠ unit.ゴブリン.hp cannot be set to "31" (it must be a whole number of at most 30).',
+        "⚠ unit.ゴブリン.hpに「31」は設定できません(0から30までの整数にしてください)。",
+        '⚠ unit.ゴブリン.hp cannot be set to "31" (it must be a whole number from 0 to 30).',
     ),
     (
         "/pc add name:カイ hp:-5",

@@ -65,6 +65,33 @@ async def test_edges_areas_and_gm_targets(battle: Harness) -> None:
     assert "cannon.2.shells" in await h.complete(GM, "gm set", "target", target="cannon")
 
 
+async def test_gm_targets_in_the_readers_words(battle: Harness) -> None:
+    """Issue 38, item 3: a Japanese client's autocomplete offers the targets in Japanese (砦 finds 砦HP,
+    hiragana finds katakana), an English client's the paths; either takes what the other types."""
+    h = battle
+    assert await h.complete(GM, "gm set", "target", target="砦") == ["砦HP", "砦の最大HP", "砦の修理ラウンド"]
+    assert await h.complete(GM, "gm set", "target", target="大砲") == ["大砲の数", "大砲1.砲弾", "大砲2.砲弾"]
+    # the reader's words first, the paths (which contain the name too) after them
+    assert await h.complete(GM, "gm set", "target", target="ごぶ") == [
+        *(f"ゴブリン隊.{word}" for word in ("HP", "エリア", "行動済み", "移動距離", "弱点")),
+        *(f"unit.ゴブリン隊.{attr}" for attr in ("hp", "area", "acted", "moved_m", "weakness")),
+    ]
+    assert await h.complete(GM, "gm set", "target", target="地雷") == ["地雷.A1-F0.残り回数"]
+    # F-MAP-4: a soldier has a position, and a commander its 鼓咆
+    assert "兵士隊.位置" in await h.complete(GM, "gm set", "target", target="兵士隊")
+    assert await h.complete(GM, "gm set", "target", target="隊長") == [
+        "隊長.HP", "隊長.エリア", "隊長.鼓咆",
+        "commander.隊長.hp", "commander.隊長.area", "commander.隊長.horn",
+    ]  # fmt: skip
+    # an English client (Alice's en-US) reads the paths
+    assert await h.complete(ALICE, "gm set", "target", target="fort") == [
+        "fort.hp", "fort.max_hp", "fort.repaired_round",
+    ]  # fmt: skip
+    assert await h.complete(ALICE, "gm set", "target", target="ゴブ") == [
+        f"unit.ゴブリン隊.{attr}" for attr in ("hp", "area", "acted", "moved_m", "weakness")
+    ]
+
+
 async def test_no_battle_no_names(harness: Harness) -> None:
     assert await harness.complete(GM, "attack single", "unit", unit="") == []
     assert await harness.complete(GM, "gm set", "target", target="") == []

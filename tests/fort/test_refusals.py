@@ -182,7 +182,7 @@ def test_gm_set_overrides_within_the_invariants() -> None:
     run(GMSet(target="unit.a.b.area", value="Ｂ２"))  # a name with a dot
     assert run.unit("a.b").area is Area.B2
     assert run.refused(GMSet(target="unit.a.b.hp", value="31"), "fort.gm_set_invalid").values["detail"] == {
-        "min": None,
+        "min": 0,  # F-UNIT-6: HP 0 destroys the unit; below it means nothing more
         "max": 30,
     }
     run(GMSet(target="unit.a.b.type", value="flying"))

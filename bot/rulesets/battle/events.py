@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bot import gm_targets
 from bot.i18n import t
 from bot.i18n.words import say
+from bot.rulesets.battle.gm_targets import TARGETS
 from bot.rulesets.battle.text import (
     Values,
     by_text,
@@ -309,8 +311,13 @@ def _effect_extended(d: Values, lang: str) -> dict[str, str]:
 
 
 def _gm_set(d: Values, lang: str) -> dict[str, str]:
-    """A GM's change: an empty value reads as the catalogue's "none"."""
-    return {"before": none_text(d.get("before"), lang), "value": none_text(d.get("value"), lang)}
+    """A GM's change: its target as the reader types it (``ガルド.HP``), an empty value the catalogue's
+    "none"."""
+    return {
+        "target": gm_targets.words(TARGETS, str(d.get("target", "")), lang),
+        "before": none_text(d.get("before"), lang),
+        "value": none_text(d.get("value"), lang),
+    }
 
 
 def _ended(d: Values, lang: str) -> dict[str, str]:

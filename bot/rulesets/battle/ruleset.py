@@ -5,10 +5,11 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
-from bot.commands import gm_set_builder
+from bot import gm_targets
 from bot.ruleset import Lazy, Names, RuleSet, TextBinding
 from bot.rulesets.battle import commands, events, names
 from bot.rulesets.battle import text as battle_text
+from bot.rulesets.battle.gm_targets import TARGETS as GM_TARGETS
 from bot.rulesets.battle.palettes import own_palettes, roll_query
 from bot.rulesets.battle.summary import summary_extra
 from engine.battle import BATTLE
@@ -35,7 +36,8 @@ RULESET = RuleSet(
     group=commands.GROUP,
     command_to_json=bc.command_to_json,
     commands=commands.COMMANDS,
-    builders={"gm set": gm_set_builder(bc.GMSet)},
+    builders={"gm set": gm_targets.builder(bc.GMSet, GM_TARGETS)},
+    gm_targets=GM_TARGETS,
     round_end_kinds=frozenset({"bt.round_ended"}),
     battle_end_kinds=frozenset({"bt.ended"}),
     in_summary=SUMMARY.__contains__,

@@ -207,10 +207,6 @@ def with_preview(spec: CommandSpec) -> CommandSpec:
     )
 
 
-def gm_set(values: Mapping[str, Any], ctx: BuildContext) -> Command:
-    return fc.GMSet(target=values["target"], value=values["value"])
-
-
 def authorize(state: FortState, command: Any, who: BuildContext) -> None:
     """Players run their own PCs (and soldier units), in their side's turn (F-TURN-3); everything else is
     the GM's (COMMANDS.md), whose actions out of turn the rules carry out and mark."""

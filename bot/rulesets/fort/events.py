@@ -8,11 +8,13 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bot import gm_targets
 from bot.i18n import has, t
 from bot.i18n.names import CommandName
 from bot.i18n.words import say
 from bot.render.common import value_text
 from bot.render.sheet_text import sheet_read_values
+from bot.rulesets.fort.gm_targets import TARGETS as GM_TARGETS
 from engine.fort.rules_fort import HEAL_AMOUNT, HEAL_MINIMUM
 
 Values = dict[str, str]
@@ -229,7 +231,8 @@ _WHOLE = ("round", "rounds", "turn", "title", "fort.hp", "fort.max_hp", "ballist
 
 def target_words(target: str, lang: str) -> str:
     """A ``/gm set`` target as the table says it: ``round`` → ラウンド, ``unit.ゴブリン隊.hp`` →
-    ゴブリン隊のHP, ``cannon.2.shells`` → 大砲2の砲弾 (a target the catalogue has no words for, as typed)."""
+    ゴブリン隊のHP, ``cannon.2.shells`` → 大砲2の砲弾; one without a phrase of its own as the GM types it
+    (``unit.ゴブリン隊.destroyed`` → ゴブリン隊.撃破済み, ``bot.gm_targets``)."""
     if target in _WHOLE:
         return t(f"fort.target.{target}", lang)
     head, _, rest = target.partition(".")
@@ -239,7 +242,7 @@ def target_words(target: str, lang: str) -> str:
     key = f"fort.target.attr.{attr}"
     if head in ("unit", "pc", "commander") and owner and has(key, lang):
         return t("fort.target.of", lang, name=owner, attr=t(key, lang))
-    return target
+    return gm_targets.words(GM_TARGETS, target, lang)
 
 
 def _outcome_set(data: Mapping[str, Any], lang: str) -> Values:

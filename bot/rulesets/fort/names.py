@@ -19,8 +19,6 @@ _NEW_NAMES = {"pc add", "unit add", "commander add"}
 
 
 def completion(spec: CommandSpec, opt: Option) -> str | None:
-    if spec.path == "gm set" and opt.name == "target":
-        return "path"
     if spec.path == "pc roll":  # shared with the ordinary battle
         return {"name": "pc", "line": "palette_line"}.get(opt.name)
     if spec.ruleset != "fort":
@@ -65,26 +63,7 @@ def candidates(doc: Mapping[str, Any], kind: str, spec: CommandSpec, typed: Mapp
     if kind == "trap_edge":
         wanted = typed.get("kind")
         return [tr_["edge"] for tr_ in doc.get("traps", []) if wanted in (None, tr_.get("kind"))]
-    if kind == "path":
-        return _gm_targets(doc)
     if kind == "palette_line":
         return palette_choices(doc, typed.get("name"))
     return []
 
-
-def _gm_targets(doc: Mapping[str, Any]) -> list[str]:
-    out = ["fort.hp", "fort.max_hp", "round", "rounds", "turn", "title", "ballista.loaded"]
-    out += [f"cannon.{n}.shells" for n in range(1, len(doc.get("cannons", [])) + 1)]
-    out += [f"trap.{tr_['kind']}.{tr_['edge']}.uses" for tr_ in doc.get("traps", [])]
-    for unit in doc.get("units", []):
-        attrs = ["hp", "area", "acted", "moved_m", "weakness"]
-        if unit.get("type") == "soldier":
-            attrs.append("position")
-        out += [f"unit.{unit['name']}.{attr}" for attr in attrs]
-    for pc in doc.get("pcs", []):
-        out += [f"pc.{pc['name']}.{attr}" for attr in ("position", "area", "hp", "moved_m")]
-        if pc.get("sheet"):
-            out += [f"pc.{pc['name']}.{attr}" for attr in ("mp", "evasion", "defense")]
-    for commander in doc.get("commanders", []):
-        out += [f"commander.{commander['name']}.{attr}" for attr in ("hp", "area", "horn")]
-    return out

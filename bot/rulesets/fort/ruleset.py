@@ -5,10 +5,12 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
+from bot import gm_targets
 from bot.ruleset import Lazy, Names, Pictures, RuleSet, TextBinding
 from bot.rulesets.fort import commands, events, names, odds_text, roster_text
 from bot.rulesets.fort import report_text as fort_report
 from bot.rulesets.fort import text as fort_text
+from bot.rulesets.fort.gm_targets import TARGETS as GM_TARGETS
 from bot.rulesets.fort.sheets import FORT_COMMANDS, own_palettes, roll_query
 from bot.rulesets.fort.views import OddsView, PreviewView, RosterView
 from engine.fort import FORT
@@ -65,7 +67,8 @@ RULESET = RuleSet(
     groups=("fort", "pc", "unit", "commander", "attack", "trap", "cannon", "ballista"),
     is_over=commands.is_over,
     authorize=commands.authorize,
-    builders={"gm set": commands.gm_set},
+    builders={"gm set": gm_targets.builder(fc.GMSet, GM_TARGETS)},
+    gm_targets=GM_TARGETS,
     round_end_kinds=frozenset({"battle.round_summary"}),
     battle_end_kinds=frozenset({"battle.ended"}),
     in_summary=commands.in_summary,

@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot import gm_targets
 from bot.i18n import t
 from bot.render.common import value_text
+from bot.rulesets.sengensho.gm_targets import TARGETS
 from bot.rulesets.sengensho.text import Values, dp_bar, flags_text, list_text, names_text, yes_text
 
 
@@ -152,12 +154,14 @@ def _ended(d: Values, lang: str) -> dict[str, str]:
 
 
 def _set(d: Values, lang: str) -> dict[str, str]:
-    """A GM change: an empty value reads as the catalogue's "none"."""
+    """A GM change: its target as the reader types it (``霊夢.DP``), an empty value the catalogue's
+    "none"."""
 
     def shown(value: Any) -> str:
         return t("sg.text.none", lang) if value in (None, [], "") else value_text(value, lang)
 
-    return {"before": shown(d.get("before")), "value": shown(d.get("value"))}
+    target = gm_targets.words(TARGETS, str(d.get("target", "")), lang)
+    return {"target": target, "before": shown(d.get("before")), "value": shown(d.get("value"))}
 
 
 def defence_text(defence: str, dice: int, lang: str, auto: bool = False) -> str:

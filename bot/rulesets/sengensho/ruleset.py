@@ -5,10 +5,11 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
-from bot.commands import gm_set_builder
+from bot import gm_targets
 from bot.ruleset import Lazy, Names, RuleSet, TextBinding
 from bot.rulesets.sengensho import commands, events, names, offers
 from bot.rulesets.sengensho import text as sengensho_text
+from bot.rulesets.sengensho.gm_targets import TARGETS as GM_TARGETS
 from engine.sengensho import SENGENSHO
 from engine.sengensho import commands as sc
 from engine.sengensho.limits import check_state
@@ -27,7 +28,8 @@ RULESET = RuleSet(
     command_to_json=sc.command_to_json,
     commands=commands.COMMANDS,
     authorize=commands.authorize,
-    builders={"gm set": gm_set_builder(sc.GMSet)},
+    builders={"gm set": gm_targets.builder(sc.GMSet, GM_TARGETS)},
+    gm_targets=GM_TARGETS,
     battle_end_kinds=frozenset({"sg.ended"}),
     in_summary=commands.in_summary,
     visible=visible,

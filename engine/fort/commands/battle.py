@@ -42,3 +42,5 @@ class GMSet(Command):
     gm_only: ClassVar[bool] = True
     target: str
     value: str
+    #: the target as the GM typed it (``砦HP``), which a refusal echoes; empty: ``target``
+    typed: str = ""

@@ -212,7 +212,7 @@ _REFUSAL_FIELDS: dict[str, dict[str, Any]] = {
     "bt.mod_invalid": {"mod": "筋力+2", "allowed": "防護点, 回避力, 命中力, ダメージ"},
     "bt.duration_invalid": {"rounds": "永遠"},
     "bt.value_invalid": {"field": "amount", "value": -5},
-    "bt.set_value_invalid": {"target": "ガルド.hp", "value": "abc"},
+    "bt.set_value_invalid": {"target": "ガルド.hp", "value": "abc", "reason": "not_an_integer", "detail": {}},
     "bt.set_target_invalid": {"target": "ガルド.str", "fields": "round, turn, first, title, hp"},
     "bt.unknown_effect": {"target": "ガルド", "name": "ブレス", "effects": "プロテクション"},
     "bt.effect_which": {"target": "ガルド", "name": "プロテクション", "ids": [3, 5]},
