@@ -122,3 +122,19 @@ def test_autocomplete_finds_a_katakana_name_typed_in_hiragana() -> None:
 
     assert filter_names(["オーガ", "ゴブリン隊", "大ゴブリン"], "ごぶ") == ["ゴブリン隊", "大ゴブリン"]
     assert filter_names(["ゴブリン隊"], "ＧＯＢ") == []
+
+
+async def test_equipment_refused_away_from_the_top_names_where_the_pc_is(tmp_path: Path) -> None:
+    """Issue 38, item 4: ``/バリスタ 発射`` by a PC at A1 read 「リーネはA1のにいます。」 (a PC off the fort
+    has no position: the sentence lost its word, F-FORT-3)."""
+    storage = await open_storage(str(tmp_path / "f.db"))
+    try:
+        session = ConsoleSession(BattleService(storage, SeededDice(1)), lang="ja", base_dir=tmp_path)
+        for line in ("/砦 開始 ラウンド数:3", "/PC 追加 名前:リーネ", "/PC 移動 名前:リーネ エリア:A1"):
+            assert (await session.handle(line)).ok  # type: ignore[union-attr]
+        reply = await session.handle("/バリスタ 発射 ユニット:ゴブリン隊")
+        assert reply is not None and reply.text == (
+            "⚠ リーネはA1にいます。防衛設備は砦上部(F0)のPCか、F0の兵士ユニットが使います。"
+        )
+    finally:
+        await storage.close()
