@@ -8,6 +8,8 @@ computes where everything goes (no drawing), ``draw`` draws a layout. A drawn ch
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -30,6 +32,8 @@ GAP = 6
 FALL_GAP = 24
 #: a second row of percentile labels sits this much higher; the vertical axis's name at SHARE_Y
 MARK_ROW, SHARE_Y = 28, 96
+#: a label's distance from its line, and the room kept between a label and anything beside it
+LABEL_GAP, LABEL_ROOM = 8, 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,11 +48,20 @@ class Bar:
 @dataclass(frozen=True, slots=True)
 class Mark:
     """A percentile marked at ``x`` (several at one place share a mark: ``10% 50%``); its label on
-    ``row`` 0 above the plot, or row 1 above that when the label before it is too near."""
+    ``row`` 0 above the plot, or row 1 above that, to the right of its line or to the left, wherever it
+    crosses no other label and no line (``_fits``)."""
 
     x: int
     label: str
     row: int = 0
+    #: the label reads to the right of its line, or (``left``) ends at it
+    left: bool = False
+
+    def span(self, wide: int) -> tuple[int, int]:
+        """The label's left and right edge, ``wide`` its width."""
+        if self.left:
+            return self.x - LABEL_GAP - wide, self.x - LABEL_GAP
+        return self.x + LABEL_GAP, self.x + LABEL_GAP + wide
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,14 +135,34 @@ def _marks(result: OddsResult, bars: list[Bar], lang: str) -> tuple[Mark, ...]:
         hp = result.hp_percentile(p)
         bar = next(b for b in bars if b.low <= max(hp, 0) <= b.high)
         at.setdefault((bar.box[0] + bar.box[2]) // 2, []).append(t("odds.chart.percentile", lang, p=p))
-    marks: list[Mark] = []
-    for x, labels in sorted(at.items()):
-        label = " ".join(labels)
-        before = marks[-1] if marks else None
-        room = width(before.label, theme.SMALL) + 16 if before is not None and before.row == 0 else 0
-        crowded = before is not None and x - before.x < room
-        marks.append(Mark(x, label, 1 if crowded else 0))
+    # each mark's label on row 0 or 1, right or left of its line: the first placement (in that order
+    # of preference, marks left to right) where nothing crosses (at most 3 marks: 64 placements)
+    choices = [
+        [Mark(x, " ".join(labels), row, left) for row in (0, 1) for left in (False, True)]
+        for x, labels in sorted(at.items())
+    ]
+    for placement in itertools.product(*choices):
+        if all(_fits(m, list(placement[:i]), width) for i, m in enumerate(placement)):
+            return tuple(placement)
+    marks = [options[2 * (i % 2)] for i, options in enumerate(choices)]  # none fits: rows alternate
     return tuple(marks)
+
+
+def _fits(mark: Mark, placed: list[Mark], width: Callable[[str, int], int]) -> bool:
+    """No label crosses another label on its row, nor a line: a mark's line runs from its label's row
+    down to the plot, so through every row below it; a label on the left stays inside the plot."""
+    lo, hi = mark.span(width(mark.label, theme.SMALL))
+    if mark.left and lo < PLOT[0]:
+        return False
+    for other in placed:
+        o_lo, o_hi = other.span(width(other.label, theme.SMALL))
+        if other.row == mark.row and lo < o_hi + LABEL_ROOM and o_lo < hi + LABEL_ROOM:
+            return False  # two labels side by side
+        if other.row >= mark.row and lo - LABEL_ROOM < other.x < hi + LABEL_ROOM:
+            return False  # another mark's line through this label
+        if mark.row >= other.row and o_lo - LABEL_ROOM < mark.x < o_hi + LABEL_ROOM:
+            return False  # this mark's line through another's label
+    return True
 
 
 def draw(plan: ChartLayout) -> Canvas:
@@ -150,7 +183,10 @@ def draw(plan: ChartLayout) -> Canvas:
     for mark in plan.marks:
         top = y0 - 18 - MARK_ROW * mark.row
         canvas.draw.line((mark.x, top + 12, mark.x, y1), fill=theme.LEADER, width=3)
-        canvas.text(mark.x + 8, top, mark.label, theme.SMALL, theme.LEADER)
+        if mark.left:
+            canvas.text(mark.x - LABEL_GAP, top, mark.label, theme.SMALL, theme.LEADER, align="right")
+        else:
+            canvas.text(mark.x + LABEL_GAP, top, mark.label, theme.SMALL, theme.LEADER)
     for x, label in plan.ticks:
         canvas.text(x - width(label, theme.SMALL) // 2, y1 + 28, label, theme.SMALL, theme.DIM)
     canvas.text(x1, y1 + 72, plan.axis, theme.SMALL, theme.DIM, align="right")
