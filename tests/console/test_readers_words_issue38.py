@@ -138,3 +138,22 @@ async def test_equipment_refused_away_from_the_top_names_where_the_pc_is(tmp_pat
         )
     finally:
         await storage.close()
+
+
+async def test_a_mercy_refusal_lists_the_choices_as_the_reader_types_them(tmp_path: Path) -> None:
+    """Issue 38 (Proof: no English choice in a Japanese reply): S-MERCY-1's refusal listed
+    ``none, unconscious, hp1``."""
+    storage = await open_storage(str(tmp_path / "s.db"))
+    try:
+        session = ConsoleSession(BattleService(storage, SeededDice(1)), lang="ja", base_dir=tmp_path)
+        for line in ("/千幻抄 開始", "/千幻抄 参加 名前:霊夢 hp:10 最大dp:10 回復量:3"):
+            assert (await session.handle(line)).ok  # type: ignore[union-attr]
+        reply = await session.handle("/千幻抄 ダメージ 名前:霊夢 量:12")
+        assert reply is not None and reply.text == (
+            "⚠ 霊夢のHPが0になります。攻撃側が選んでください: "
+            "「手加減:気絶」「手加減:HP1で戦闘不能」「手加減:選ばない」のどれか"
+        )
+        chosen = await session.handle("/千幻抄 ダメージ 名前:霊夢 量:12 手加減:気絶")
+        assert chosen is not None and chosen.ok and "霊夢は気絶しました(HP 0)。" in chosen.text
+    finally:
+        await storage.close()

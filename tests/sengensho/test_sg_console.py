@@ -50,7 +50,8 @@ def test_a_skirmish_from_a_script(tmp_path: Path) -> None:
     # refusals answer and change nothing: bob may not add an enemy nor start turns; mercy is asked
     assert "⚠ 敵側のキャラクター(妖精)を加えられるのはGMだけです。" in out
     assert "⚠ /千幻抄 ターン はGMだけが使えます(この戦闘のGM: gm)。" in out
-    assert "⚠ 妖精のHPが0になります。攻撃側が 手加減: を選んでください: none, unconscious, hp1" in out
+    mercy = "「手加減:気絶」「手加減:HP1で戦闘不能」「手加減:選ばない」"
+    assert f"⚠ 妖精のHPが0になります。攻撃側が選んでください: {mercy}のどれか" in out
     # the fixed GM rolls, dice paid and DP left
     assert "妖精が潜伏しました: 身体+〈隠密〉 6+2D(固定 7) = 13 【DP −2 → 残り10/12 [████████░░]】" in out
     assert "霊夢の知覚判定(探索): 8+2D[4,5] = 17 【DP −2 → 残り16/18 [█████████░]】 (出目 4,5)" in out
