@@ -73,7 +73,20 @@ MODS = {
     for n, lang in enumerate(LANGS)
 }
 #: the members and roles examples name (``@bob``, ``@GM``)
-MENTIONED = {"bob": Member(400000000000000121, "bob"), "GM": Role(500000000000000001, "GM")}
+#: a player, owner of a character (``/sg attack`` without ``name:``: the typist's own)
+PLAYERS = {
+    lang: Member(400000000000000131 + n, "player", locale=LOCALES[lang]) for n, lang in enumerate(LANGS)
+}
+TYPISTS = {"gm": GMS, "mod": MODS, "player": PLAYERS}
+
+
+def mentioned(lang: str) -> dict[str, Member | Role]:
+    """The members and roles examples and set-ups name (``@bob``, ``@GM``, ``@player``)."""
+    return {
+        "bob": Member(400000000000000121, "bob"),
+        "GM": Role(500000000000000001, "GM"),
+        "player": PLAYERS[lang],
+    }
 
 
 # --- what the bot prints ---------------------------------------------------------------------------
@@ -304,6 +317,21 @@ PRESUPPOSES: dict[str, tuple[str, ...]] = {
         SG_TURN,
     ),
     "sg damage": (sg_character("name"),),
+    # the attacker is the typist's own character (a player's), its target an enemy, in turn 1
+    "sg attack": (
+        sg_character("reimu", skills="射撃2") + " [[owner:]]@player",
+        sg_character("target", "enemy"),
+        SG_TURN,
+    ),
+    # an attack waits for its answer; the target has an evasion check (/sg set)
+    "sg answer": (
+        sg_character("reimu", skills="回避2"),
+        "[[/sg set]] [[name:]]{reimu} [[/sg set evasion:]]身体+回避",
+        sg_character("marisa", "enemy"),
+        SG_TURN,
+        "[[/sg attack]] [[name:]]{marisa} [[target:]]{reimu} [[dice:]]2 [[base:]]5 [[damage:]]2d+2",
+    ),
+    "sg set": (sg_character("name", skills="回避2"),),
     "sg item": (sg_character("holder"), "[[/sg join]] [[name:]]{name} [[dp_max:]]5 [[recovery:]]1"),
     "sg state": (sg_character("name"),),
     "sg spellcard": (sg_character("name"),),
@@ -315,8 +343,8 @@ PRESUPPOSES: dict[str, tuple[str, ...]] = {
     },
     "battle act": (GARD, GOBLIN, "[[/battle next]]"),  # in round 1
 }
-#: examples typed by another than the battle's GM (who has Manage Channels)
-BY_ANOTHER = {"gm takeover"}
+#: examples typed by another than the battle's GM: one with Manage Channels, a player with a character
+TYPED_BY = {"gm takeover": "mod", "sg attack": "player"}
 #: what no one has in the console: Manage Channels, Manage Server (COMMANDS.md gives the console none)
 NEEDS_DISCORD_RIGHTS = {"gm takeover", "gm role", "settings"}
 #: the files examples read, by name: a chat palette; ゆとシートⅡ sheets (ガルド's, renamed for an English
@@ -378,15 +406,15 @@ class Console:
     def __init__(self, session: ConsoleSession) -> None:
         self.session = session
 
-    async def type(self, text: str, *, another: bool = False) -> Answer:
-        reply = await self.session.handle(f"@mod {text}" if another else text)
+    async def type(self, text: str, *, by: str = "gm") -> Answer:
+        reply = await self.session.handle(text if by == "gm" else f"@{by} {text}")
         if reply is None:
             return Answer(False, "(no reply)")
         document = reply.view.document if isinstance(reply.view, ExportView) else None
         return Answer(reply.ok, reply.text, document)
 
 
-def discord_options(spec: CommandSpec, words: list[str], folder: Path) -> dict[str, Any]:
+def discord_options(spec: CommandSpec, words: list[str], folder: Path, lang: str) -> dict[str, Any]:
     """The options of ``words`` (what follows the command) as Discord's client sends them: a value runs
     to the next option's name (quotes and all); words before the first name fill a first option that
     takes the rest of the line; a choice is sent as its value, a file as an attachment."""
@@ -418,7 +446,7 @@ def discord_options(spec: CommandSpec, words: list[str], folder: Path) -> dict[s
             assert value in ("true", "false"), (key, value)  # the client offers these two
             sent[key] = value == "true"
         elif opt.type in (OptType.USER, OptType.ROLE):
-            sent[key] = MENTIONED[value.removeprefix("@")]
+            sent[key] = mentioned(lang)[value.removeprefix("@")]
         elif opt.type in (OptType.FILE, OptType.TEXTFILE):
             sent[key] = Attachment(value, (folder / value).read_bytes())
         else:
@@ -430,7 +458,7 @@ class Discord:
     def __init__(self, harness: Harness, lang: str, folder: Path, channel: int) -> None:
         self.harness, self.lang, self.folder, self.channel = harness, lang, folder, channel
 
-    async def type(self, text: str, *, another: bool = False) -> Answer:
+    async def type(self, text: str, *, by: str = "gm") -> Answer:
         line = parse_line(text)  # which words are the command, as the client shows them
         assert line is not None
         spec = lookup(line.path)
@@ -438,8 +466,8 @@ class Discord:
         # (``/パレット``)
         host = lookup(spec.extra[WITHIN]) if WITHIN in spec.extra else spec
         words = text.removeprefix("/").split()
-        options = discord_options(host, words[len(host.path.split()) :], self.folder)
-        member = (MODS if another else GMS)[self.lang]
+        options = discord_options(host, words[len(host.path.split()) :], self.folder, self.lang)
+        member = TYPISTS[by][self.lang]
         result = await self.harness.run(member, host.path, channel_id=self.channel, **options)
         return self.answer(result)
 
@@ -523,7 +551,7 @@ async def run(example: Example, typist: Callable[..., Any], folder: Path) -> lis
         done = await channel.type(line)
         if not done.ok:
             refused.append(f"(set-up) {line}: {done.text}")
-    done = await channel.type(example.text, another=spec.path in BY_ANOTHER)
+    done = await channel.type(example.text, by=TYPED_BY.get(spec.path, "gm"))
     if not done.ok:
         refused.append(done.text)
     return refused
