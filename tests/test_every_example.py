@@ -21,7 +21,8 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,14 +49,17 @@ from bot.console.session import ConsoleSession
 from bot.discord import embeds
 from bot.i18n import catalogue, t
 from bot.i18n.marks import resolve_marks
-from bot.registry import lookup, rulesets
+from bot.registry import Registry, lookup, rulesets, use
 from bot.render.help_text import help_text
+from bot.rulesets.builtin import BUILTIN
 from bot.service import BattleService
 from bot.storage import open_storage
 from bot.views import ExportView, HelpView
 from engine.dice import SeededDice
 
 ROOT = Path(__file__).resolve().parents[1]
+#: the bot's own rule sets (a test-only one another folder installs prints no examples)
+BUILT_IN = Registry(BUILTIN)
 LANGS = ("ja", "en")
 FORMS = ("console", "discord")
 #: Discord's locale of a reader of each language
@@ -563,7 +567,23 @@ async def run(example: Example, typist: Callable[..., Any], folder: Path) -> lis
     return refused
 
 
-EXAMPLES = every_example()
+@contextmanager
+def built_in() -> Iterator[None]:
+    previous = use(BUILT_IN)
+    try:
+        yield
+    finally:
+        use(previous)
+
+
+with built_in():
+    EXAMPLES = every_example()
+
+
+@pytest.fixture(autouse=True)
+def _built_in() -> Iterator[None]:
+    with built_in():
+        yield
 
 
 def test_the_examples_are_collected_from_what_the_bot_prints() -> None:
