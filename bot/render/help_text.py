@@ -1,9 +1,12 @@
 """``/help`` and ``/help <group>`` (or ``/help <group> <command>``), in the console and Discord, in the
 user's language: every command with its catalogue description (the one Discord shows), and for a group
-each command's options (those the command table gives it) and an example (``help.example.<path dotted>``),
-every name as the reader's client shows it."""
+each command's options (those the command table gives it) and an example (``help.example.<path dotted>``;
+in the console also ``help.console_example.<path dotted>``, one that needs the console, as its own
+``file:`` of an export), every name as the reader's client shows it."""
 
 from __future__ import annotations
+
+import re
 
 from bot.commands import CommandSpec, Kind, usage
 from bot.i18n import catalogue, has, t
@@ -27,7 +30,7 @@ def help_text(lang: str, topic: str = "", *, console: bool = True) -> str:
         return _overview(lang, console)
     lines: list[str] = []
     for spec in specs:
-        lines.extend(_command(spec, lang))
+        lines.extend(_command(spec, lang, console))
         lines.append("")
     return "\n".join(lines).rstrip()
 
@@ -57,9 +60,14 @@ def _option_desc(spec: CommandSpec, name: str, lang: str) -> str:
     return _desc(special if has(special, lang) else f"opt.{name}.desc", lang)
 
 
-def _command(spec: CommandSpec, lang: str) -> list[str]:
+#: a quoted value (``title:"North Fort"``): the console's words; Discord's client would keep the quotes
+_QUOTED = re.compile(r'(?<=:)"([^"]*)"')
+
+
+def _command(spec: CommandSpec, lang: str, console: bool = True) -> list[str]:
     """One command as its reader types it: the usage, the description, each option the command table
-    gives it (and no other), an example."""
+    gives it (and no other; in Discord, not the console's own), an example (in Discord, as typed there:
+    a value runs to the next option, unquoted)."""
     names = catalogue(lang)
     lines = [
         t("help.usage", lang, usage=usage(spec)),
@@ -72,12 +80,15 @@ def _command(spec: CommandSpec, lang: str) -> list[str]:
         key = "help.option_required_plain" if opt.required else "help.option_plain"
         desc = _option_desc(spec, opt.name, lang)
         lines.append(t(key, lang, name=option_text(opt.name, names, spec.path), desc=desc))
-    if spec.kind is Kind.EXPORT and spec.option("file") is None:
+    if console and spec.kind is Kind.EXPORT and spec.option("file") is None:
         lines.append(t("help.export_file", lang))
     example = f"help.example.{_dotted(spec.path)}"
     # more examples of one command: ``help.example.<path>.2``, ``.3`` ...
-    for key in (example, *(f"{example}.{n}" for n in range(2, 10))):
-        if not has(key, lang):
-            break
-        lines.append(t("help.example", lang, example=t(key, lang)))
+    keys = [key for key in (example, *(f"{example}.{n}" for n in range(2, 10))) if has(key, lang)]
+    console_only = f"help.console_example.{_dotted(spec.path)}"
+    if console and has(console_only, lang):
+        keys.append(console_only)
+    for key in keys:
+        text = t(key, lang) if console else _QUOTED.sub(r"\1", t(key, lang))
+        lines.append(t("help.example", lang, example=text))
     return lines

@@ -18,7 +18,7 @@ async def test_export_to_a_file_by_its_japanese_option_name(tmp_path: Path) -> N
     try:
         session = ConsoleSession(BattleService(storage, SeededDice(1)), lang="ja", base_dir=tmp_path)
         assert (await session.handle("/砦 開始 ラウンド数:2")).ok  # type: ignore[union-attr]
-        example = t("help.example.fort.export", "ja")
+        example = t("help.console_example.fort.export", "ja")
         assert example == "/砦 書き出し ファイル:saved.json"
         reply = await session.handle(example)
         assert reply is not None and reply.ok, reply
