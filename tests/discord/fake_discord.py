@@ -189,6 +189,12 @@ class FakeDiscord:
         self.refused_upgrades: list[float] = []
         self._runner: web.AppRunner | None = None
         self.port = 0
+        #: the name the bot is told to reach the stand-in by (its REST API and its gateway); a name
+        #: other than 127.0.0.1 must resolve to it (a test's ``/etc/hosts``)
+        self.host = "127.0.0.1"
+        #: the gateway's name (Discord's is another host than its API's: a connection kept alive
+        #: for the API does not serve the gateway's upgrade)
+        self.gateway_host = "127.0.0.1"
 
     # --- running -----------------------------------------------------------------------------
 
@@ -213,11 +219,11 @@ class FakeDiscord:
 
     @property
     def api_base(self) -> str:
-        return f"http://127.0.0.1:{self.port}/api/v10"
+        return f"http://{self.host}:{self.port}/api/v10"
 
     @property
     def gateway_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/gateway"
+        return f"ws://{self.gateway_host}:{self.port}/gateway"
 
     async def _note(self) -> None:
         async with self._changed:

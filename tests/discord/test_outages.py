@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+import shutil
+import subprocess
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -107,3 +109,60 @@ async def test_after_a_rest_storm_commands_are_answered_within_10_s(bot: BotProc
     assert [c.status for c in fake.callbacks(during)][:-1] == [503] * (len(fake.callbacks(during)) - 1)
     health = await bot.health()
     assert health is not None and health[0] == 200
+
+
+#: the stand-in's names in the bot's own ``/etc/hosts`` (no DNS server knows them): its API's, its
+#: gateway's
+STAND_IN = "discord-stand-in.test"
+STAND_IN_GATEWAY = "gateway-stand-in.test"
+#: the bot's HTTP client keeps a name it resolved for 10 s (aiohttp's ``ttl_dns_cache``): the gateway
+#: connection is dropped once that has passed, and the name resolves again some seconds later
+DNS_CACHED = 11.0
+DNS_OUTAGE = 6.0
+
+
+def _namespaces() -> bool:
+    """Can this machine give a process a mount namespace of its own (root, ``unshare``)?"""
+    if shutil.which("unshare") is None:
+        return False
+    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True, check=False)
+    return probe.returncode == 0
+
+
+@pytest.mark.skipif(not _namespaces(), reason="no mount namespace for the bot's own /etc/hosts")
+async def test_after_discords_name_did_not_resolve_the_bot_is_back_within_10_s(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    hosts = tmp_path / "hosts"
+    resolving = f"127.0.0.1 localhost\n127.0.0.1 {STAND_IN} {STAND_IN_GATEWAY}\n"
+    hosts.write_text(resolving)
+    fake = FakeDiscord([GUILD], heartbeat_ms=HEARTBEAT_MS)
+    fake.host, fake.gateway_host = STAND_IN, STAND_IN_GATEWAY
+    await fake.start()
+    # the bot in a mount namespace of its own, whose /etc/hosts is the test's file (written in place)
+    wrapper = ["unshare", "-m", "sh", "-c", f'mount --bind "{hosts}" /etc/hosts && exec "$@"', "sh"]
+    database = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+    bot = BotProcess(fake, database, tmp_path / "bot.log", "--dev-guild", str(GUILD), prefix=wrapper)
+    try:
+        await bot.start()
+        await bot.ready()
+        with hosts.open("w") as file:  # the same file (the bind mount's inode): the names are gone
+            file.write("127.0.0.1 localhost\n")
+        await asyncio.sleep(DNS_CACHED)
+        await fake.drop(fake.session(0))
+        await asyncio.sleep(DNS_OUTAGE)
+        with hosts.open("w") as file:
+            file.write(resolving)
+        resolves = time.monotonic()
+        back = await healthy_after(bot, resolves, 90.0)
+        assert back - resolves < BACK_WITHIN, back - resolves
+        assert (await roll(fake, BACK_WITHIN)).type == 4
+        log = bot.output(last=10**6)
+        assert "ClientConnectorDNSError" in log and "trying again in" in log  # it met the outage
+        assert "Traceback" not in log
+    finally:
+        await bot.kill()
+        await fake.stop()
+        report = getattr(request.node, "rep_call", None)
+        if report is not None and report.failed:
+            print(bot.output())
