@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 from bot.console.quit import Quit, is_quit
 from bot.i18n import DEFAULT_LANG, LANGUAGES, t
 from bot.i18n.words import say
+from bot.render.storage_text import unopened_text
 from bot.storage import open_storage
-from bot.storage.failures import storage_failure
-from bot.storage.url import shown_url, without_secrets
+from bot.storage.url import shown_url
 from engine import limits
 from engine.dice import DiceSource, ScriptedDice, SeededDice
 from engine.errors import EngineError
@@ -76,26 +76,13 @@ def run_db_upgrade(args: argparse.Namespace) -> int:
     try:
         asyncio.run(go())
     except Exception as error:
-        reason = _reason(error, args.db, DEFAULT_LANG)
+        reason = unopened_text(error, args.db, DEFAULT_LANG)
         if reason is None:
             raise
         print(t("console.db_error", DEFAULT_LANG, db=shown_url(args.db), error=reason), file=sys.stderr)
         return 2
     print(shown_url(args.db))
     return 0
-
-
-def _reason(error: BaseException, db: str | None, lang: str) -> str | None:
-    """Why the database could not be opened, in words and without its password; None: not a
-    database's error (a bug, shown as one)."""
-    from sqlalchemy.exc import SQLAlchemyError
-
-    key = storage_failure(error)
-    if key is not None:
-        return t(key, lang)
-    if isinstance(error, SQLAlchemyError | OSError | ValueError):  # ValueError: a URL that does not parse
-        return without_secrets(str(error).splitlines()[0], db)
-    return None
 
 
 def dice_source(args: argparse.Namespace) -> DiceSource:
@@ -183,13 +170,17 @@ class SessionLoader:
         if error is not None and self.on_failure is not None:
             self.on_failure(error)
 
+    def _held(self) -> None:
+        """A command waits for the database file, which another program holds: said at once."""
+        print(t("storage.held", self.args.lang), file=sys.stderr, flush=True)
+
     async def database(self) -> Storage:
         if self._storage is None:
             with _no_collection():
                 try:
-                    self._storage = await open_storage(self.args.db)
+                    self._storage = await open_storage(self.args.db, on_held=self._held)
                 except Exception as error:
-                    reason = _reason(error, self.args.db, self.args.lang)
+                    reason = unopened_text(error, self.args.db, self.args.lang)
                     if reason is None:
                         raise
                     raise DatabaseUnavailable(reason) from error

@@ -66,6 +66,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=None,
         help=f"the health endpoint's address ({ENV_HEALTH_HOST}; default {DEFAULT_HEALTH_HOST})",
     )
+    run.add_argument(
+        "--lang",
+        choices=["ja", "en"],
+        default="ja",
+        help="language of what toride run says when it cannot start (the database, Discord unreachable)",
+    )
     run.set_defaults(func=run_bot)
     sync = sub.add_parser("sync", help="register the slash commands with Discord (globally, or in one guild)")
     sync.add_argument("--guild", type=int, default=None, help="only this guild (shows at once; for testing)")
@@ -109,6 +115,7 @@ def run_options(args: argparse.Namespace) -> RunOptions:
         shard_count=count,
         shard_ids=shard_ids,
         health=(host, port) if port is not None else None,
+        lang=args.lang,
     )
 
 
@@ -131,9 +138,11 @@ def run_bot(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"toride run: {error}", file=sys.stderr)
         return 2
+    import aiohttp
     import discord
 
     from bot.discord.runner import DatabaseUnavailable, serve
+    from bot.i18n import t
     from bot.rulesets.builtin import ensure_builtin
     from bot.storage.url import SecretFilter
 
@@ -150,7 +159,40 @@ def run_bot(args: argparse.Namespace) -> int:
     except DatabaseUnavailable as error:
         print(f"toride run: {error}", file=sys.stderr)
         return 1
+    except discord.DiscordServerError as error:
+        print(f"toride run: {t('run.discord_error', options.lang, status=error.status)}", file=sys.stderr)
+        return 1
+    except (aiohttp.ClientConnectionError, OSError, TimeoutError) as error:
+        print(f"toride run: {unreachable(error, options.lang)}", file=sys.stderr)
+        return 1
     return 0
+
+
+def unreachable_why(error: BaseException) -> str:
+    """Why Discord could not be reached, as a word of ``value.reach.*``."""
+    import aiohttp
+
+    if isinstance(error, aiohttp.ClientConnectorDNSError):
+        return "dns"
+    if isinstance(error, TimeoutError | aiohttp.ServerTimeoutError):
+        return "timeout"
+    if isinstance(getattr(error, "os_error", error), ConnectionRefusedError):
+        return "refused"
+    return "other"
+
+
+def unreachable(error: BaseException, lang: str) -> str:
+    """The line saying Discord (its REST API at start, or its gateway) could not be reached."""
+    from discord.http import Route
+
+    from bot.i18n import t
+    from bot.render.common import value_text
+
+    host = getattr(error, "host", None)
+    port = getattr(error, "port", None)
+    address = f"{host}:{port}" if host is not None else Route.BASE
+    why = value_text(unreachable_why(error), lang, "reach")
+    return t("run.discord_unreachable", lang, address=address, why=why)
 
 
 def run_sync(args: argparse.Namespace) -> int:
@@ -158,8 +200,10 @@ def run_sync(args: argparse.Namespace) -> int:
     if token is None:
         print(NO_TOKEN, file=sys.stderr)
         return 2
+    import aiohttp
     import discord
 
+    from bot.i18n import DEFAULT_LANG
     from bot.rulesets.builtin import ensure_builtin
 
     ensure_builtin()
@@ -168,6 +212,9 @@ def run_sync(args: argparse.Namespace) -> int:
         count = asyncio.run(_sync(token, args.guild, args.clear))
     except discord.LoginFailure:
         print(BAD_TOKEN, file=sys.stderr)
+        return 1
+    except (aiohttp.ClientConnectionError, OSError, TimeoutError) as error:
+        print(f"toride sync: {unreachable(error, DEFAULT_LANG)}", file=sys.stderr)
         return 1
     where = f"guild {args.guild}" if args.guild else "all guilds (global)"
     print(f"{'cleared' if args.clear else 'synced'} {count} commands: {where}")

@@ -25,6 +25,7 @@ from bot.discord.frontend import DEFER_AFTER, DM, Frontend
 from bot.discord.live import LiveStatus
 from bot.discord.offers import OfferButton
 from bot.discord.pictures import warm_up
+from bot.discord.reconnect import ReconnectBackoff, install_log
 from bot.discord.settings import chat_dice_from_env, intents
 from bot.discord.translator import CatalogueTranslator
 from bot.discord.watchdog import GatewayWatchdog
@@ -37,6 +38,9 @@ log = logging.getLogger(__name__)
 #: (its default: 2 s after the last one). The bot answers interactions by their ids, not from the
 #: guild cache, so a guild that comes later is simply added; the wait only held back the start.
 GUILD_READY_WITHIN = 0.2
+#: Discord's spacing of the IDENTIFYs of one ``max_concurrency`` bucket (seconds); this process keeps
+#: it between its own shards (their buckets taken as one)
+IDENTIFY_SPACING = 5.0
 
 
 def shard_of(guild: str, shard_count: int) -> int:
@@ -82,6 +86,11 @@ class TorideBot(ext.AutoShardedBot):
         self.live.frontend = self.frontend
         self.tree.error(self.frontend.on_tree_error)
         self.watchdog = GatewayWatchdog(self)
+        #: each shard's waits before it tries the gateway again (``bot.discord.reconnect``)
+        self.backoffs: dict[int, ReconnectBackoff] = {}
+        #: when this process may IDENTIFY next (``loop.time``)
+        self._identify_at = 0.0
+        install_log()
         self._installed = False
         self._refreshed = False
         #: the commands' registration in the development guild, beside the gateway's connection
@@ -120,6 +129,26 @@ class TorideBot(ext.AutoShardedBot):
             return
         log.info("synced %d commands to the development guild %s", len(synced), guild_id)
 
+    async def launch_shard(self, gateway: yarl.URL, shard_id: int, *, initial: bool = False) -> None:
+        """discord.py's launch of a shard, with the bot's backoff (capped at a few seconds) for its
+        reconnections instead of discord.py's (up to minutes): ``bot.discord.reconnect``. A new
+        connection (after an outage) goes to the address this launch used, the one GET /gateway/bot
+        gave, not discord.py's built-in one."""
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = gateway
+        await super().launch_shard(gateway, shard_id, initial=initial)
+        info = self.get_shard(shard_id)
+        if info is not None:
+            info._parent._backoff = self.backoffs.setdefault(shard_id, ReconnectBackoff())
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Keep ``IDENTIFY_SPACING`` between this process's IDENTIFYs: a shard that identifies long
+        after the last one (after an outage) goes at once, instead of discord.py's fixed 5 s."""
+        now = asyncio.get_running_loop().time()
+        wait = self._identify_at - now
+        self._identify_at = max(now, self._identify_at) + IDENTIFY_SPACING
+        if wait > 0:
+            await asyncio.sleep(wait)
+
     async def connect(self, *, reconnect: bool = True) -> None:
         """The gateway connections, watched by the ``GatewayWatchdog`` while they run."""
         self.watchdog.start()
@@ -148,11 +177,17 @@ class TorideBot(ext.AutoShardedBot):
             with self.frontend.drain.working():
                 await self.chat.on_message(message)
 
-    async def on_shard_resumed(self, shard_id: int) -> None:
+    def _back(self, shard_id: int) -> None:
         self.watchdog.back(shard_id)
+        backoff = self.backoffs.get(shard_id)
+        if backoff is not None:
+            backoff.reset()
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        self._back(shard_id)
 
     async def on_shard_ready(self, shard_id: int) -> None:
-        self.watchdog.back(shard_id)
+        self._back(shard_id)
 
     async def on_ready(self) -> None:
         log.info(

@@ -32,6 +32,8 @@ class RunOptions:
     shard_ids: Sequence[int] | None = None
     #: (host, port) of the health endpoint; None: no endpoint
     health: tuple[str, int] | None = None
+    #: the language of what ``toride run`` itself says (a failure at start)
+    lang: str = "ja"
 
 
 async def serve(token: str, options: RunOptions) -> None:
@@ -54,9 +56,12 @@ async def serve(token: str, options: RunOptions) -> None:
     for sig in SIGNALS:
         loop.add_signal_handler(sig, stop, sig.name)
     try:
-        storage = await open_storage(options.db)
+        storage = await open_storage(options.db, on_held=_held)
     except Exception as error:
-        raise DatabaseUnavailable(_unavailable(error, options.db)) from error
+        reason = _unavailable(error, options.db, options.lang)
+        if reason is None:
+            raise  # not the database's: a bug, shown as one
+        raise DatabaseUnavailable(reason) from error
     health = None
     service = BattleService(storage)
     settle_process()  # started: what the start made is left out of the garbage collections
@@ -91,12 +96,18 @@ async def serve(token: str, options: RunOptions) -> None:
         log.info("stopped")
 
 
-def _unavailable(error: BaseException, db: str | None) -> str:
-    from bot.i18n import t
-    from bot.storage.failures import storage_failure
-    from bot.storage.url import shown_url, without_secrets
+def _held() -> None:
+    """A command waits for the database file, which another program holds (``bot.storage.held``)."""
+    log.warning("waiting for the database file, held by another program; trying again")
 
-    log.error("cannot open the database", exc_info=error)
-    key = storage_failure(error)
-    reason = t(key, "en") if key is not None else without_secrets(str(error).splitlines()[0], db)
-    return f"cannot open the database {shown_url(db)}: {reason}"
+
+def _unavailable(error: BaseException, db: str | None, lang: str) -> str | None:
+    """The one line saying why the database could not be opened (None: not the database's error);
+    the traceback stays out of the log too (its words are the line)."""
+    from bot.i18n import t
+    from bot.render.storage_text import unopened_text
+    from bot.storage.url import shown_url
+
+    log.debug("cannot open the database", exc_info=error)
+    reason = unopened_text(error, db, lang)
+    return None if reason is None else t("console.db_error", lang, db=shown_url(db), error=reason)

@@ -3,17 +3,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 
 class Named:
     """A value shown in the reader's language (``text``); ``str`` is its English form (logs).
-    ``markup``: its text is Discord markup already (a mention), not to be escaped."""
-
-    markup = False
+    ``escaped``: its text where Discord renders markup (``escape`` neutralises a user's text)."""
 
     def text(self, lang: str) -> str:
         raise NotImplementedError
+
+    def escaped(self, lang: str, escape: Callable[[str], str]) -> str:
+        """The text for Discord: escaped as a whole, unless the value marks up parts of it itself."""
+        return escape(self.text(lang))
 
     def __str__(self) -> str:
         return self.text("en")

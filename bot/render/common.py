@@ -113,8 +113,10 @@ def sentence(
             word = _typed_words(value, str(values["allowed_kind"]), lang)
         else:  # the words a value takes are those of its own field (``success`` → 防衛成功)
             word = value_text(value, lang, name)
-        markup = isinstance(value, Named) and value.markup
-        shown[name] = escape(word) if escape is not None and not markup else word
+        if escape is None:
+            shown[name] = word
+        else:
+            shown[name] = value.escaped(lang, escape) if isinstance(value, Named) else escape(word)
     shown.update(given)
     for name in _names(key, lang):
         shown.setdefault(name, "")

@@ -14,6 +14,7 @@ write transaction (a job's). So a co-GM removed a moment ago, by any process, is
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.commands import CommandSpec, Kind
@@ -37,14 +38,17 @@ def gm_by_grants(actor: Actor, held: Grants) -> bool:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Users(Named):
-    """Users as a list: a Discord id as its mention (``<@123>``), a console name as it is."""
+    """Users as a list: a Discord id as its mention (``<@123>``), a console name as it is; for Discord
+    (``escaped``) the console names escaped, as any name a user typed (no markdown, no mention)."""
 
     ids: tuple[str, ...]
-    markup = True
 
     def text(self, lang: str) -> str:
+        return self.escaped(lang, str)
+
+    def escaped(self, lang: str, escape: Callable[[str], str]) -> str:
         sep = t("render.list_sep", lang)
-        return sep.join(f"<@{user}>" if user.isdigit() else user for user in self.ids)
+        return sep.join(f"<@{user}>" if user.isdigit() else escape(user) for user in self.ids)
 
 
 async def change_co_gm(

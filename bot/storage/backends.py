@@ -4,11 +4,13 @@ storage here and never asks which."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.storage.failures import UnsupportedDatabase
 from bot.storage.interface import Storage
 from bot.storage.sql import SqlStorage
 from bot.storage.url import database_url
@@ -24,19 +26,25 @@ def family(backend: str) -> type[SqlStorage]:
         from bot.storage.postgresql import PostgresStorage
 
         return PostgresStorage
-    raise ValueError(f"no storage for {backend} databases (SQLite or PostgreSQL)")
+    raise UnsupportedDatabase(backend)
 
 
-def storage_for(url: str | None = None, *, schema: str | None = None) -> SqlStorage:
+def storage_for(
+    url: str | None = None, *, schema: str | None = None, on_held: Callable[[], None] | None = None
+) -> SqlStorage:
     """The storage of the database at ``url`` (see ``database_url``), not connected yet; ``schema``:
-    the PostgreSQL schema to work in."""
+    the PostgreSQL schema to work in; ``on_held``: told on the running event loop when a command
+    starts waiting for the database file, held by another program (``bot.storage.held``)."""
     parsed = make_url(database_url(url))
-    return family(parsed.get_backend_name())(parsed, schema=schema)
+    return family(parsed.get_backend_name())(parsed, schema=schema, on_held=on_held)
 
 
-async def open_storage(url: str | None = None, *, migrate: bool = True, schema: str | None = None) -> Storage:
+async def open_storage(
+    url: str | None = None, *, migrate: bool = True, schema: str | None = None,
+    on_held: Callable[[], None] | None = None,
+) -> Storage:  # fmt: skip
     """The storage of the database at ``url``, its schema brought up to date (unless not ``migrate``)."""
-    storage = storage_for(url, schema=schema)
+    storage = storage_for(url, schema=schema, on_held=on_held)
     if migrate:
         await storage.migrate()
     return storage

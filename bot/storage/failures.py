@@ -10,12 +10,20 @@ looks along the whole chain (``__cause__``, ``__context__``, SQLAlchemy's ``orig
 at the English of messages where a code exists: SQLite's result code (``sqlite_errorcode``),
 PostgreSQL's SQLSTATE (``sqlstate``), ``errno``.
 Nothing is imported here: the console and the bot call it on any error.
+
+``unopened(error, db)`` says the same of a database that could not be opened at all, with where: a
+SQLite file whose folder is missing or read-only (SQLite's "unable to open database file"), a URL of
+a database the bot has no storage for.
 """
 
 from __future__ import annotations
 
 import errno
+import os
 from collections.abc import Iterator
+from typing import Any
+
+from bot.storage.url import database_url
 
 DISK_FULL = "storage.disk_full"
 IO_ERROR = "storage.io_error"
@@ -25,6 +33,14 @@ CONNECTION_LOST = "storage.connection_lost"
 BUSY = "storage.busy"
 #: every key ``storage_failure`` may answer
 KEYS = (DISK_FULL, IO_ERROR, CORRUPT, READ_ONLY, CONNECTION_LOST, BUSY)
+#: a database that could not be opened (``unopened``): its folder is missing, or read-only; the file
+#: may not be read; the URL names a database the bot has no storage for
+FOLDER_MISSING = "storage.folder_missing"
+FOLDER_READ_ONLY = "storage.folder_read_only"
+FILE_UNREADABLE = "storage.file_unreadable"
+UNSUPPORTED = "storage.unsupported"
+#: SQLITE_CANTOPEN: SQLite could not open (or create) the file, or its journal beside it
+_SQLITE_CANTOPEN = 14
 
 #: SQLite's primary result codes (the low byte of an extended code)
 _SQLITE = {
@@ -153,3 +169,44 @@ def storage_failure(error: BaseException) -> str | None:
         if found is not None:
             return found
     return None
+
+
+class UnsupportedDatabase(ValueError):
+    """A URL whose database the bot has no storage for (``postgres://``, ``mysql://``)."""
+
+    def __init__(self, backend: str) -> None:
+        super().__init__(f"no storage for {backend} databases (SQLite or PostgreSQL)")
+        self.backend = backend
+
+
+def sqlite_path(db: str | None) -> str | None:
+    """The file a SQLite URL (as ``database_url`` finds it) names; None: not a SQLite file."""
+    scheme, _, rest = database_url(db).partition("://")
+    if not scheme.startswith("sqlite"):
+        return None
+    path = rest.removeprefix("/").partition("?")[0]
+    return path if path and path != ":memory:" else None
+
+
+def _cannot_open(path: str) -> tuple[str, dict[str, Any]]:
+    """Why SQLite could not open or create ``path``, read off the file system."""
+    folder = os.path.dirname(os.path.abspath(path))
+    where = {"file": path, "folder": folder}
+    if not os.path.isdir(folder):
+        return FOLDER_MISSING, where
+    if os.path.exists(path) and not os.access(path, os.R_OK):
+        return FILE_UNREADABLE, where
+    return FOLDER_READ_ONLY, where  # the file, or the journal beside it, cannot be created there
+
+
+def unopened(error: BaseException, db: str | None) -> tuple[str, dict[str, Any]] | None:
+    """The catalogue key and values saying why the database ``db`` could not be opened; None: the
+    error is not the storage's."""
+    for linked in _chain(error):
+        if isinstance(linked, UnsupportedDatabase):
+            return UNSUPPORTED, {"backend": linked.backend}
+        path = sqlite_path(db)
+        if path is not None and getattr(linked, "sqlite_errorcode", None) == _SQLITE_CANTOPEN:
+            return _cannot_open(path)
+    key = storage_failure(error)
+    return None if key is None else (key, {})

@@ -153,12 +153,22 @@ async def run_job(
 ) -> T:  # fmt: skip
     """``job`` in a write transaction (``Storage.run``), run again after a passing failure."""
     attempt = 1
+    deadline = writer.held.deadline()
     while True:
         try:
-            return await _once(writer, insert, job, channel)
+            result = await _once(writer, insert, job, channel)
+            writer.held.over()
+            return result
         except DuringCommit as unknown:
             during_commit = unknown.error
         except Exception as error:
+            if writer.held.held(error):  # another program holds the file: said, and waited for
+                if not writer.held.waits(deadline):
+                    raise
+                counts.job_retries += 1
+                if reset is not None:
+                    reset()
+                continue
             # the kept connection found dead (a server restarted while it was idle): once more at once
             stale = attempt == 1 and found_dead(error)
             if not (stale or writer.transient(error)) or attempt >= writer.attempts:

@@ -78,6 +78,11 @@ class PostgresStorage(SqlStorage):
         return isinstance(error, DBAPIError) and getattr(error.orig, "sqlstate", None) in _TRANSIENT
 
     @staticmethod
+    def held(error: BaseException) -> bool:
+        """Never: a PostgreSQL lock waits for its holder (the channels', the upgrade's)."""
+        return False
+
+    @staticmethod
     async def upgrade_lock(conn: AsyncConnection) -> None:
         await conn.execute(select(func.pg_advisory_xact_lock(UPGRADE_LOCK)))
 

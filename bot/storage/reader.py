@@ -17,7 +17,8 @@ it began, so what must agree is read in one statement (``battles.read_latest``).
 
 A failure reaches the caller as the driver's own exception (as ``bot.storage.failures`` reads it), after
 the connection is dropped; a kept connection found dead (a server restarted while it was idle) is
-replaced at once and the read run again on the new one. SQLite's busy timeout applies to reads too.
+replaced at once and the read run again on the new one. SQLite's busy timeout applies to reads too,
+and a file held by another program is waited for as by the writer (``bot.storage.held``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy.engine import Connection
 
+from bot.storage.held import Held
 from bot.storage.interface import Counts
 from bot.storage.thread import StorageThread, found_dead
 
@@ -35,9 +37,11 @@ T = TypeVar("T")
 
 
 class StorageReader:
-    def __init__(self, thread: StorageThread, counts: Counts) -> None:
+    def __init__(self, thread: StorageThread, counts: Counts, held: Held | None = None) -> None:
         self._thread = thread
         self._counts = counts
+        #: the database file held by another program: told, and waited for (``bot.storage.held``)
+        self._held = held or Held()
 
     async def run(
         self, read: Callable[Concatenate[Connection, P], T], *args: P.args, **kwargs: P.kwargs
@@ -57,13 +61,19 @@ class StorageReader:
     ) -> T:
         self._counts.reads += 1
         fresh = self._thread.opened() is None
+        deadline = self._held.deadline()
         while True:
-            conn = self._thread.connection()
             try:
+                conn = self._thread.connection()
                 with conn.begin():
-                    return read(conn, *args, **kwargs)
+                    found = read(conn, *args, **kwargs)
+                self._held.over()
+                return found
             except Exception as error:
                 self._thread.drop()
+                if self._held.held(error) and self._held.waits(deadline):
+                    self._counts.read_retries += 1
+                    continue  # another program holds the file: said, and waited for
                 # the kept connection found dead (a server restarted while it was idle): once more, at
                 # once, on a new one; nothing was read
                 if fresh or not found_dead(error):

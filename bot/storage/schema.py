@@ -70,10 +70,12 @@ async def upgrade(
     *,
     lock: Callable[[AsyncConnection], Awaitable[None]],
     waits: Callable[[BaseException], bool],
+    waiting: Callable[[], object] | None = None,
 ) -> None:
     """Bring the schema up to ``revision`` in a write transaction that first takes the family's
-    upgrade ``lock``; tried again while the failure ``waits`` for another process's upgrade. A
-    database already at ``SCHEMA_HEAD`` is left alone without loading alembic."""
+    upgrade ``lock``; tried again while the failure ``waits`` for another process (its upgrade, or a
+    program holding the file: ``waiting`` is told at each wait). A database already at
+    ``SCHEMA_HEAD`` is left alone without loading alembic."""
     if revision == "head" and await schema_versions(engine) == {SCHEMA_HEAD}:
         return
     deadline = time.monotonic() + UPGRADE_WAIT_S
@@ -88,4 +90,6 @@ async def upgrade(
         except OperationalError as error:
             if not waits(error) or time.monotonic() > deadline:
                 raise
+            if waiting is not None:
+                waiting()
             await asyncio.sleep(0.05)

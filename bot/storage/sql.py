@@ -12,6 +12,7 @@ alembic runs on it at start, and it is disposed of after (``migrate``); no comma
 
 from __future__ import annotations
 
+import math
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -22,6 +23,7 @@ from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.storage import log, schema, secrets, settings, status, user_sheets
+from bot.storage.held import Held
 from bot.storage.interface import Counts, Job
 from bot.storage.jobs import run_job
 from bot.storage.reader import StorageReader
@@ -39,17 +41,23 @@ def _ping(conn: Connection) -> None:
 
 
 class SqlStorage(StatementReads):
-    def __init__(self, url: URL, *, schema: str | None = None) -> None:
+    def __init__(
+        self, url: URL, *, schema: str | None = None, on_held: Callable[[], None] | None = None
+    ) -> None:
+        """``on_held``: run on the event loop (the one running now) when a command starts waiting for
+        the database file, held by another program (``bot.storage.held``)."""
         self.url = url
         #: PostgreSQL: the schema (search_path) to work in; None: the server's default
         self.schema = schema
         self.counts = Counts()
+        self.held_file = Held(self.held, on_held)
         reading = StorageThread(lambda: self.thread_engine(writes=False), name="toride-storage-reader")
         writing = StorageThread(lambda: self.thread_engine(writes=True), name="toride-storage-writer")
-        self.reader = StorageReader(reading, self.counts)
+        self.reader = StorageReader(reading, self.counts, self.held_file)
         self.writer = StorageWriter(
-            writing, lock_channels=self.lock_channels, transient=self.transient, counts=self.counts
-        )
+            writing, lock_channels=self.lock_channels, transient=self.transient, counts=self.counts,
+            held=self.held_file,
+        )  # fmt: skip
 
     # ---------------------------------------------------------------------------------------------
     # the family's
@@ -85,6 +93,11 @@ class SqlStorage(StatementReads):
 
     @staticmethod
     @abstractmethod
+    def held(error: BaseException) -> bool:
+        """Did ``error`` find the database file held by another program (to say so, and wait)?"""
+
+    @staticmethod
+    @abstractmethod
     async def upgrade_lock(conn: AsyncConnection) -> None:
         """Hold the schema upgrade's lock until the upgrade's transaction ends."""
 
@@ -97,14 +110,18 @@ class SqlStorage(StatementReads):
     # the schema
 
     @classmethod
-    async def upgrade(cls, engine: AsyncEngine, revision: str = "head") -> None:
-        await schema.upgrade(engine, revision, lock=cls.upgrade_lock, waits=cls.upgrade_waits)
+    async def upgrade(
+        cls, engine: AsyncEngine, revision: str = "head", waiting: Callable[[], object] | None = None
+    ) -> None:
+        await schema.upgrade(
+            engine, revision, lock=cls.upgrade_lock, waits=cls.upgrade_waits, waiting=waiting
+        )
 
     async def migrate(self, revision: str = "head") -> None:
         """Bring the schema up to ``revision`` on an async engine of its own, disposed of after."""
         engine = self.async_engine(self.url, **self.engine_options())
         try:
-            await self.upgrade(engine, revision)
+            await self.upgrade(engine, revision, waiting=lambda: self.held_file.waits(math.inf))
         finally:
             await engine.dispose()
 

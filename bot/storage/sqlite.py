@@ -14,7 +14,7 @@ An in-memory database has no storage: each connection would see a database of it
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from sqlalchemy import Table, create_engine, event
@@ -28,8 +28,9 @@ from bot.storage.schema import WRITE_OPTION
 from bot.storage.sql import SqlStorage
 from bot.storage.tables import dumps
 
-#: how long a SQLite connection waits for another's write lock before it fails
-BUSY_TIMEOUT_MS = 10_000
+#: how long a SQLite connection waits for another's write lock before it fails: a second, so that a
+#: file held by another program is told at once (``bot.storage.held``), then waited for again
+BUSY_TIMEOUT_MS = 1_000
 #: SQLITE_BUSY, SQLITE_LOCKED
 _TRANSIENT = frozenset({5, 6})
 
@@ -67,10 +68,12 @@ class SQLiteStorage(SqlStorage):
     def insert(table: Table) -> Any:
         return sqlite.insert(table)
 
-    def __init__(self, url: URL, *, schema: str | None = None) -> None:
+    def __init__(
+        self, url: URL, *, schema: str | None = None, on_held: Callable[[], None] | None = None
+    ) -> None:
         if schema is not None:
             raise ValueError("a SQLite database has no schemas")
-        super().__init__(url)
+        super().__init__(url, on_held=on_held)
 
     @classmethod
     def async_engine(cls, url: URL, **kwargs: Any) -> AsyncEngine:
@@ -102,6 +105,11 @@ class SQLiteStorage(SqlStorage):
         if code is not None:
             return (code & 0xFF) in _TRANSIENT
         return "database is locked" in str(error.orig)
+
+    @classmethod
+    def held(cls, error: BaseException) -> bool:
+        """SQLITE_BUSY or SQLITE_LOCKED past the busy timeout: another connection holds the file."""
+        return cls.transient(error)
 
     @staticmethod
     async def upgrade_lock(conn: AsyncConnection) -> None:

@@ -26,9 +26,9 @@ def database_url(explicit: str | None = None) -> str:
     return url
 
 
-def _split(url: str) -> tuple[str, str, str] | None:
-    """``scheme://user``, the password and ``@host...`` of ``url``; None: it has no password. Read by
-    hand (not ``urllib``), so a URL that does not parse still has its password found."""
+def _userinfo(url: str) -> tuple[str, str, str] | None:
+    """``scheme://user``, the password and ``@host...`` of ``url``; None: it has no password there.
+    Read by hand (not ``urllib``), so a URL that does not parse still has its password found."""
     scheme, sep, rest = url.partition("://")
     at = rest.rfind("@")
     if not sep or at < 0 or ":" not in rest[:at]:
@@ -39,22 +39,54 @@ def _split(url: str) -> tuple[str, str, str] | None:
     return f"{scheme}://{user}", password, rest[at:]
 
 
+def _is_secret(name: str) -> bool:
+    """A query parameter that holds a password (``password``, ``sslpassword``, ...)."""
+    return "password" in unquote(name).casefold()
+
+
+def _secrets(url: str) -> list[str]:
+    """The passwords written in ``url``: in its userinfo and in its query (``?password=...``)."""
+    found = []
+    parts = _userinfo(url)
+    if parts is not None:
+        found.append(parts[1])
+    _, _, query = url.partition("?")
+    for pair in query.split("&"):
+        name, equals, value = pair.partition("=")
+        if equals and value and _is_secret(name):
+            found.append(value)
+    return found
+
+
+def _shown(url: str) -> str:
+    parts = _userinfo(url)
+    if parts is not None:
+        url = f"{parts[0]}:{HIDDEN}{parts[2]}"
+    base, question, query = url.partition("?")
+    if not question:
+        return url
+    pairs = []
+    for pair in query.split("&"):
+        name, equals, value = pair.partition("=")
+        pairs.append(f"{name}={HIDDEN}" if equals and value and _is_secret(name) else pair)
+    return f"{base}?{'&'.join(pairs)}"
+
+
 def shown_url(explicit: str | None = None) -> str:
-    """The database URL (as ``database_url`` finds it) with its password replaced by ``***``."""
-    url = database_url(explicit)
-    parts = _split(url)
-    return url if parts is None else f"{parts[0]}:{HIDDEN}{parts[2]}"
+    """The database URL (as ``database_url`` finds it) with each password replaced by ``***``: the
+    userinfo's and any in its query (``?password=...``)."""
+    return _shown(database_url(explicit))
 
 
 def without_secrets(text: str, explicit: str | None = None) -> str:
-    """``text`` (an error's message, a log line) with the database URL's password taken out, written
+    """``text`` (an error's message, a log line) with the database URL's passwords taken out, written
     as in the URL or decoded, and the whole URL shown as ``shown_url``."""
     url = database_url(explicit)
-    parts = _split(url)
-    if parts is None:
+    secrets = _secrets(url)
+    if not secrets:
         return text
-    text = text.replace(url, shown_url(explicit))
-    for secret in {parts[1], unquote(parts[1])}:
+    text = text.replace(url, _shown(url))
+    for secret in sorted({s for found in secrets for s in (found, unquote(found))}, key=len, reverse=True):
         text = text.replace(secret, HIDDEN)
     return text
 

@@ -14,9 +14,10 @@ Per plan the answer is True (stored, after the COMMIT: an acknowledged action is
 (it did not hold: nothing of it was written, the service reloads and decides again). A storage
 failure reaches the caller as the driver's own exception (SQLAlchemy's ``DBAPIError``):
 
-- a passing one before the COMMIT (a deadlock, SQLite busy past its timeout, the kept connection
-  found dead) runs the batch again on a fresh connection, a few times; any other fails alone: the
-  batch's other plans are stored one by one;
+- a passing one before the COMMIT (a deadlock, the kept connection found dead) runs the batch again
+  on a fresh connection, a few times; a database file held by another program, until it is let go
+  (bounded, and told at once: ``bot.storage.held``); any other fails alone: the batch's other plans
+  are stored one by one;
 - a failure *during* the COMMIT may have stored the batch or not: it is reported to every caller and
   never run again (running it again could store an action twice).
 
@@ -34,6 +35,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy.engine import Connection, RootTransaction
 
+from bot.storage.held import Held
 from bot.storage.interface import Counts
 from bot.storage.plans import store_plans
 from bot.storage.records import WritePlan
@@ -76,12 +78,14 @@ class DuringCommit(Exception):
 class StorageWriter:
     def __init__(
         self, thread: StorageThread, *, lock_channels: LockChannels, transient: Transient, counts: Counts,
-        attempts: int = ATTEMPTS,
+        attempts: int = ATTEMPTS, held: Held | None = None,
     ) -> None:  # fmt: skip
         #: the writer's thread and connection (a job's transaction runs on them too)
         self.thread = thread
         self.lock_channels = lock_channels
         self.transient = transient
+        #: the database file held by another program: told, and waited for (``bot.storage.held``)
+        self.held = held or Held()
         self.attempts = attempts
         #: one user of the writer's connection at a time: a batch, or a job's transaction
         self.turn = asyncio.Lock()
@@ -159,12 +163,20 @@ class StorageWriter:
 
     def _attempts(self, batch: list[_Pending]) -> list[bool]:
         attempt = 1
+        deadline = self.held.deadline()
         while True:
             try:
-                return self._transaction(batch)
+                stored = self._transaction(batch)
+                self.held.over()
+                return stored
             except DuringCommit:
                 raise
             except Exception as error:
+                if self.held.held(error):  # another program holds the file: said, and waited for
+                    if not self.held.waits(deadline):
+                        raise
+                    self._counts.retries += 1
+                    continue
                 # the kept connection found dead before anything was written (a server restarted
                 # while it was idle): once more at once, on a new one
                 stale = attempt == 1 and found_dead(error)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import time
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from prompt_toolkit.output import DummyOutput
 from bot.console import app
 from bot.console.app import DatabaseUnavailable, SessionLoader, play
 from bot.console.completion import CommandCompleter
+from bot.i18n import t
 from engine.dice import ScriptedDice
 
 
@@ -77,8 +79,9 @@ async def test_ctrl_d_before_the_load_ends_cleanly(
 
 async def test_a_database_that_cannot_open_ends_the_prompt_at_once(tmp_path: Path) -> None:
     loader = SessionLoader(_args(str(tmp_path / "no" / "such" / "x.db")), ScriptedDice([]))
-    # nothing typed: the prompt ends by itself, with the database's error
-    with create_pipe_input() as pipe, pytest.raises(DatabaseUnavailable, match="unable to open database"):
+    # nothing typed: the prompt ends by itself, with the database's error in words (issue 39)
+    said = t("storage.folder_missing", "en", folder=str(tmp_path / "no" / "such"))
+    with create_pipe_input() as pipe, pytest.raises(DatabaseUnavailable, match=re.escape(said)):
         await asyncio.wait_for(play(loader, _prompt(loader, pipe), "> "), 30)
     await loader.close()
     assert loader.ready is None

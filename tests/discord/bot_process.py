@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import aiohttp
@@ -125,6 +125,7 @@ class BotProcess:
         *args: str,
         env: dict[str, str] | None = None,
         measuring: Deadline | None = None,
+        prefix: Sequence[str] = (),
     ) -> None:
         self.fake = fake
         self.database = database
@@ -132,6 +133,8 @@ class BotProcess:
         self.args = args
         #: more environment variables for the process
         self.env = env or {}
+        #: what the command line begins with (a wrapper that runs ``toride``: ``unshare ...``)
+        self.prefix = tuple(prefix)
         self.health_port = free_port()
         self.process: asyncio.subprocess.Process | None = None
         self.started = 0.0
@@ -147,7 +150,7 @@ class BotProcess:
         with self.log.open("ab") as out:
             self.started = time.monotonic()
             self.process = await asyncio.create_subprocess_exec(
-                *toride(), "run", *self.args, env=env, stdout=out, stderr=out
+                *self.prefix, *toride(), "run", *self.args, env=env, stdout=out, stderr=out
             )
 
     async def health(self) -> tuple[int, dict[str, object]] | None:

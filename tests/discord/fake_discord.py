@@ -180,8 +180,21 @@ class FakeDiscord:
         self.dm_channels: dict[int, int] = {}
         self._changed = asyncio.Condition()
         self._sockets: dict[web.WebSocketResponse, Connection] = {}
+        #: until when (``time.monotonic``) the gateway refuses its upgrades, and the REST API answers
+        #: ``rest_status`` to every call (an outage: ``refuse_gateway``, ``storm``)
+        self.gateway_refused_until = 0.0
+        self.rest_failing_until = 0.0
+        self.rest_status = 503
+        #: every gateway upgrade refused (``time.monotonic``)
+        self.refused_upgrades: list[float] = []
         self._runner: web.AppRunner | None = None
         self.port = 0
+        #: the name the bot is told to reach the stand-in by (its REST API and its gateway); a name
+        #: other than 127.0.0.1 must resolve to it (a test's ``/etc/hosts``)
+        self.host = "127.0.0.1"
+        #: the gateway's name (Discord's is another host than its API's: a connection kept alive
+        #: for the API does not serve the gateway's upgrade)
+        self.gateway_host = "127.0.0.1"
 
     # --- running -----------------------------------------------------------------------------
 
@@ -206,11 +219,11 @@ class FakeDiscord:
 
     @property
     def api_base(self) -> str:
-        return f"http://127.0.0.1:{self.port}/api/v10"
+        return f"http://{self.host}:{self.port}/api/v10"
 
     @property
     def gateway_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/gateway"
+        return f"ws://{self.gateway_host}:{self.port}/gateway"
 
     async def _note(self) -> None:
         async with self._changed:
@@ -238,7 +251,9 @@ class FakeDiscord:
         if limit is None:
             limit = self._over_edit_limit(request.method, path, call.at)
         token_in_url = path.startswith(("/webhooks/", "/interactions/"))
-        if limit is not None:
+        if call.at < self.rest_failing_until:  # an outage of Discord's API: every call fails
+            response = _json({"message": "Service Unavailable", "code": 0}, status=self.rest_status)
+        elif limit is not None:
             response = _rate_limited(limit)
         elif not token_in_url and request.headers.get("Authorization") != f"Bot {TOKEN}":
             response = _json({"message": "401: Unauthorized", "code": 0}, status=401)
@@ -337,7 +352,11 @@ class FakeDiscord:
 
     # --- the gateway ---------------------------------------------------------------------------
 
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        if time.monotonic() < self.gateway_refused_until:  # an outage: the upgrade is refused
+            self.refused_upgrades.append(time.monotonic())
+            await self._note()
+            return web.Response(status=503, text="gateway unavailable")
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
         connection = Connection(number=len(self.connections) + 1)
@@ -435,6 +454,19 @@ class FakeDiscord:
         may RESUME)."""
         assert session.ws is not None
         await session.ws.close(code=4000, message=b"Unknown error")
+
+    async def refuse_gateway(self, seconds: float) -> None:
+        """A gateway outage: every open connection is closed (code 4000: the bot may RESUME) and every
+        upgrade is refused (HTTP 503) for ``seconds``; then the gateway answers again."""
+        self.gateway_refused_until = time.monotonic() + seconds
+        for ws in list(self._sockets):
+            if not ws.closed:
+                await ws.close(code=4000, message=b"Unknown error")
+
+    def storm(self, seconds: float, status: int = 503) -> None:
+        """A REST outage: every call answers ``status`` (5xx) for ``seconds``."""
+        self.rest_status = status
+        self.rest_failing_until = time.monotonic() + seconds
 
     def silence(self, session: Session) -> Connection:
         """The session's connection stays open but sends nothing any more: no HEARTBEAT_ACK, no event
