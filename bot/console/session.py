@@ -119,7 +119,10 @@ class ConsoleSession:
         except EngineError as error:
             reason = refusal_text(error.key, error.values, self.lang)
             return Reply(t("render.refused", self.lang, reason=reason), False)
-        actor = Actor(id=line.user or self.user)
+        # the console's own user runs the machine, as a server's owner would: the rights Discord gives
+        # with Manage Channels and Manage Server are theirs (``@name`` lines act as plain players)
+        own = line.user is None or line.user == self.user
+        actor = Actor(id=line.user or self.user, manage_channels=own, manage_guild=own)
         try:
             view = await self.service.execute(self.where, actor, invocation)
         except Exception as error:
