@@ -157,3 +157,21 @@ async def test_a_mercy_refusal_lists_the_choices_as_the_reader_types_them(tmp_pa
         assert chosen is not None and chosen.ok and "霊夢は気絶しました(HP 0)。" in chosen.text
     finally:
         await storage.close()
+
+
+async def test_a_sg_roll_without_a_base_names_its_own_check_option(tmp_path: Path) -> None:
+    """Issue 38, item 8: ``/千幻抄 判定 … 種類:攻撃`` asked for ``判定値:`` (the fort's option), which
+    /千幻抄 判定 does not have; its option is ``判定:``."""
+    storage = await open_storage(str(tmp_path / "s.db"))
+    try:
+        session = ConsoleSession(BattleService(storage, SeededDice(1)), lang="ja", base_dir=tmp_path)
+        for line in ("/千幻抄 開始", "/千幻抄 参加 名前:霊夢 hp:10 最大dp:10 回復量:3"):
+            assert (await session.handle(line)).ok  # type: ignore[union-attr]
+        reply = await session.handle("/千幻抄 判定 名前:霊夢 ダイス数:2 種類:攻撃")
+        assert reply is not None and reply.text == (
+            "⚠ 霊夢の基本値がありません。基本値:(数値)か 判定:(例: 感覚+感知)を指定してください。"
+        )
+        skill = await session.handle("/千幻抄 判定 名前:霊夢 ダイス数:0 判定:感覚+射撃")
+        assert skill is not None and "判定値" not in skill.text, skill.text
+    finally:
+        await storage.close()
