@@ -72,9 +72,37 @@ def _strip_names(text: str, lang: str) -> str:
     return text
 
 
+@cache
+def _english_names() -> frozenset[str]:
+    """Issue 38 (the refusal matrix): the catalogue's English names of options and choices that a
+    Japanese reader never types (those the Japanese catalogue also uses, ``gm``, ``hp``, are left out)."""
+    table = commands()
+    ja = catalogue("ja")
+    words = {o.name for s in table.values() for o in s.options}
+    words |= {c for s in table.values() for o in s.options for c in o.choices}
+    words -= {part for path in table for part in path.split()}  # a command's words are the paths' check
+    shown = {option_text(o.name, ja, s.path).lower() for s in table.values() for o in s.options}
+    shown |= {w.lower() for s in table.values() for o in s.options for w in choice_words(o.name, o.choices)}
+    return frozenset(w for w in words if len(w) >= 3 and w.isascii() and w.lower() not in shown)
+
+
+#: what a sentence quotes (the user's input), and the program's own command line (``toride roll 2d6``)
+_QUOTED = re.compile(r"「[^」]*」|\"[^\"]*\"|`[^`]*`|\btoride \w+")
+
+
+def _english_words(text: str) -> list[str]:
+    """English option or choice names in a Japanese text, outside what it quotes (the user's input)
+    and outside a dotted path the GM typed (``unit.ゴブリン.hp``)."""
+    bare = _QUOTED.sub("", text)
+    words = re.findall(r"(?<![\w.:/\-<])[a-z_][a-z0-9_]+(?![\w:.>])", bare)
+    return sorted({w for w in words if w in _english_names()})
+
+
 def problems(text: str, lang: str) -> list[str]:
     """What in a reader's text is not in that reader's own words (empty if nothing)."""
     found = [f"foreign {w}" for w in _foreign(text, lang)]
+    if lang == "ja":
+        found += [f"English name {w}" for w in _english_words(text)]
     if _RULE_ID.search(text):
         found.append("rule id")
     if lang == "ja":

@@ -73,7 +73,7 @@ NO_BATTLE: Refused = [
     ),
     (
         "/fort import file:bad_turn.json",
-        "⚠ 読み込めない戦闘データです。手番(turn): 使えるのはpc(PC側)、enemy(敵側)、ended(戦闘終了)です。",
+        "⚠ 読み込めない戦闘データです。手番(「turn」): 使えるのはpc(PC側)、enemy(敵側)、ended(戦闘終了)です。",
         "⚠ The battle document cannot be imported (the turn): the allowed values are pc (PC side), enemy (enemy side), ended (battle over).",
     ),
     (
@@ -88,7 +88,7 @@ NO_BATTLE: Refused = [
     ),
     (
         "/fort import file:bad_outcome.json",
-        "⚠ 読み込めない戦闘データです。結果(outcome): 使えるのはsuccess(防衛成功)、collapse(砦崩壊)、retreat(撤退)です。",
+        "⚠ 読み込めない戦闘データです。結果(「outcome」): 使えるのはsuccess(防衛成功)、collapse(砦崩壊)、retreat(撤退)です。",
         "⚠ The battle document cannot be imported (the outcome): the allowed values are success (the defense held), collapse (the fort collapsed), retreat.",
     ),
     (

@@ -132,7 +132,8 @@ def test_toride_map_draws_a_scenario_with_only_its_rounds(
         ('{"rounds": 0}', "⚠ 読み込めない戦闘データです。ラウンド数: 1から99までの整数にしてください。"),
         (
             '{"format": "toride.sengensho/1", "rounds": 2}',
-            "⚠ 読み込めない戦闘データです。形式(format): 砦防衛戦の書き出し(toride.fort/1)ではありません。",
+            "⚠ 読み込めない戦闘データです。形式(「format」): "
+            "砦防衛戦の書き出し(toride.fort/1)ではありません。",
         ),
     ],
 )
