@@ -113,11 +113,17 @@ class ShardAssigner:
         self.shard_count = 0
         self.held: list[int] = []
         self._task: asyncio.Task[None] | None = None
+        #: once the shards it started with are launched (``keep``): how to start one taken over, and
+        #: how to stop the process when a lease of its own was lost
+        self._start: Callable[[int], Awaitable[None]] | None = None
+        self._stop: Callable[[str], None] | None = None
+        self._lost: str | None = None
 
     async def first(self, recommended: int, closed: Callable[[], bool]) -> list[int]:
         """The shards this process starts with: its share of ``recommended`` (or of the count the
         others agreed on), after ``settle`` seconds; a process with none waits (renewing its owner row)
-        until a shard is free, or until ``closed()``."""
+        until a shard is free, or until ``closed()``. From then on the leases are renewed every
+        ``renew`` seconds (while the shards start, too)."""
         await self.leases.join(self.timings.lease)
         await asyncio.sleep(self.timings.settle)
         while True:
@@ -130,6 +136,7 @@ class ShardAssigner:
             )
             await asyncio.sleep(self.timings.renew)
         log.info("running shards %s of %d (shard leases)", self.held, self.shard_count)
+        self._task = asyncio.get_running_loop().create_task(self._keep())
         return list(self.held)
 
     def _note(self, claim: Claim) -> None:
@@ -138,16 +145,20 @@ class ShardAssigner:
         share_host(claim.on_host)
 
     def keep(self, start: Callable[[int], Awaitable[None]], stop: Callable[[str], None]) -> None:
-        """Renew the leases every ``renew`` seconds from now on; ``start`` each shard taken over;
+        """The shards it started with are running: from now on ``start`` each shard taken over, and
         ``stop`` the process if a lease of its own was lost."""
-        self._task = asyncio.get_running_loop().create_task(self._keep(start, stop))
+        self._start, self._stop = start, stop
+        if self._lost is not None:
+            stop(self._lost)
 
-    async def _keep(self, start: Callable[[int], Awaitable[None]], stop: Callable[[str], None]) -> None:
-        while True:
+    async def _keep(self) -> None:
+        while self._lost is None:
             await asyncio.sleep(self.timings.renew)
             running = set(self.held)
             try:
-                claim = await self.leases.claim(self.shard_count, self.timings.lease)
+                claim = await self.leases.claim(
+                    self.shard_count, self.timings.lease, take=self._start is not None
+                )
             except Exception:
                 log.warning(
                     "could not renew the shard leases (trying again in %g s)",
@@ -157,12 +168,15 @@ class ShardAssigner:
                 continue
             lost = sorted(running - set(claim.held))
             if lost or claim.shard_count != self.shard_count:
-                stop(f"the leases of shards {lost} of {self.shard_count} went to another process")
+                self._lost = f"the leases of shards {lost} of {self.shard_count} went to another process"
+                if self._stop is not None:
+                    self._stop(self._lost)
                 return
             self._note(claim)
             for shard in sorted(set(claim.held) - running):
                 log.info("shard %d: taken over (its process stopped renewing its lease)", shard)
-                await start(shard)
+                assert self._start is not None
+                await self._start(shard)
 
     async def close(self) -> None:
         """Stop renewing, and give the shards up at once (the others start them at their next renewal)."""
