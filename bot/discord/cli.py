@@ -8,18 +8,25 @@ import logging
 import sys
 from typing import TYPE_CHECKING
 
+from bot.cpu import ENV_ODDS_WORKERS
 from bot.discord.settings import (
+    AUTO_SHARDS,
     DEFAULT_HEALTH_HOST,
     ENV_API_BASE,
     ENV_HEALTH_HOST,
     ENV_HEALTH_PORT,
+    ENV_IDENTIFY_SPACING,
     ENV_SHARD_COUNT,
+    ENV_SHARD_LEASE,
+    ENV_SHARD_RENEW,
+    ENV_SHARD_SETTLE,
     ENV_SHARDS,
     ENV_TOKEN,
     dev_guild_from_env,
     env,
     localized_names_from_env,
     parse_shards,
+    seconds_from_env,
     token_from_env,
 )
 
@@ -30,6 +37,8 @@ NO_TOKEN = (
     f"{ENV_TOKEN} is not set: the Discord bot needs its bot token (README, section 'Discord').\n"
     "To play without Discord, run: toride console"
 )
+#: the shard coordination's timings (seconds; ``bot.discord.shards``)
+TIMINGS = (ENV_IDENTIFY_SPACING, ENV_SHARD_LEASE, ENV_SHARD_RENEW, ENV_SHARD_SETTLE)
 BAD_TOKEN = f"Discord refused the token in {ENV_TOKEN} (README, section 'Discord')."
 
 
@@ -53,7 +62,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--shards",
         default=None,
         help=f"the shards this process runs, e.g. 0-1 or 0,2,4-5 ({ENV_SHARDS}; needs --shard-count; "
-        "default: all)",
+        f"default: all), or {AUTO_SHARDS}: the count Discord recommends, shared with the other processes "
+        "on the same PostgreSQL database",
     )
     run.add_argument(
         "--health-port",
@@ -100,10 +110,19 @@ def run_options(args: argparse.Namespace) -> RunOptions:
     if count is not None and count < 1:
         raise ValueError(f"shard count: {count} is not at least 1")
     shard_ids = None
-    if shards_text is not None:
+    auto = shards_text is not None and shards_text.strip().casefold() == AUTO_SHARDS
+    if auto:
+        if count is not None:
+            raise ValueError(f"shards: {AUTO_SHARDS} takes the count Discord recommends: give no shard count")
+    elif shards_text is not None:
         if count is None:
             raise ValueError("shards: give the shard count too (--shard-count or TORIDE_SHARD_COUNT)")
         shard_ids = parse_shards(shards_text, count)
+    for name in TIMINGS:
+        seconds_from_env(name, 1.0)  # ValueError: not a number of seconds
+    workers = _number(None, ENV_ODDS_WORKERS)
+    if workers is not None and workers < 1:
+        raise ValueError(f"{ENV_ODDS_WORKERS}: {workers} is not at least 1")
     port = _number(args.health_port, ENV_HEALTH_PORT)
     if port is not None and not 0 < port < 65536:
         raise ValueError(f"health port: {port} is not a port number (1-65535)")
@@ -114,13 +133,15 @@ def run_options(args: argparse.Namespace) -> RunOptions:
         localized_names=localized_names_from_env(),
         shard_count=count,
         shard_ids=shard_ids,
+        auto_shards=auto,
         health=(host, port) if port is not None else None,
         lang=args.lang,
     )
 
 
 def use_api_base() -> None:
-    """Tests only: talk to a local stand-in for Discord's REST API (``TORIDE_DISCORD_API_BASE``)."""
+    """Talk to Discord's REST API through ``TORIDE_DISCORD_API_BASE``: a REST proxy shared by the bot's
+    processes (nirn-proxy), or a local stand-in in tests."""
     base = env(ENV_API_BASE)
     if base is not None:
         from discord.http import Route

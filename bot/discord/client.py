@@ -3,7 +3,9 @@
 One process runs the shards it is given (``shard_ids`` of ``shard_count``, discord.py's
 ``AutoShardedBot``: one gateway connection each); several processes with different shards share one
 database. A guild's interactions come to the shard ``(guild_id >> 22) % shard_count``, so each
-channel's live status message is kept by one process.
+channel's live status message is kept by one process. On PostgreSQL the processes take turns to
+IDENTIFY (``before_identify_hook``), and with ``TORIDE_SHARDS=auto`` they share the shards Discord
+recommends through shard leases (``bot.discord.shards``).
 """
 
 from __future__ import annotations
@@ -27,11 +29,13 @@ from bot.discord.offers import OfferButton
 from bot.discord.pictures import warm_up
 from bot.discord.reconnect import ReconnectBackoff, install_log
 from bot.discord.settings import chat_dice_from_env, intents
+from bot.discord.shards import IdentifyGate, ShardAssigner, Timings
 from bot.discord.translator import CatalogueTranslator
 from bot.discord.watchdog import GatewayWatchdog
 from bot.i18n import DEFAULT_LANG
 from bot.registry import rulesets
 from bot.service import BattleService
+from bot.storage.leases import ShardLeases
 
 log = logging.getLogger(__name__)
 #: how long discord.py waits, after a shard's READY, for the next GUILD_CREATE before it says ready
@@ -60,6 +64,8 @@ class TorideBot(ext.AutoShardedBot):
         shard_count: int | None = None,
         shard_ids: Sequence[int] | None = None,
         chat_dice: bool | None = None,
+        leases: ShardLeases | None = None,
+        auto_shards: bool = False,
     ) -> None:
         #: roll chat messages that begin with a dice command (``TORIDE_CHAT_DICE``; needs Message Content)
         self.chat_dice = chat_dice_from_env() if chat_dice is None else chat_dice
@@ -95,6 +101,13 @@ class TorideBot(ext.AutoShardedBot):
         self._refreshed = False
         #: the commands' registration in the development guild, beside the gateway's connection
         self.dev_sync: asyncio.Task[None] | None = None
+        #: PostgreSQL: the IDENTIFY turns (and with ``auto_shards`` the shard leases) shared with the
+        #: other processes; None (SQLite): discord.py's own IDENTIFY spacing, in this process alone
+        self.shard_leases = leases
+        self.timings = Timings.from_env()
+        self.identify_gate: IdentifyGate | None = None
+        self._stopping: asyncio.Task[None] | None = None
+        self.assigner = ShardAssigner(leases, self.timings) if leases is not None and auto_shards else None
 
     async def install(self) -> None:
         """The translator, one cog per command group, and the status buttons (idempotent)."""
@@ -110,11 +123,19 @@ class TorideBot(ext.AutoShardedBot):
     async def setup_hook(self) -> None:
         await self.install()
         warm_up()
-        if self.shard_count is not None:
+        if self.shard_count is not None or self.shard_leases is not None:
             # discord.py connects a fixed shard count to its built-in gateway address; Discord's
             # documented way is the address GET /gateway/bot gives (the same one, for Discord itself)
-            _, url, _ = await self.http.get_bot_gateway()
+            count, url, limit = await self.http.get_bot_gateway()
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+            if self.shard_leases is not None:
+                concurrency = int(limit.get("max_concurrency") or 1)
+                self.identify_gate = IdentifyGate(self.shard_leases, self.timings.spacing, concurrency)
+            if self.assigner is not None:
+                self.shard_ids = await self.assigner.first(count, self.is_closed)
+                self.shard_count = self.assigner.shard_count
+            elif self.shard_count is None:
+                self.shard_count = count  # as discord.py takes it
         if self.dev_guild is not None and self.dev_sync is None:
             # not on the way to READY: Discord has the commands of the last start meanwhile
             self.dev_sync = asyncio.get_running_loop().create_task(self._sync_dev_guild(self.dev_guild))
@@ -141,13 +162,35 @@ class TorideBot(ext.AutoShardedBot):
             info._parent._backoff = self.backoffs.setdefault(shard_id, ReconnectBackoff())
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
-        """Keep ``IDENTIFY_SPACING`` between this process's IDENTIFYs: a shard that identifies long
-        after the last one (after an outage) goes at once, instead of discord.py's fixed 5 s."""
+        """On PostgreSQL: the turn of the shard's ``max_concurrency`` bucket, across processes
+        (``bot.discord.shards``). Else keep ``IDENTIFY_SPACING`` between this process's IDENTIFYs: a
+        shard that identifies long after the last one (after an outage) goes at once, instead of
+        discord.py's fixed 5 s."""
+        if self.identify_gate is not None:
+            await self.identify_gate.before_identify(shard_id or 0)
+            return
         now = asyncio.get_running_loop().time()
         wait = self._identify_at - now
         self._identify_at = max(now, self._identify_at) + IDENTIFY_SPACING
         if wait > 0:
             await asyncio.sleep(wait)
+
+    async def launch_shards(self) -> None:
+        """The shards this process starts with; then, with shard leases, the renewal that takes over
+        the shards of a process that died."""
+        await super().launch_shards()
+        if self.assigner is not None and not self.is_closed():
+            self.assigner.keep(self._take_over, self._lost_leases)
+
+    async def _take_over(self, shard_id: int) -> None:
+        assert isinstance(self.shard_ids, list)  # the list discord.py's state reads too
+        self.shard_ids.append(shard_id)
+        self.shard_ids.sort()
+        await self.launch_shard(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY, shard_id)
+
+    def _lost_leases(self, why: str) -> None:
+        log.error("%s: stopping (no shard may run twice)", why)
+        self._stopping = asyncio.get_running_loop().create_task(self.close())
 
     async def connect(self, *, reconnect: bool = True) -> None:
         """The gateway connections, watched by the ``GatewayWatchdog`` while they run."""
@@ -213,3 +256,7 @@ class TorideBot(ext.AutoShardedBot):
         await self.coalescer.close()
         await self.live.reminders.close()
         await super().close()
+        if self.assigner is not None:
+            await self.assigner.close()
+        if self.identify_gate is not None:
+            await self.identify_gate.close()

@@ -30,6 +30,8 @@ class RunOptions:
     localized_names: bool = True
     shard_count: int | None = None
     shard_ids: Sequence[int] | None = None
+    #: ``TORIDE_SHARDS=auto``: the shards Discord recommends, shared through shard leases (PostgreSQL)
+    auto_shards: bool = False
     #: (host, port) of the health endpoint; None: no endpoint
     health: tuple[str, int] | None = None
     #: the language of what ``toride run`` itself says (a failure at start)
@@ -41,6 +43,7 @@ async def serve(token: str, options: RunOptions) -> None:
     from bot.service import BattleService
     from bot.service.pacing import settle_process
     from bot.storage import open_storage
+    from bot.storage.leases import shard_leases
 
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
@@ -63,6 +66,7 @@ async def serve(token: str, options: RunOptions) -> None:
             raise  # not the database's: a bug, shown as one
         raise DatabaseUnavailable(reason) from error
     health = None
+    leases = shard_leases(storage)
     service = BattleService(storage)
     settle_process()  # started: what the start made is left out of the garbage collections
     try:
@@ -72,6 +76,8 @@ async def serve(token: str, options: RunOptions) -> None:
             localized_names=options.localized_names,
             shard_count=options.shard_count,
             shard_ids=options.shard_ids,
+            leases=leases,
+            auto_shards=options.auto_shards,
         )
         if options.health is not None:
             from bot.discord.health import start_health_server
@@ -92,6 +98,8 @@ async def serve(token: str, options: RunOptions) -> None:
         if health is not None:
             await health.cleanup()
         await service.close()
+        if leases is not None:
+            await leases.close()
         await storage.close()
         log.info("stopped")
 

@@ -207,3 +207,33 @@ class UserSheet(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     __table_args__ = (PrimaryKeyConstraint("guild_id", "user_id", "key", name="pk_user_sheets"),)
+
+
+class ShardOwner(Base):
+    """A process that takes part in sharing the shards (``TORIDE_SHARDS=auto``,
+    ``bot.storage.leases``), while its row is renewed."""
+
+    __tablename__ = "shard_owners"
+
+    owner: Mapped[str] = mapped_column(String(64))
+    host: Mapped[str] = mapped_column(String(255))
+    pid: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (PrimaryKeyConstraint("owner", name="pk_shard_owners"),)
+
+
+class ShardLease(Base):
+    """The process running a shard, until ``expires_at`` unless it renews the lease
+    (``bot.storage.leases``)."""
+
+    __tablename__ = "shard_leases"
+
+    shard_id: Mapped[int] = mapped_column(Integer, autoincrement=False)
+    shard_count: Mapped[int] = mapped_column(Integer)
+    owner: Mapped[str] = mapped_column(String(64))
+    host: Mapped[str] = mapped_column(String(255))
+    pid: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (PrimaryKeyConstraint("shard_id", name="pk_shard_leases"),)

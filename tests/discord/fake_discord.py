@@ -154,8 +154,19 @@ class FakeDiscord:
         shards: int = 1,
         heartbeat_ms: int = HEARTBEAT_MS,
         edit_limit: tuple[int, float] | None = None,
+        max_concurrency: int = 1,
+        identify_spacing: float = 5.0,
     ) -> None:
         self.guilds = list(guilds)
+        #: what GET /gateway/bot's ``session_start_limit`` says: IDENTIFYs allowed per ``identify_spacing``
+        #: seconds, one per bucket ``shard_id % max_concurrency``
+        self.max_concurrency = max_concurrency
+        self.identify_spacing = identify_spacing
+        #: every IDENTIFY with a valid token: (shard id, when it came, ``time.monotonic``)
+        self.identifies: list[tuple[int, float]] = []
+        #: the IDENTIFYs that came sooner than ``identify_spacing`` after the one before in their
+        #: bucket: (shard id, seconds since that one)
+        self.too_soon: list[tuple[int, float]] = []
         #: (edits, seconds): at most this many message edits per channel in any such window, more
         #: answer 429 with the wait, as Discord's per-channel bucket does; None: no limit
         self.edit_limit = edit_limit
@@ -270,7 +281,12 @@ class FakeDiscord:
         if path == "/oauth2/applications/@me":
             return _json(_application())
         if path == "/gateway/bot":
-            limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+            limit = {
+                "total": 1000,
+                "remaining": 999,
+                "reset_after": 0,
+                "max_concurrency": self.max_concurrency,
+            }
             return _json(
                 {"url": self.gateway_url, "shards": self.recommended_shards, "session_start_limit": limit}
             )
@@ -395,6 +411,7 @@ class FakeDiscord:
             await ws.close(code=4004, message=b"Authentication failed.")
             return None
         shard_id, shard_count = data.get("shard") or [0, 1]
+        self._check_spacing(shard_id)
         session = Session(
             id=f"session-{len(self.sessions) + 1}",
             shard=(shard_id, shard_count),
@@ -419,6 +436,15 @@ class FakeDiscord:
         for guild in mine:
             await self.dispatch(session, "GUILD_CREATE", _guild(guild))
         return session
+
+    def _check_spacing(self, shard_id: int) -> None:
+        """Discord's session start limit: one IDENTIFY per bucket per ``identify_spacing`` seconds."""
+        now = time.monotonic()
+        bucket = shard_id % self.max_concurrency
+        before = [at for shard, at in self.identifies if shard % self.max_concurrency == bucket]
+        if before and now - before[-1] < self.identify_spacing:
+            self.too_soon.append((shard_id, now - before[-1]))
+        self.identifies.append((shard_id, now))
 
     async def _resume(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> Session | None:
         self._record(RESUME, data)

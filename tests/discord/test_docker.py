@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -48,21 +51,43 @@ def test_the_bot_stops_on_docker_stop_and_reports_its_health() -> None:
     assert f"http://127.0.0.1:{port}/health" in " ".join(bot["healthcheck"]["test"])
 
 
-def test_the_shards_example_runs_every_shard_once_on_one_postgresql() -> None:
+def test_the_shards_example_shares_the_shards_through_postgresql_behind_a_rest_proxy() -> None:
+    """Issue 39, item 5: N shard processes (``TORIDE_SHARDS=auto``: the shard leases), PostgreSQL and
+    a REST proxy in front of Discord, as the README shows it."""
     yaml = pytest.importorskip("yaml")
     text = (ROOT / "docker-compose.shards.yml").read_text(encoding="utf-8")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f"```yaml\n{text}```" in readme  # the README shows the file as it is
     services = yaml.safe_load(text)["services"]
-    bots = [s for name, s in services.items() if name.startswith("bot-")]
-    assert len(bots) == 2
-    counts = {b["environment"]["TORIDE_SHARD_COUNT"] for b in bots}
-    assert len(counts) == 1
-    count = int(counts.pop())
-    shards = sorted(int(b["environment"]["TORIDE_SHARDS"]) for b in bots)
-    assert shards == list(range(count))
-    for b in bots:
-        assert b["environment"]["TORIDE_DATABASE_URL"].startswith("postgresql+asyncpg://")
-        assert b["init"] is True and b["depends_on"]["postgres"]["condition"] == "service_healthy"
-        port = b["environment"]["TORIDE_HEALTH_PORT"]
-        assert f"http://127.0.0.1:{port}/health" in " ".join(b["healthcheck"]["test"])
+    assert set(services) == {"bot", "rest-proxy", "postgres"}
+    bot = services["bot"]
+    assert bot["deploy"]["replicas"] >= 2
+    environment = bot["environment"]
+    assert environment["TORIDE_SHARDS"] == "auto" and "TORIDE_SHARD_COUNT" not in environment
+    assert environment["TORIDE_DATABASE_URL"].startswith("postgresql+asyncpg://")
+    assert environment["TORIDE_DISCORD_API_BASE"] == "http://rest-proxy:8080/api/v10"
+    assert services["rest-proxy"]["environment"]["PORT"] == "8080"
+    assert bot["init"] is True and bot["depends_on"]["postgres"]["condition"] == "service_healthy"
+    port = environment["TORIDE_HEALTH_PORT"]
+    assert f"http://127.0.0.1:{port}/health" in " ".join(bot["healthcheck"]["test"])
+
+
+def _compose() -> bool:
+    """Is Docker Compose (``docker compose``) installed here?"""
+    if shutil.which("docker") is None:
+        return False
+    found = subprocess.run(["docker", "compose", "version"], capture_output=True, timeout=30)
+    return found.returncode == 0
+
+
+@pytest.mark.skipif(not _compose(), reason="Docker Compose is not installed here")
+def test_docker_compose_reads_the_shards_example() -> None:
+    done = subprocess.run(
+        ["docker", "compose", "-f", str(ROOT / "docker-compose.shards.yml"), "config", "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "DISCORD_TOKEN": "x"},
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr

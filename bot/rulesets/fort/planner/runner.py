@@ -4,7 +4,8 @@ The service reads the channel's battle under its lock and hands it to ``OddsRunn
 the lock: other commands, in this channel and in others, go on while the planner runs.
 
 Fair to every table: a plan runs in slices of ``SLICE_RUNS`` runs (``engine.fort.planner.run_slice``),
-and the runner hands the slices of the plans waiting to its ``workers`` (one CPU is left to the bot)
+and the runner hands the slices of the plans waiting to its ``workers`` (``TORIDE_ODDS_WORKERS``, else
+the process's share of the host's CPUs, one left to the bots: ``bot.cpu``)
 round-robin, one slice of each plan in turn: a small plan waits for at most one slice of each plan
 before it, never for a big plan to end. One plan per channel: a second one asked for while the
 first runs is refused in words, with how far the first has got (``odds.busy``). A plan whose slices
@@ -20,7 +21,6 @@ import contextlib
 import itertools
 import logging
 import multiprocessing
-import os
 import secrets
 import time
 from collections import deque
@@ -31,6 +31,7 @@ from multiprocessing.context import ForkServerContext, SpawnContext
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from bot.cpu import odds_workers
 from bot.rulesets.fort.planner import worker as odds_worker
 from bot.rulesets.fort.views import OddsView
 from engine.errors import EngineError
@@ -102,7 +103,8 @@ class OddsRunner:
     ) -> None:
         self.time_limit = time_limit
         self.target = target
-        self.workers = workers or max(1, (os.cpu_count() or 1) - 1)
+        #: how many worker processes at most (None: ``bot.cpu.odds_workers``, asked each time)
+        self._workers = workers
         #: the plans with slices still to hand out, the next one first
         self._turns: deque[_Plan] = deque()
         #: the plan running or waiting in each channel
@@ -118,6 +120,10 @@ class OddsRunner:
             self.context.set_forkserver_preload([odds_worker.__name__])
         else:
             self.context = multiprocessing.get_context("spawn")
+
+    @property
+    def workers(self) -> int:
+        return self._workers or odds_workers()
 
     def request(self, options: Mapping[str, Any]) -> PlanRequest:
         """``/fort odds``'s options as a plan (``plan_request``)."""
