@@ -144,7 +144,7 @@ def attacker_of(state: SengenshoState, command: Attack) -> tuple[int, Character]
         return own[0]
     if not own:
         raise RuleError("sg.attack_whose")
-    raise RuleError("sg.attack_which", names=", ".join(c.name for _, c in own))
+    raise RuleError("sg.attack_which", names=[c.name for _, c in own])
 
 
 def attack(state: SengenshoState, command: Attack, rec: EventRecorder) -> SengenshoState:
@@ -160,13 +160,9 @@ def attack(state: SengenshoState, command: Attack, rec: EventRecorder) -> Sengen
         raise RuleError(
             "sg.exchange_waiting", name=c.name, number=waiting.id, awaits=state.characters[j].name
         )
-    check = (
-        command.check
-        if command.check is not None
-        else None
-        if command.base is not None
-        else c.check_for(kind)
-    )
+    check = command.check
+    if check is None and command.base is None:
+        check = c.check_for(kind)  # the one it stored (S-CORE-4: the base from the sheet)
     if check is None and command.base is None:
         raise RuleError("sg.attack_check_missing", name=c.name)
     damage_text = command.damage if command.damage is not None else c.damage
@@ -300,7 +296,7 @@ def find_exchange(state: SengenshoState, number: int | None, name: str | None) -
         return state.exchanges[0]
     if not state.exchanges:
         raise RuleError("sg.exchange_none")
-    raise RuleError("sg.exchange_which", numbers=", ".join(f"#{x.id}" for x in state.exchanges))
+    raise RuleError("sg.exchange_which", numbers=[f"#{x.id}" for x in state.exchanges])
 
 
 def answer(state: SengenshoState, command: Answer, rec: EventRecorder) -> SengenshoState:
