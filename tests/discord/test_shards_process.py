@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from bot_process import BotProcess, fresh_database, ready_deadline
+from discord_harness import Member
 from fake_discord import FakeDiscord, guild_on_shard
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -24,6 +25,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 PG_URL = os.environ.get("TORIDE_TEST_DATABASE_URL")
 SHARDS, CONCURRENCY, PROCESSES = 8, 2, 4
 SPACING, LEASE, RENEW, SETTLE = 1.5, 4.0, 1.0, 4.0
+PLAYER = Member(970000000000000021, "ボブ")
+CHANNEL = 960000000000000100
 #: what the issue allows for a dead process's shards to be taken over
 TAKE_OVER_WITHIN = 30.0
 
@@ -130,6 +133,24 @@ async def test_four_shard_processes_share_the_shards_and_take_over_a_dead_ones(
                     await asyncio.sleep(0.1)
                 await every_shard_once(alive)
                 assert len(fake.identifies) == SHARDS + len(orphans)  # each orphan once more, no other
+                # no interaction lost: one in a guild of each shard taken over is answered, by its new
+                # process (Discord sends it to the shard's open connection, and retries nothing)
+                for shard in orphans:
+                    session = [
+                        s for s in fake.sessions if s.shard == (shard, SHARDS) and s.identified_at > killed
+                    ][-1]
+                    data = {
+                        "id": "1",
+                        "name": "roll",
+                        "type": 1,
+                        "options": [{"name": "expr", "type": 3, "value": "2d6+1"}],
+                    }
+                    interaction = await fake.interact(
+                        session, PLAYER, guilds[shard], CHANNEL + shard, 2, data
+                    )
+                    answer = await fake.callback(interaction)
+                    assert answer.status == 200 and answer.type == 4, (shard, answer)
+                    assert "2D6+1" in str(answer.data), answer.data
                 assert fake.too_soon == []
                 for bot in alive:
                     code, _ = await bot.stop()
