@@ -127,6 +127,10 @@ class Planner(Protocol):
         plan of the channel runs ...)."""
         ...
 
+    def queued(self) -> int:
+        """How many plans were asked for and are not answered yet (waiting or running): ``/metrics``."""
+        ...
+
     async def close(self) -> None: ...
 
 

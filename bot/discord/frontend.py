@@ -6,7 +6,8 @@ button, ``report_error`` every failure (ephemeral, in the user's language, never
 Discord waits 3 seconds for the first answer to an interaction. Everything that may wait for the
 database (the guild's language too) runs against one deadline, ``DEFER_AFTER`` after the handler
 started: whatever is not ready by then is deferred ("thinking ...") and sent as an edit. Each
-command and button press leaves one structured log line (``bot.discord.commandlog``).
+command and button press leaves one structured log line and is counted for ``/metrics``
+(``bot.discord.commandlog``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from discord import app_commands
 from bot import gm_targets
 from bot.commands import CommandSpec, Kind, Option, OptType
 from bot.discord import embeds as render
-from bot.discord.commandlog import CommandLog
+from bot.discord.commandlog import CommandLog, CommandMetrics
 from bot.discord.drain import Drain
 from bot.discord.errors import error_key, storage_guarded, tell
 from bot.discord.lang import language_of
@@ -97,6 +98,8 @@ class Frontend:
         self.drain = Drain()
         #: the messages whose offered command (a button, ``bot.discord.offers``) was run
         self.used_offers = UsedOffers()
+        #: the commands answered and their latency, for ``/metrics``
+        self.metrics = CommandMetrics()
 
     async def turned_away(self, interaction: discord.Interaction) -> bool:
         """The bot is stopping: ``interaction`` is answered "restarting, try again in a moment"
@@ -235,7 +238,7 @@ class Frontend:
             entry.failed(error)
             raise
         finally:
-            entry.write()
+            entry.write(self.metrics)
         return view
 
     async def in_time(
@@ -402,7 +405,7 @@ class Frontend:
             entry.failed(error)
             raise
         finally:
-            entry.write()
+            entry.write(self.metrics)
 
     # -----------------------------------------------------------------------------------------
     # errors

@@ -13,6 +13,12 @@ read an ACK that came), the shard is *down* (``/health`` says so) and its connec
 with code 4000, which discord.py answers with a RESUME (a new IDENTIFY if the session
 cannot be resumed); it is up again at its RESUMED (or READY). From the missed ACK to the RESUME it
 is well within two heartbeat intervals.
+
+For ``/metrics`` it counts, by shard, the gateway's reconnections (every RESUMED or READY after a
+shard's first READY: ``toride_gateway_reconnects_total``) and the silent connections it closed
+(``toride_gateway_silent_closes_total``), and it watches the event loop itself: every ``LAG_EVERY``
+seconds a timer is set, and how late the loop ran it is observed (``toride_event_loop_lag_seconds``).
+A callback that holds the loop for *s* seconds shows as a lag between *s* − ``LAG_EVERY`` and *s*.
 """
 
 from __future__ import annotations
@@ -24,8 +30,11 @@ import time
 from collections.abc import Callable
 
 import discord
+from prometheus_client import Counter, Histogram
+from prometheus_client.registry import Collector
 
 from bot.discord import dpy
+from bot.metrics import SHORT_BUCKETS
 
 log = logging.getLogger(__name__)
 #: the ACK of a heartbeat is missed once this many intervals passed since the last ACK (the next
@@ -35,6 +44,8 @@ MISSED_AFTER = 1.5
 PERIOD = 1.0
 #: Discord's close code that keeps the session resumable
 RESUMABLE = 4000
+#: how often the event loop's lag is sampled (seconds)
+LAG_EVERY = 0.25
 
 
 class GatewayWatchdog:
@@ -51,20 +62,48 @@ class GatewayWatchdog:
         #: loop that was busy may not have read an ACK that did come)
         self._suspects: set[int] = set()
         self._task: asyncio.Task[None] | None = None
+        self._lag: asyncio.Task[None] | None = None
         self._closing: set[asyncio.Task[None]] = set()
+        #: the shards whose first READY came (a RESUMED or READY after it is a reconnection)
+        self._connected: set[int] = set()
+        self.reconnected = Counter(
+            "toride_gateway_reconnects",
+            "Gateway reconnections by shard: a RESUMED, or a new session's READY, after its first READY",
+            ("shard",),
+            registry=None,
+        )
+        self.silent_closes = Counter(
+            "toride_gateway_silent_closes",
+            "Gateway connections closed by the watchdog because a HEARTBEAT_ACK did not come, by shard",
+            ("shard",),
+            registry=None,
+        )
+        self.loop_lag = Histogram(
+            "toride_event_loop_lag_seconds",
+            f"How late the event loop ran a timer that was due, sampled every {LAG_EVERY} s",
+            buckets=SHORT_BUCKETS,
+            registry=None,
+        )
+
+    def collectors(self) -> tuple[Collector, ...]:
+        return self.reconnected, self.silent_closes, self.loop_lag
 
     def start(self) -> None:
+        loop = asyncio.get_running_loop()
         if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._watch(), name="toride-watchdog")
+            self._task = loop.create_task(self._watch(), name="toride-watchdog")
+        if self._lag is None:
+            self._lag = loop.create_task(self._sample_lag(), name="toride-loop-lag")
 
     async def stop(self) -> None:
         for task in list(self._closing):
             task.cancel()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        for running in (self._task, self._lag):
+            if running is not None:
+                running.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await running
+        self._task = self._lag = None
 
     def missed(self, shard_id: int) -> bool:
         """Has the shard missed a HEARTBEAT_ACK (now, or since it was last back)?"""
@@ -78,6 +117,17 @@ class GatewayWatchdog:
         if shard_id in self.down:
             log.info("shard %s is back", shard_id)
         self.down.discard(shard_id)
+        if shard_id in self._connected:
+            self.reconnected.labels(str(shard_id)).inc()
+        self._connected.add(shard_id)
+
+    async def _sample_lag(self) -> None:
+        """Observe how late the loop runs a timer, every ``LAG_EVERY`` seconds."""
+        loop = asyncio.get_running_loop()
+        while True:
+            due = loop.time() + LAG_EVERY
+            await asyncio.sleep(LAG_EVERY)
+            self.loop_lag.observe(max(0.0, loop.time() - due))
 
     async def _watch(self) -> None:
         while not self.client.is_closed():
@@ -100,6 +150,7 @@ class GatewayWatchdog:
     async def _reconnect(self, shard_id: int) -> None:
         self.down.add(shard_id)
         self.reconnects += 1
+        self.silent_closes.labels(str(shard_id)).inc()
         ws = dpy.gateway(self.client, shard_id)
         log.warning("shard %s missed a heartbeat ACK: closing its connection to resume", shard_id)
         if ws is None:

@@ -20,6 +20,11 @@ class Planners:
             planner = self._made[ruleset.name] = ruleset.planner()
         return planner
 
+    def queued(self, name: str) -> int:
+        """How many plans the planner of the rule set ``name`` has not answered yet (0: none made)."""
+        planner = self._made.get(name)
+        return 0 if planner is None else planner.queued()
+
     async def close(self) -> None:
         """Stop every planner made (their worker processes)."""
         made, self._made = self._made, {}

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
+from prometheus_client.registry import Collector
+
 from bot.storage.docpatch import Encoded
 from bot.storage.records import (
     BattleHead,
@@ -209,6 +211,10 @@ class Storage(Reads, Protocol):
 
     async def ping(self) -> None:
         """One trivial read: returns when the database answers, else raises what it raised."""
+        ...
+
+    def collectors(self) -> Sequence[Collector]:
+        """What it measures, for ``/metrics`` (``bot.metrics``): its writer's queue and commit time."""
         ...
 
     async def close(self) -> None:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
+from prometheus_client.registry import Collector
 from sqlalchemy import Table, text
 from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -172,6 +173,9 @@ class SqlStorage(StatementReads):
 
     async def ping(self) -> None:
         await self._call(_ping)
+
+    def collectors(self) -> Sequence[Collector]:
+        return self.writer.collectors()
 
     async def close(self) -> None:
         await self.writer.close()

@@ -23,6 +23,10 @@ failure reaches the caller as the driver's own exception (SQLAlchemy's ``DBAPIEr
 
 After a failure the connection is dropped; the next batch opens a new one, so the process recovers
 when the database does.
+
+For ``/metrics``: the plans waiting for the next batch (``toride_storage_queue_plans``) and how long
+each batch took on the writer's thread, BEGIN to COMMIT with its retries
+(``toride_storage_commit_seconds``).
 """
 
 from __future__ import annotations
@@ -33,8 +37,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from prometheus_client import Gauge, Histogram
+from prometheus_client.registry import Collector
 from sqlalchemy.engine import Connection, RootTransaction
 
+from bot.metrics import SHORT_BUCKETS
 from bot.storage.held import Held
 from bot.storage.interface import Counts
 from bot.storage.plans import store_plans
@@ -92,6 +99,27 @@ class StorageWriter:
         self._counts = counts
         self._pending: list[_Pending] = []
         self._drainer: asyncio.Task[None] | None = None
+        self.queue = Gauge(
+            "toride_storage_queue_plans",
+            "Write plans waiting for the storage writer's next batch",
+            registry=None,
+        )
+        self.queue.set_function(lambda: self.queued)
+        self.commit_time = Histogram(
+            "toride_storage_commit_seconds",
+            "How long a batch of write plans took on the storage writer's thread, BEGIN to COMMIT with "
+            "its retries",
+            buckets=SHORT_BUCKETS,
+            registry=None,
+        )
+
+    @property
+    def queued(self) -> int:
+        """How many plans wait for the next batch."""
+        return len(self._pending)
+
+    def collectors(self) -> tuple[Collector, ...]:
+        return self.queue, self.commit_time
 
     async def store(self, plan: WritePlan, channel: tuple[str, str]) -> bool:
         """Store ``plan`` in the next batch: True once committed, False if it did not hold (nothing
@@ -138,6 +166,10 @@ class StorageWriter:
 
     def _run(self, batch: list[_Pending]) -> list[bool | BaseException]:
         """The batch's answers: stored, not held, or the failure."""
+        with self.commit_time.time():
+            return self._outcomes(batch)
+
+    def _outcomes(self, batch: list[_Pending]) -> list[bool | BaseException]:
         self._counts.batches += 1
         try:
             outcomes: list[bool | BaseException] = list(self._attempts(batch))

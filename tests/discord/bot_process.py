@@ -22,6 +22,8 @@ from pathlib import Path
 
 import aiohttp
 from fake_discord import TOKEN, FakeDiscord, guild_on_shard
+from prometheus_client.parser import text_string_to_metric_families
+from prometheus_client.samples import Sample
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -164,6 +166,18 @@ class BotProcess:
                 return response.status, await response.json()
         except (aiohttp.ClientError, TimeoutError):
             return None
+
+    async def metrics(self) -> list[Sample]:
+        """Every sample ``GET /metrics`` answers, read with prometheus_client's parser."""
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(
+                f"http://127.0.0.1:{self.health_port}/metrics", timeout=aiohttp.ClientTimeout(total=5)
+            ) as response,
+        ):
+            assert response.status == 200
+            body = await response.text()
+        return [sample for family in text_string_to_metric_families(body) for sample in family.samples]
 
     async def ready(self) -> None:
         """Wait (bounded by ``deadline``, from the start) until the health endpoint says the gateway

@@ -98,6 +98,16 @@ async def test_a_silent_gateway_is_resumed_within_two_heartbeats_and_health_says
     first_down = statuses.index(503)
     assert 200 not in statuses[first_down : statuses.index(200, first_down)]
     assert statuses[-1] == 200
+    # /metrics (issue 39, item 3): the silent connection closed and the RESUME, on shard 0; the roll
+    samples = {(s.name, tuple(sorted(s.labels.items()))): s.value for s in await bot.metrics()}
+    shard = (("shard", "0"),)
+    assert samples[("toride_gateway_silent_closes_total", shard)] == 1
+    assert samples[("toride_gateway_reconnects_total", shard)] == 1
+    assert samples[("toride_gateway_up", shard)] == 1
+    assert samples[("toride_gateway_latency_seconds", shard)] >= 0
+    labels = (("command", "roll"), ("result", "ok"), ("ruleset", "none"))
+    assert samples[("toride_commands_total", labels)] == 1
+    assert samples[("toride_event_loop_lag_seconds_count", ())] >= 1
 
 
 async def test_sigterm_during_a_burst_of_20_commands_keeps_every_acknowledged_change_and_the_status(

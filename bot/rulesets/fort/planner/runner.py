@@ -109,6 +109,8 @@ class OddsRunner:
         self._turns: deque[_Plan] = deque()
         #: the plan running or waiting in each channel
         self._channels: dict[Hashable, _Plan] = {}
+        #: the plans asked for and not answered yet (a channel's, or a tool's without one)
+        self._asked = 0
         self._idle: list[_Worker] = []
         self._busy = 0
         self._tasks: set[asyncio.Task[None]] = set()
@@ -140,6 +142,10 @@ class OddsRunner:
         filename = f"fort-odds-{battle}-{request.seed}.png"
         return OddsView(title=str(document.get("title") or ""), result=result, filename=filename)
 
+    def queued(self) -> int:
+        """How many plans were asked for and are not answered yet (waiting for a worker or running)."""
+        return self._asked
+
     def progress(self, channel: Hashable) -> int | None:
         """How many runs the channel's plan has done (None: it has none)."""
         plan = self._channels.get(channel)
@@ -159,10 +165,12 @@ class OddsRunner:
         if channel is not None:
             self._channels[channel] = plan
         self._turns.append(plan)
+        self._asked += 1
         try:
             self._pump()
             return await asyncio.shield(future)
         finally:
+            self._asked -= 1
             if not future.done():
                 future.cancel()  # the asker went away: its slices are handed out no more
             if plan in self._turns:
