@@ -12,11 +12,13 @@ waited out by discord.py's HTTP layer, which sends the reply again after ``retry
 from __future__ import annotations
 
 import logging
+import time
 from collections import OrderedDict
 
 import discord
 
 from bot.discord import embeds as render
+from bot.discord.commandlog import CommandMetrics
 from bot.discord.errors import storage_guarded
 from bot.discord.send import NO_MENTIONS
 from bot.service import Actor, BattleService, Where
@@ -29,8 +31,12 @@ SEEN_MAX = 10_000
 
 
 class ChatDice:
-    def __init__(self, service: BattleService, *, seen_max: int = SEEN_MAX) -> None:
+    def __init__(
+        self, service: BattleService, *, seen_max: int = SEEN_MAX, metrics: CommandMetrics | None = None
+    ) -> None:
         self.service = service
+        #: the answered messages are counted for ``/metrics`` (command ``chat``)
+        self.metrics = metrics
         self._seen: OrderedDict[int, None] = OrderedDict()
         self._seen_max = seen_max
 
@@ -63,11 +69,14 @@ class ChatDice:
             view = await self.service.chat_roll(where, actor, message.content)
             return view if view is not None else _NOTHING
 
+        started = time.monotonic()
         view = await storage_guarded(work)
         if view is _NOTHING:
-            return
+            return  # no dice command: not answered, not counted
         lang = await self.service.language(where.guild)
         await self.answer(message, view, lang)
+        if self.metrics is not None:
+            self.metrics.chat("ok" if view.ok else "refused", time.monotonic() - started)
 
     async def answer(self, message: discord.Message, view: View, lang: str) -> None:
         reply = render.render(view, lang, user=message.author.display_name)

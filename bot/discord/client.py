@@ -87,7 +87,7 @@ class TorideBot(ext.AutoShardedBot):
         self.coalescer = coalescer if coalescer is not None else Coalescer()
         self.live = LiveStatus(self, service, self.coalescer, StatusButtons)
         self.frontend = Frontend(service, self.live, defer_after=defer_after)
-        self.chat = ChatDice(service)
+        self.chat = ChatDice(service, metrics=self.frontend.metrics)
         service.chat.intent = self.chat_dice
         self.live.frontend = self.frontend
         self.tree.error(self.frontend.on_tree_error)

@@ -35,6 +35,8 @@ log = logging.getLogger("toride.commands")
 NO_RULESET = "none"
 #: the command label of a path the command table does not have (never a user's text)
 OTHER = "other"
+#: a chat dice message's command label (``bot.discord.chat``: no slash command, no path of the table)
+CHAT = "chat"
 
 
 class CommandLog:
@@ -117,6 +119,11 @@ class CommandMetrics:
 
     def collectors(self) -> tuple[Collector, ...]:
         return self.commands, self.latency
+
+    def chat(self, result: str, seconds: float) -> None:
+        """A chat dice message answered (``bot.discord.chat``): the command ``chat``, of no rule set."""
+        self.commands.labels(NO_RULESET, CHAT, result).inc()
+        self.latency.labels(NO_RULESET).observe(seconds)
 
     def count(self, entry: CommandLog, seconds: float) -> None:
         ruleset = entry.ruleset()

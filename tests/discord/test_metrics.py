@@ -204,3 +204,34 @@ async def test_a_plan_running_is_queued_and_counted_but_not_in_the_reply_latency
         }
         # deferred at once by design, its seconds are the planner's: not a reply latency
         assert series(samples, LATENCY + "_count", "ruleset") == {("fort",): 2}
+
+
+async def test_chat_dice_are_counted_as_the_command_chat(storage: Storage) -> None:
+    """A chat dice message answered counts once (``chat``, of no rule set, with its reply's latency); a
+    message that is no dice command (or one too large to roll, which chat leaves alone) not at all."""
+    import discord
+    from chat_payloads import chat_message
+    from discord_harness import Member
+
+    from engine.dice import SeededDice
+
+    admin = Member(400000000000000091, "Admin", permissions=(1 << 10) | (1 << 11) | (1 << 31) | (1 << 5))
+    h = await Harness.create(BattleService(storage, SeededDice(7)), defer_after=None, chat_dice=True)
+    try:
+        async for scrape in scraper(h, storage):
+            await h.run(admin, "settings", chat_dice=True)
+            state = h.bot._connection
+            channel = discord.PartialMessageable(state=state, id=CHANNEL_ID, guild_id=h.guild_id)
+            for text in ("2d6+3", "こんにちは", "2d6+3 命中", "99999d6"):
+                payload = chat_message(BOB, text, h.guild_id, CHANNEL_ID)
+                await h.bot.chat.on_message(discord.Message(state=state, channel=channel, data=payload))  # type: ignore[arg-type]
+            samples = await scrape()
+            chat = {
+                k: v
+                for k, v in series(samples, COMMANDS, "ruleset", "command", "result").items()
+                if k[1] == "chat"
+            }
+            assert chat == {("none", "chat", "ok"): 2}
+            assert value(samples, LATENCY + "_count", ruleset="none") == 3  # and /settings
+    finally:
+        await h.bot.coalescer.close()
