@@ -23,3 +23,12 @@ class StatusParts:
     head: list[str]
     parts: list[StatusPart]
     tail: list[str]
+
+    def text(self) -> str:
+        """The whole screen as text: the head, each list under its heading, the tail (the console's, and
+        ``/status`` in an embed). Its rows are read once: a ``StatusParts`` is shown once."""
+        lines = list(self.head)
+        for part in self.parts:
+            lines.append(part.heading)
+            lines.extend(part.rows)
+        return "\n".join(lines + self.tail)

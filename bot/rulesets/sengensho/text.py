@@ -221,9 +221,4 @@ def status_parts(view: StatusView, lang: str) -> StatusParts:
 
 def status(view: StatusView, lang: str) -> str:
     """The whole status screen as text (``status_parts`` joined)."""
-    shown = status_parts(view, lang)
-    lines = list(shown.head)
-    for part in shown.parts:
-        lines.append(part.heading)
-        lines.extend(part.rows)
-    return "\n".join(lines + shown.tail)
+    return status_parts(view, lang).text()
