@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
 import aiohttp
@@ -256,3 +256,22 @@ async def _one_start() -> float:
             await fake.stop()
     assert bot.ready_after is not None
     return bot.ready_after
+
+
+@contextlib.asynccontextmanager
+async def ready_bot(
+    fake: FakeDiscord, database: str, log: Path, failed: Callable[[], bool], *args: str
+) -> AsyncIterator[BotProcess]:
+    """The stand-in started and a bot process on it, READY; both stopped after, and the process's
+    output shown when ``failed()`` says the test failed."""
+    await fake.start()
+    process = BotProcess(fake, database, log, *args)
+    try:
+        await process.start()
+        await process.ready()
+        yield process
+    finally:
+        await process.kill()
+        await fake.stop()
+        if failed():
+            print(process.output())

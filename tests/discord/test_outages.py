@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from bot_process import BotProcess
+from bot_process import BotProcess, ready_bot
 from discord_harness import Member
 from fake_discord import IDENTIFY, RESUME, Call, FakeDiscord, guild_on_shard
 
@@ -34,19 +34,14 @@ pytestmark = pytest.mark.xdist_group("processes")
 @pytest.fixture
 async def bot(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[BotProcess]:
     fake = FakeDiscord([GUILD], heartbeat_ms=HEARTBEAT_MS)
-    await fake.start()
     database = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
-    process = BotProcess(fake, database, tmp_path / "bot.log", "--dev-guild", str(GUILD))
-    try:
-        await process.start()
-        await process.ready()
-        yield process
-    finally:
-        await process.kill()
-        await fake.stop()
+
+    def failed() -> bool:
         report = getattr(request.node, "rep_call", None)
-        if report is not None and report.failed:
-            print(process.output())
+        return report is not None and bool(report.failed)
+
+    async with ready_bot(fake, database, tmp_path / "bot.log", failed, "--dev-guild", str(GUILD)) as process:
+        yield process
 
 
 async def healthy_after(bot: BotProcess, since: float, timeout: float) -> float:

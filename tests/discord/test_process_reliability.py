@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from bot_process import BotProcess, fresh_database
+from bot_process import BotProcess, fresh_database, ready_bot
 from discord_harness import Member
 from fake_discord import IDENTIFY, RESUME, Call, FakeDiscord, Interaction, guild_on_shard
 from sqlalchemy import text
@@ -47,18 +47,13 @@ async def database(tmp_path: Path) -> AsyncIterator[str]:
 @pytest.fixture
 async def bot(tmp_path: Path, database: str, request: pytest.FixtureRequest) -> AsyncIterator[BotProcess]:
     fake = FakeDiscord([GUILD], heartbeat_ms=HEARTBEAT_MS, edit_limit=EDIT_LIMIT)
-    await fake.start()
-    process = BotProcess(fake, database, tmp_path / "bot.log", "--dev-guild", str(GUILD))
-    try:
-        await process.start()
-        await process.ready()
-        yield process
-    finally:
-        await process.kill()
-        await fake.stop()
+
+    def failed() -> bool:
         report = getattr(request.node, "rep_call", None)
-        if report is not None and report.failed:
-            print(process.output())
+        return report is not None and bool(report.failed)
+
+    async with ready_bot(fake, database, tmp_path / "bot.log", failed, "--dev-guild", str(GUILD)) as process:
+        yield process
 
 
 async def test_a_silent_gateway_is_resumed_within_two_heartbeats_and_health_says_503_meanwhile(
