@@ -23,7 +23,7 @@ from engine.sengensho.state import (
     Surprise,
 )
 from engine.sengensho.steps import lapse_found, own_step, spend
-from engine.sengensho.throws import contest_won, throw, throw_record
+from engine.sengensho.throws import contest_won, rolled_record, throw
 
 #: S-CORE-4: a resistance check takes at most 3D; S-SUR-1/2: so do surprised evasions and far attacks
 THREE_DICE = 3
@@ -239,21 +239,22 @@ def roll(state: SengenshoState, command: Roll, rec: EventRecorder) -> SengenshoS
     new = state.put(i, changed)
     rec.emit(
         "sg.rolled",
-        {
-            **throw_record(c, t, base, total),
-            "kind": kind.value,
-            "label": command.label,
-            "check": command.check,
-            "modifier": modifier,
-            "surprise": s.case if s is not None else None,
-            "target": command.target,
-            "success": None if command.target is None else total >= command.target,
-            "against": other.name if other else None,
-            "against_total": other.last_roll.total if other and other.last_roll else None,
-            "won": won if unseen is None else None,
-            "aim": aim.name if aim else None,
-            "out_of_step": out_of_step,
-        },
+        rolled_record(
+            c,
+            t,
+            base,
+            total,
+            kind,
+            label=command.label,
+            check=command.check,
+            modifier=modifier,
+            surprise=s.case if s is not None else None,
+            target=command.target,
+            against=other,
+            won=won if unseen is None else None,
+            aim=aim.name if aim else None,
+            out_of_step=out_of_step,
+        ),
         () if unaware else c.secret,
     )
     if unseen is not None:

@@ -22,7 +22,7 @@ from engine.sengensho.items import MERCY_CHOICES, damage
 from engine.sengensho.lookup import able, locate
 from engine.sengensho.sheet import check_base
 from engine.sengensho.state import Character, Evasion, Exchange, GMFixed, RollKind, SengenshoState, Side
-from engine.sengensho.throws import throw, throw_record
+from engine.sengensho.throws import rolled_record, throw
 
 #: how an attack may be answered, and the roll each one is
 DEFENCE_ROLLS = {"evasion": RollKind.EVASION, "guard": RollKind.GUARD}
@@ -358,24 +358,7 @@ def _hit(state: SengenshoState, x: Exchange, rec: EventRecorder) -> SengenshoSta
     count, base = parse_damage(x.damage)
     t = throw(state, a, count, RollKind.DAMAGE, rec)
     total = max(0, base + t.dice_total)
-    rec.emit(
-        "sg.rolled",
-        {
-            **throw_record(a, t, base, total),
-            "kind": RollKind.DAMAGE.value,
-            "label": "",
-            "check": None,
-            "modifier": 0,
-            "surprise": None,
-            "target": None,
-            "success": None,
-            "against": None,
-            "against_total": None,
-            "won": None,
-            "aim": aim.name,
-            "out_of_step": None,
-        },
-    )
+    rec.emit("sg.rolled", rolled_record(a, t, base, total, RollKind.DAMAGE, aim=aim.name))
     assert aim.hp is not None
     if aim.hp - total <= 0:
         waiting = replace(x, mercy=total)

@@ -73,3 +73,38 @@ def throw_record(c: Character, t: Throw, base: int, total: int) -> dict[str, Any
         "dp_max": c.dp_max,
         "total": total,
     }
+
+
+def rolled_record(
+    c: Character,
+    t: Throw,
+    base: int,
+    total: int,
+    kind: RollKind,
+    *,
+    label: str = "",
+    check: str | None = None,
+    modifier: int = 0,
+    surprise: str | None = None,
+    target: int | None = None,
+    against: Character | None = None,
+    won: bool | None = None,
+    aim: str | None = None,
+    out_of_step: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """What ``sg.rolled`` says of a roll (``/sg roll``, and the damage of ``/sg attack``)."""
+    return {
+        **throw_record(c, t, base, total),
+        "kind": kind.value,
+        "label": label,
+        "check": check,
+        "modifier": modifier,
+        "surprise": surprise,
+        "target": target,
+        "success": None if target is None else total >= target,
+        "against": against.name if against else None,
+        "against_total": against.last_roll.total if against and against.last_roll else None,
+        "won": won,
+        "aim": aim,
+        "out_of_step": out_of_step,
+    }
